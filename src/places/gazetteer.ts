@@ -1,0 +1,168 @@
+/**
+ * Gazetteer of populated places in Switzerland, Germany and Austria (GeoNames cities500, see
+ * ./data/README.md). Resolves free-text city names in any common language or spelling to a place.
+ *
+ * The JSON is imported with an import attribute so that `tsc` copies it next to the compiled module
+ * in dist/; the lookup maps are built lazily on first use.
+ */
+import { type Country, isCountry } from '../catalogue/countries.js';
+import data from './data/dach-places.json' with { type: 'json' };
+import { foldName, foldStrict, loosen, slugifyName } from './fold.js';
+import { PHRASE_STOPWORDS } from './stoplist.js';
+
+export { foldName } from './fold.js';
+export { countryCentroid, countryOfPoint, distanceKm, type LatLng } from './geo.js';
+
+export interface Place {
+  geonameId: number;
+  /** Display name as in GeoNames, or the local form where GeoNames uses an exonym ("Wien"). */
+  name: string;
+  /** ASCII slug, unique per country (the most populous place keeps a contested slug). */
+  slug: string;
+  country: Country;
+  lat: number;
+  lng: number;
+  population: number;
+}
+
+/** One name of a place; `main` marks its display name. */
+interface Entry {
+  place: Place;
+  main: boolean;
+  /** `foldStrict` of the name: "zurich" for "Zürich", "zuerich" for "Zuerich". */
+  strict: string;
+}
+
+interface Index {
+  places: Place[];
+  /** Entries keyed by `foldName` (ae/oe/ue collapsed), so "zurich" holds both names above. */
+  names: Map<string, Entry[]>;
+  slugs: Map<string, Place>;
+}
+
+/** Phrases longer than this are not place names worth trying (cf. "Freiburg im Breisgau"). */
+const MAX_PHRASE_TOKENS = 4;
+/** `matchPlacePhrase` ignores smaller places unless the phrase is their main name. */
+const MIN_PHRASE_POPULATION = 1000;
+
+/** See `score`. */
+const MAIN_NAME_WEIGHT = 10;
+
+let index: Index | undefined;
+
+function byRank(a: Place, b: Place): number {
+  return b.population - a.population || a.geonameId - b.geonameId;
+}
+
+function buildIndex(): Index {
+  const places: Place[] = [];
+  const names = new Map<string, Entry[]>();
+  for (const row of data.places) {
+    const [geonameId, name, lat, lng, country, population, alternates] = row as [
+      number,
+      string,
+      number,
+      number,
+      string,
+      number,
+      string[],
+    ];
+    if (!isCountry(country)) continue;
+    const place: Place = { geonameId, name, slug: slugifyName(name), country, lat, lng, population };
+    places.push(place);
+    for (const [i, n] of [name, ...alternates].entries()) {
+      const strict = foldStrict(n);
+      const key = loosen(strict);
+      if (!key) continue;
+      const entry: Entry = { place, main: i === 0, strict };
+      const entries = names.get(key);
+      if (entries) entries.push(entry);
+      else names.set(key, [entry]);
+    }
+  }
+  // Most populous first, so the first place to claim a slug keeps it.
+  const slugs = new Map<string, Place>();
+  for (const place of [...places].sort(byRank)) {
+    const key = `${place.country}/${place.slug}`;
+    if (place.slug && !slugs.has(key)) slugs.set(key, place);
+  }
+  return { places, names, slugs };
+}
+
+function getIndex(): Index {
+  index ??= buildIndex();
+  return index;
+}
+
+/** Lower-case with punctuation collapsed but accents kept: "Verl" ≠ "Werl", "Neuenburg" ≠ "Neuenbürg". */
+function exactKey(s: string): string {
+  return s
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A place whose main name is exactly the query (accents included) outranks places that merely list
+ * it as an alternate unless they are over ten times larger: "Verl" is Verl, not Werl (whose
+ * alternates include "Verl"), while "Halle" is still Halle (Saale) rather than the smaller Halle
+ * (Westf.). Otherwise population decides; ties go to the lower id.
+ */
+function score({ place, main }: Entry, query: string): number {
+  const weight = main && exactKey(place.name) === query ? MAIN_NAME_WEIGHT : 1;
+  return (place.population + 1) * weight - place.geonameId / 1e9;
+}
+
+/**
+ * The best entry for a name: among strict matches if there are any, otherwise among loose ones.
+ * Trying strictly first keeps "Neuenkirchen" from resolving to the larger Neunkirchen and "Au"
+ * from resolving to Aue, while "Zuerich" still finds Zürich.
+ */
+function lookup(name: string, accept: (entry: Entry) => boolean): Entry | undefined {
+  const strict = foldStrict(name);
+  const loose = getIndex().names.get(loosen(strict))?.filter(accept);
+  if (!loose?.length) return undefined;
+  const strictMatches = loose.filter((e) => e.strict === strict);
+  const candidates = strictMatches.length ? strictMatches : loose;
+  const query = exactKey(name);
+  return candidates.reduce((best, e) => (score(e, query) > score(best, query) ? e : best));
+}
+
+/**
+ * Resolves a city name in any language or spelling ("Genf", "Geneva", "Genève", "Zuerich") to the
+ * best matching place — normally the most populous, see `score` — restricted to `country` when
+ * given. Undefined for unknown names, places outside CH/DE/AT and empty input.
+ */
+export function resolvePlace(name: string, country?: Country): Place | undefined {
+  if (!foldStrict(name)) return undefined;
+  return lookup(name, (e) => !country || e.place.country === country)?.place;
+}
+
+export function placeBySlug(country: Country, slug: string): Place | undefined {
+  return getIndex().slugs.get(`${country}/${slug.toLowerCase()}`);
+}
+
+/**
+ * Tries the longest run of 1–4 tokens starting at `start` as a place name ("Frankfurt am Main",
+ * "Sankt Gallen", "Zürich"). Meant for scanning free text, so it is stricter than `resolvePlace`:
+ * phrases on the stoplist of common words never match, and places under 1000 inhabitants only
+ * match by their main name.
+ */
+export function matchPlacePhrase(tokens: string[], start: number): { place: Place; length: number } | undefined {
+  if (!Number.isInteger(start) || start < 0) return undefined;
+  const longest = Math.min(MAX_PHRASE_TOKENS, tokens.length - start);
+  for (let length = longest; length >= 1; length--) {
+    const phrase = tokens.slice(start, start + length).join(' ');
+    const key = foldName(phrase);
+    if (!key || PHRASE_STOPWORDS.has(key)) continue;
+    const entry = lookup(phrase, (e) => e.main || e.place.population >= MIN_PHRASE_POPULATION);
+    if (entry) return { place: entry.place, length };
+  }
+  return undefined;
+}
+
+/** All places, in GeoNames id order. */
+export function allPlaces(): readonly Place[] {
+  return getIndex().places;
+}

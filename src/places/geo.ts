@@ -1,0 +1,47 @@
+/** Small geographic helpers: distances, point-in-country and country centroids. */
+import { iso1A2Code } from '@rapideditor/country-coder';
+import { type Country, isCountry } from '../catalogue/countries.js';
+
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** Mean Earth radius (IUGG). */
+const EARTH_RADIUS_KM = 6371.0088;
+
+const toRad = (deg: number): number => (deg * Math.PI) / 180;
+
+/** Great-circle distance in kilometres (haversine). */
+export function distanceKm(a: LatLng, b: LatLng): number {
+  const dLat = toRad(b.lat - a.lat);
+  const dLng = toRad(b.lng - a.lng);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(toRad(a.lat)) * Math.cos(toRad(b.lat)) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * The catalogue country containing a point, or undefined outside CH/DE/AT (Liechtenstein included).
+ * Border data comes from country-coder (OpenStreetMap-derived, simplified), so points within a few
+ * hundred metres of a border or on Lake Constance may go either way.
+ */
+export function countryOfPoint(lat: number, lng: number): Country | undefined {
+  if (!Number.isFinite(lat) || !Number.isFinite(lng)) return undefined;
+  const code = iso1A2Code([lng, lat])?.toLowerCase();
+  return isCountry(code) ? code : undefined;
+}
+
+/**
+ * A representative point per country, used where an event is only known to be "somewhere in" a
+ * country. These are the officially celebrated geographic centres: Älggi-Alp (swisstopo's centre of
+ * mass) for Switzerland, Niederdorla for Germany and Bad Aussee for Austria. All lie inside their country.
+ */
+const CENTROIDS: Record<Country, LatLng> = {
+  ch: { lat: 46.8011, lng: 8.2267 },
+  de: { lat: 51.1633, lng: 10.4477 },
+  at: { lat: 47.6097, lng: 13.7823 },
+};
+
+export function countryCentroid(country: Country): LatLng {
+  return { ...CENTROIDS[country] };
+}
