@@ -1,0 +1,287 @@
+/**
+ * The shared lexicon matcher: finds topic / seniority / format / price / audience / event-kind terms in free text
+ * (a search query, or an imported event's title and description). Case- and accent-insensitive, word-boundary aware,
+ * longest match wins, no overlapping spans, simple inflections and hyphen/space variants. The term tables live in
+ * lexicon-terms.ts and are compiled once at module load into a Map keyed by the first folded token.
+ */
+
+import {
+  AUDIENCE_TERMS,
+  CONTEXT_WORDS,
+  EVENT_KIND_TERMS,
+  FORMAT_TERMS,
+  PRICE_TERMS,
+  SENIORITY_TERMS,
+  TOPIC_TERMS,
+} from './lexicon-terms.js';
+import { foldMapped, foldText, joinable, scan, type Tok } from './lexicon-text.js';
+import type { Audience, EventKind, Format, Price, Seniority, TopicSlug } from './taxonomy.js';
+
+export {
+  AUDIENCE_TERMS,
+  CONFS_TECH_TOPIC_MAP,
+  EVENT_KIND_TERMS,
+  FORMAT_TERMS,
+  PRICE_TERMS,
+  SENIORITY_TERMS,
+  TOPIC_TERMS,
+} from './lexicon-terms.js';
+export { foldText, type Token, tokenize } from './lexicon-text.js';
+
+export type LexiconKind = 'topic' | 'seniority' | 'format' | 'price' | 'audience' | 'eventKind';
+
+/** Value type per kind: topic → TopicSlug, seniority → Seniority, format → Format, price → Price, … */
+export type LexiconValue = TopicSlug | Seniority | Format | Price | Audience | EventKind;
+
+/**
+ * One matched term. `start`/`length` index the ORIGINAL text (`text.slice(start, start + length)` is the surface
+ * form); `term` is the lexicon's canonical spelling. A term with several meanings ("founders": audience + seniority,
+ * "webinar": eventKind + format) yields one hit per meaning with the same span; distinct spans never overlap.
+ */
+export interface LexiconHit {
+  kind: LexiconKind;
+  value: string;
+  term: string;
+  start: number;
+  length: number;
+}
+
+// ---------------------------------------------------------------- compiling the term tables
+
+interface Meaning {
+  kind: LexiconKind;
+  value: string;
+}
+interface Cand {
+  keys: string[];
+  term: string;
+  meanings: Meaning[];
+  guarded: boolean;
+  /** `^` terms don't match as the tail of a hyphenated word ("gluten-free" is not a price). */
+  notTail: boolean;
+  /** For dotted acronyms (A.I.): the folded surface, without spaces, must equal this. */
+  exact: string | undefined;
+}
+
+const FUNCTION_WORDS = new Set(
+  'a an and as at d da dal de der des di die du en et for in l la le no of on sur the to und vor with'.split(' '),
+);
+const DOTTED_ACRONYM = /^(?:\p{L}\.)+\p{L}?\.?$/u;
+
+function inflections(k: string): string[] {
+  if (!/^[a-z0-9]*[a-z]$/.test(k) || k.length < 3) return [];
+  if (k.length === 3) return [`${k}s`];
+  const out = [`${k}s`, `${k}es`, `${k}en`, `${k}n`, `${k}e`, `${k}er`, `${k}innen`];
+  if (k.endsWith('y')) out.push(`${k.slice(0, -1)}ies`);
+  return out;
+}
+
+const splitTerms = (groups: readonly string[]): string[] =>
+  groups.flatMap((g) => g.split(',').map((t) => t.trim())).filter((t) => t.length > 0);
+
+const keysOf = (term: string): string[] => scan(foldText(term)).map((t) => t.key);
+
+function compile(): Map<string, Cand[]> {
+  const base = new Map<string, Cand>();
+  const derived = new Map<string, Cand>();
+  const put = (map: Map<string, Cand>, keys: string[], term: string, m: Meaning, flags: string, exact?: string) => {
+    const id = keys.join(' ');
+    const c = map.get(id) ?? { keys, term, meanings: [], guarded: flags === '~', notTail: flags === '^', exact };
+    map.set(id, c);
+    if (!c.meanings.some((x) => x.kind === m.kind && x.value === m.value)) c.meanings.push(m);
+  };
+  const add = (raw: string, m: Meaning) => {
+    const flags = /^[~^]/.test(raw) ? raw[0]! : '';
+    const guarded = flags === '~';
+    const term = raw.slice(flags.length);
+    const spellings = [term];
+    if (/[äöüÄÖÜ]/.test(term)) {
+      const umlauts: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
+      spellings.push(term.replace(/[äöüÄÖÜ]/g, (ch) => umlauts[ch]!));
+    }
+    for (const spelling of spellings) {
+      const keys = keysOf(spelling);
+      if (keys.length === 0) continue;
+      if (DOTTED_ACRONYM.test(spelling)) {
+        put(base, keys, term, m, '', foldText(spelling).replace(/\.$/, ''));
+        continue;
+      }
+      put(base, keys, term, m, flags);
+      if (guarded) continue;
+      const variants = [keys];
+      if (keys.length > 1 && !keys.some((k) => FUNCTION_WORDS.has(k))) variants.push([keys.join('')]);
+      for (const v of variants) {
+        if (v !== keys) put(derived, v, term, m, flags);
+        for (const form of inflections(v[v.length - 1]!)) put(derived, [...v.slice(0, -1), form], term, m, flags);
+      }
+    }
+  };
+  for (const [value, groups] of Object.entries(TOPIC_TERMS))
+    for (const t of splitTerms(groups)) add(t, { kind: 'topic', value });
+  const tables: [LexiconKind, Record<string, readonly string[]>][] = [
+    ['eventKind', EVENT_KIND_TERMS],
+    ['audience', AUDIENCE_TERMS],
+    ['seniority', SENIORITY_TERMS],
+    ['format', FORMAT_TERMS],
+    ['price', PRICE_TERMS],
+  ];
+  for (const [kind, table] of tables) {
+    for (const [value, groups] of Object.entries(table)) for (const t of splitTerms(groups)) add(t, { kind, value });
+  }
+  const index = new Map<string, Cand[]>();
+  const all = [...base.values(), ...[...derived].filter(([id]) => !base.has(id)).map(([, c]) => c)];
+  for (const c of all) {
+    const list = index.get(c.keys[0]!) ?? [];
+    list.push(c);
+    index.set(c.keys[0]!, list);
+  }
+  for (const list of index.values()) list.sort((a, b) => b.keys.length - a.keys.length);
+  return index;
+}
+
+const INDEX = compile();
+
+/** Words after which a `~` term (Go, Vue, PM, R, BI) counts: event words and a few context words. */
+const CONTEXT = new Set<string>(splitTerms([CONTEXT_WORDS]).flatMap((w) => [w, ...inflections(w)]));
+for (const list of INDEX.values()) {
+  for (const c of list)
+    if (c.keys.length === 1 && c.meanings.some((m) => m.kind === 'eventKind')) CONTEXT.add(c.keys[0]!);
+}
+
+/** German-style compounds split as <term><head>, e.g. "KI-Konferenz" written "Sicherheitskonferenz", "Datentag". */
+const COMPOUND_HEADS = (
+  'konferenzen konferenz kongress tagungen tagung meetups meetup workshops workshop stammtisch gipfel forum treffen ' +
+  'messe summit talks talk tage tag days day camp szene community netzwerk events event abend woche week night ' +
+  'labs lab conf con fest festival'
+).split(' ');
+
+const JS_SUFFIX: Cand = {
+  keys: ['js'],
+  term: 'JS',
+  meanings: [{ kind: 'topic', value: 'web' }],
+  guarded: false,
+  notTail: false,
+  exact: undefined,
+};
+
+// ---------------------------------------------------------------- matching
+
+function lookup(key: string): Cand[] | undefined {
+  const list = INDEX.get(key);
+  if (list || !/(\+\+|#)$/.test(key)) return list;
+  return INDEX.get(key.replace(/(\+\+|#)$/, ''));
+}
+
+function singleCand(key: string): Cand | undefined {
+  return INDEX.get(key)?.find((c) => c.keys.length === 1 && c.exact === undefined);
+}
+
+function splitCompound(key: string): { prefix: Cand; head: Cand | undefined } | undefined {
+  if (key.length < 5) return undefined;
+  for (const head of COMPOUND_HEADS) {
+    if (!key.endsWith(head) || key.length - head.length < 2) continue;
+    const stem = key.slice(0, -head.length);
+    const prefix =
+      singleCand(stem) ?? (stem.endsWith('s') && stem.length > 3 ? singleCand(stem.slice(0, -1)) : undefined);
+    if (prefix) return { prefix, head: singleCand(head) };
+  }
+  return undefined;
+}
+
+const CONJUNCTIONS = new Set(['and', 'und', 'et', 'e', 'or', 'oder', 'ou', 'o']);
+
+/**
+ * A `~` term (Go, Vue, PM, R, BI) counts when followed by an event/context word ("Go meetup", "R user group") or
+ * listed next to a term of the same meaning ("Rust, Go and Java"); never right after a number ("7 PM").
+ */
+function inContext(c: Cand, toks: Tok[], i: number, len: number): boolean {
+  const prev = toks[i - 1];
+  const next = toks[i + len];
+  if (prev && /^\d+$/.test(prev.key)) return false;
+  if (next && joinable(next.gap) && CONTEXT.has(next.key)) return true;
+  const near = [prev, next];
+  if (prev && CONJUNCTIONS.has(prev.key)) near.push(toks[i - 2]);
+  if (next && CONJUNCTIONS.has(next.key)) near.push(toks[i + len + 1]);
+  const same = (o: Cand) =>
+    o !== c && !o.guarded && o.keys.length === 1 && o.meanings.some((m) => c.meanings.some((x) => x.value === m.value));
+  return near.some((t) => t !== undefined && (INDEX.get(t.key)?.some(same) ?? false));
+}
+
+/** All lexicon terms in `text`, left to right; see {@link LexiconHit}. */
+export function matchLexicon(text: string): LexiconHit[] {
+  const folded = foldMapped(text);
+  const f = folded.text;
+  const toks = scan(f);
+  const hits: LexiconHit[] = [];
+  const emit = (c: Cand, first: Tok, last: Tok) => {
+    const start = folded.from[first.fs]!;
+    const length = folded.to[last.fe - 1]! - start;
+    for (const m of c.meanings) hits.push({ kind: m.kind, value: m.value, term: c.term, start, length });
+  };
+  for (let i = 0; i < toks.length; ) {
+    const t = toks[i]!;
+    let n = 0;
+    for (const c of lookup(t.key) ?? []) {
+      const len = c.keys.length;
+      if (i + len > toks.length) continue;
+      let ok = true;
+      for (let k = 1; k < len && ok; k++) ok = toks[i + k]!.key === c.keys[k] && joinable(toks[i + k]!.gap);
+      if (!ok) continue;
+      const last = toks[i + len - 1]!;
+      if (c.exact !== undefined && f.slice(t.fs, last.fe).replace(/\s+/g, '') !== c.exact) continue;
+      if (c.guarded && !inContext(c, toks, i, len)) continue;
+      if (c.notTail && i > 0 && /^[-\u2010-\u2014]$/.test(t.gap)) continue;
+      emit(c, t, last);
+      n = len;
+      break;
+    }
+    if (n === 0) {
+      const compound = splitCompound(t.key);
+      if (compound) {
+        emit(compound.prefix, t, t);
+        if (compound.head) emit(compound.head, t, t);
+        n = 1;
+      } else if (t.key.length >= 4 && t.key.endsWith('js')) {
+        emit(JS_SUFFIX, t, t); // "ZurichJS", "enterJS"
+        n = 1;
+      }
+    }
+    if (n === 0) {
+      i++;
+      continue;
+    }
+    // Gender forms "Gründer*innen", "Student:innen": absorb the "innen" into the hit.
+    const after = toks[i + n];
+    if (after?.key === 'innen' && /^[*:_/·]?$/.test(after.gap)) {
+      const end = folded.to[after.fe - 1]!;
+      for (let h = hits.length - 1; h >= 0 && hits[h]!.start === hits[hits.length - 1]!.start; h--) {
+        hits[h]!.length = end - hits[h]!.start;
+      }
+      n++;
+    }
+    i += n;
+  }
+  return hits;
+}
+
+const PUNCT_ONLY = /^[\p{P}\p{S}]+$/u;
+const ORPHAN_ELISION = /^\p{L}{1,2}['’]$/u; // the "l'" left behind by "l'IA"
+const EDGE_JOINERS = /^[-–—/]+|[-–—/]+$/g;
+
+/** `text` with the hits' spans removed and whitespace / orphaned punctuation tidied. */
+export function remainderAfter(text: string, hits: readonly Pick<LexiconHit, 'start' | 'length'>[]): string {
+  const spans = hits.map((h) => [h.start, h.start + h.length] as const).sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let pos = 0;
+  for (const [s, e] of spans) {
+    if (s > pos) out += text.slice(pos, s);
+    out += ' ';
+    pos = Math.max(pos, e);
+  }
+  out += text.slice(pos);
+  return out
+    .split(/\s+/)
+    .map((w) => w.replace(EDGE_JOINERS, ''))
+    .filter((w) => w.length > 0 && !PUNCT_ONLY.test(w) && !ORPHAN_ELISION.test(w))
+    .join(' ');
+}
