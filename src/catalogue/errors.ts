@@ -1,0 +1,119 @@
+/**
+ * One catalogue of the errors the service can answer with. Each transport maps a ServiceError once:
+ * HTTP as RFC 9457 problem+json (status from here), MCP as an `isError` tool result, the CLI as an exit code.
+ */
+export interface ProblemDefinition {
+  status: number;
+  title: string;
+  /** What it means and what the caller can do, shown at /problems/<code>. */
+  explanation: string;
+}
+
+export const PROBLEMS = {
+  'invalid-request': {
+    status: 422,
+    title: 'The request has invalid fields',
+    explanation:
+      'One or more fields or query parameters are invalid. `errors` lists each as `{field, message}`. Nothing was changed.',
+  },
+  'malformed-json': {
+    status: 400,
+    title: 'The body is not valid JSON',
+    explanation: 'The request body could not be parsed as JSON. Nothing was changed.',
+  },
+  'bad-request': {
+    status: 400,
+    title: 'The request cannot be understood',
+    explanation: 'The request is not of a shape this endpoint takes, for example an API key sent in the query string.',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'Unsupported content type',
+    explanation: 'Send the body as `Content-Type: application/json`.',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'The body is too large',
+    explanation: 'Request bodies are limited to 64 KiB.',
+  },
+  'missing-key': {
+    status: 401,
+    title: 'An API key is required',
+    explanation:
+      'Send a host API key as `Authorization: Bearer <key>`. Keys are issued with `tech-events keys create`.',
+  },
+  'invalid-key': {
+    status: 401,
+    title: 'The API key is not valid',
+    explanation: 'The key is unknown or has been revoked. Ask the operator for a new key.',
+  },
+  'not-owner': {
+    status: 403,
+    title: 'This event belongs to another key',
+    explanation: 'Only the key that created an event may change, cancel or restore it.',
+  },
+  'event-not-found': {
+    status: 404,
+    title: 'No such event',
+    explanation: 'No event has this id (with this key, no event has this externalId).',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    explanation: 'There is nothing at this address.',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    explanation: 'This address does not take this HTTP method.',
+  },
+  'admin-disabled': {
+    status: 404,
+    title: 'The admin API is disabled',
+    explanation: 'Set ADMIN_TOKEN on the server to enable the admin API.',
+  },
+  'storage-unavailable': {
+    status: 503,
+    title: 'The database is unavailable',
+    explanation: 'The service cannot reach its database right now. Retry shortly; nothing was changed.',
+  },
+  internal: {
+    status: 500,
+    title: 'Internal error',
+    explanation: 'Something unexpected failed on our side. It has been logged.',
+  },
+} as const satisfies Record<string, ProblemDefinition>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ProblemCode,
+    detail?: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail ?? PROBLEMS[code].title);
+    this.status = PROBLEMS[code].status;
+    this.title = PROBLEMS[code].title;
+  }
+}
+
+export class ValidationError extends ServiceError {
+  constructor(
+    readonly errors: FieldError[],
+    detail?: string,
+  ) {
+    super('invalid-request', detail ?? errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
+  }
+}
+
+export const notFound = (detail: string) => new ServiceError('event-not-found', detail);
+export const notOwner = () => new ServiceError('not-owner', 'This event belongs to another key.');

@@ -1,0 +1,134 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { COUNTRIES } from './countries.js';
+import { type FieldError, ValidationError } from './errors.js';
+import { EVENT_FORMATS, PRICE_TYPES, REG_MODES, VISIBILITIES } from './event.js';
+import { isTopic, SENIORITIES } from './taxonomy.js';
+
+/** `YYYY-MM-DDTHH:MM:SS` with an optional fraction and a UTC offset (`+HH:MM` or `Z`). */
+const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Postgres text cannot hold NUL, and lone surrogates would not survive UTF-8: refuse both rather than alter them. */
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
+
+const requiredText = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
+
+const offsetDateTime = z.string().superRefine((s, ctx) => {
+  if (!OFFSET_DATE_TIME.test(s)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an ISO 8601 date-time with a UTC offset, e.g. 2026-12-03T18:30:00+01:00',
+    });
+  } else if (!DateTime.fromISO(s, { setZone: true }).isValid) {
+    ctx.addIssue({ code: 'custom', message: 'is not a real date and time' });
+  }
+});
+
+const httpUrl = text(2048).refine((s) => {
+  try {
+    const url = new URL(s);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http(s) URL');
+
+const twoDecimals = (n: number) => Number(n.toFixed(2)) === n;
+
+const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+/** The body of POST /api/events that creates or updates an event (spec §2.3, plus documented extensions). */
+export const eventSubmissionSchema = z
+  .strictObject({
+    title: requiredText(300).describe('Event name.'),
+    startAt: offsetDateTime.describe('Start, ISO 8601 with a UTC offset: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z).'),
+    endAt: offsetDateTime.optional().describe('End, same shape as startAt; not before it.'),
+    city: requiredText(120).optional().describe('City name in any common spelling; omit for online events.'),
+    venue: requiredText(300).optional().describe('Venue; omit for online events.'),
+    format: enumOf(EVENT_FORMATS).default('in_person'),
+    topics: z
+      .array(z.string().refine(isTopic, 'is not a topic slug (see /docs#topics)'))
+      .max(12, 'must list at most 12 topics')
+      .optional()
+      .describe('Topic slugs; inferred from title and description when omitted.'),
+    regMode: enumOf(REG_MODES).default('open'),
+    capacity: z
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .positive('must be positive')
+      .max(10_000_000, 'must be at most 10000000')
+      .optional(),
+    price: enumOf(PRICE_TYPES).default('unknown'),
+    priceAmount: z
+      .number({ error: 'must be a number' })
+      .nonnegative('must not be negative')
+      .max(1_000_000_000, 'is too large')
+      .refine(twoDecimals, 'must have at most 2 decimal places')
+      .optional()
+      .describe('Only with price = paid; in the currency of the event country (CHF for ch, EUR for de and at).'),
+    url: httpUrl.optional().describe("The host's own event or registration link; becomes sourceUrl."),
+    visibility: enumOf(VISIBILITIES).default('public'),
+    externalId: requiredText(200).optional().describe("The host's own stable id; re-sending it updates the event."),
+    // Extensions beyond spec §2.3 (documented in the README and OpenAPI).
+    country: enumOf(COUNTRIES).optional().describe('Extension. Else derived from city, else the key home country.'),
+    organizer: requiredText(200).optional().describe("Extension. Default: the key's host name."),
+    description: text(20_000).optional().describe('Extension. Plain text for pages and search.'),
+    seniority: z.array(enumOf(SENIORITIES)).max(5).optional().describe('Extension. Audience seniority.'),
+    lat: z.number().min(-90).max(90).optional().describe('Extension. With lng: the exact point, inside the country.'),
+    lng: z.number().min(-180).max(180).optional().describe('Extension. With lat.'),
+  })
+  .superRefine((s, ctx) => {
+    if (s.endAt && s.startAt && DateTime.fromISO(s.endAt) < DateTime.fromISO(s.startAt)) {
+      ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
+    }
+    if (s.priceAmount !== undefined && s.price !== 'paid') {
+      ctx.addIssue({ code: 'custom', path: ['priceAmount'], message: 'is only allowed with price = paid' });
+    }
+    if ((s.lat === undefined) !== (s.lng === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [s.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng go together' });
+    }
+  });
+
+export type EventSubmission = z.output<typeof eventSubmissionSchema>;
+
+const target = z.strictObject({
+  externalId: requiredText(200).optional(),
+  id: requiredText(200).optional(),
+  country: enumOf(COUNTRIES).optional(),
+});
+
+/** `{action: cancel|restore, externalId}` (or `id` + `country`) posted to /api/events by clients without DELETE. */
+export const eventActionSchema = target.extend({ action: enumOf(['cancel', 'restore'] as const) });
+export type EventAction = z.output<typeof eventActionSchema>;
+
+/** Query of DELETE /api/events. */
+export const cancelQuerySchema = target;
+export type EventTarget = z.output<typeof target>;
+
+export function fieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
+  return error.issues.flatMap((issue): FieldError[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: prefix + key, message: 'is not a known field' }));
+    }
+    const field = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+      .join('.')
+      .replace(/\.\[/g, '[');
+    let message = issue.message;
+    if (issue.code === 'invalid_type' && issue.input === undefined) message = 'is required';
+    return [{ field: prefix + field || '(body)', message }];
+  });
+}
+
+/** Parses `input` with `schema` or throws a ValidationError listing every bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError(fieldErrors(result.error, prefix));
+  return result.data;
+}

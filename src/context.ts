@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Storage } from './storage/database.js';
+import { EventsRepository } from './storage/events.repository.js';
+import { KeysRepository } from './storage/keys.repository.js';
+
+/** The dependencies of every use case, built once at start-up and passed along (no globals, no container). */
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  events: EventsRepository;
+  keys: KeysRepository;
+  logger: Logger;
+  /** The service's notion of "now" (fixed by TECH_EVENTS_NOW in tests and demos). */
+  now(): Date;
+}
+
+export function createContext(config: Config, storage: Storage, logger: Logger): AppContext {
+  const fixed = config.fixedNow;
+  return {
+    config,
+    storage,
+    logger,
+    events: new EventsRepository(storage.db),
+    keys: new KeysRepository(storage.db),
+    now: fixed ? () => new Date(fixed.getTime()) : () => new Date(),
+  };
+}
