@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { PROBLEMS } from '../catalogue/errors.js';
+import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
+import { createKeySchema } from './routes/admin.js';
+
+/** JSON Schema of a zod schema as a request body (defaults make fields optional on input). */
+const inputSchema = (schema: z.ZodType) => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+};
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
+
+const queryParameters = (schema: z.ZodType) => {
+  const jsonSchema = inputSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(jsonSchema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: jsonSchema.required?.includes(name) ?? false,
+    schema: s,
+  }));
+};
+
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
+ * Read endpoints join it as they are added (see `extraPaths`).
+ */
+export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown> = {}): Record<string, unknown> {
+  const bearer = [{ bearerAuth: [] }];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tech events catalogue (ch · de · at)',
+      version: '1.0.0',
+      description:
+        'A public catalogue of tech events in Switzerland, Germany and Austria. Reading is keyless and CORS-open; ' +
+        'writing needs a per-host API key sent as `Authorization: Bearer <key>`. Errors are RFC 9457 problem+json.',
+    },
+    servers: [{ url: baseUrl }],
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' } },
+      schemas: {
+        EventSubmission: inputSchema(eventSubmissionSchema),
+        EventAction: inputSchema(eventActionSchema),
+        WriteResult: {
+          type: 'object',
+          required: ['id', 'url', 'created'],
+          properties: { id: { type: 'string' }, url: { type: 'string', format: 'uri' }, created: { type: 'boolean' } },
+        },
+        CancelResult: {
+          type: 'object',
+          required: ['id', 'cancelled', 'reversible'],
+          properties: {
+            id: { type: 'string' },
+            cancelled: { const: true },
+            reversible: { const: true },
+            detail: { type: 'string', description: 'Present when the event was already cancelled.' },
+          },
+        },
+        RestoreResult: {
+          type: 'object',
+          required: ['id', 'url', 'restored'],
+          properties: {
+            id: { type: 'string' },
+            url: { type: 'string', format: 'uri' },
+            restored: { const: true },
+            detail: { type: 'string', description: 'Present when the event was not cancelled.' },
+          },
+        },
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail', 'code'],
+          properties: {
+            type: { type: 'string', format: 'uri' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            instance: { type: 'string' },
+            code: { type: 'string', enum: Object.keys(PROBLEMS) },
+            errors: {
+              type: 'array',
+              description: 'With code invalid-request: every bad field.',
+              items: {
+                type: 'object',
+                required: ['field', 'message'],
+                properties: { field: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+        CreateKey: inputSchema(createKeySchema),
+      },
+    },
+    paths: {
+      '/api/events': {
+        post: {
+          summary: 'Create, update, cancel or restore an event',
+          description:
+            'With an event submission: creates the event (201, `created: true`), or, when this key already sent the ' +
+            'same `externalId`, replaces its content (200, `created: false`). An identical resend adds no revision. ' +
+            'With `{"action": "cancel"|"restore", "externalId"}` (or `id`): cancels or restores the event.',
+          security: bearer,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { $ref: '#/components/schemas/EventSubmission' },
+                    { $ref: '#/components/schemas/EventAction' },
+                  ],
+                },
+              },
+            },
+          },
+          responses: {
+            200: json('Updated, cancelled or restored', {
+              oneOf: [
+                { $ref: '#/components/schemas/WriteResult' },
+                { $ref: '#/components/schemas/CancelResult' },
+                { $ref: '#/components/schemas/RestoreResult' },
+              ],
+            }),
+            201: json('Created', { $ref: '#/components/schemas/WriteResult' }),
+            400: problem('Malformed JSON'),
+            401: problem('Missing, unknown or revoked key'),
+            403: problem('The event belongs to another key'),
+            404: problem('Unknown event (cancel/restore)'),
+            413: problem('Body over 64 KiB'),
+            415: problem('Not application/json'),
+            422: problem('Invalid fields, each listed in `errors`'),
+          },
+        },
+        delete: {
+          summary: 'Cancel an event',
+          description: 'By `externalId`, or by `id` (optionally with `country`). Reversible with action `restore`.',
+          security: bearer,
+          parameters: queryParameters(cancelQuerySchema),
+          responses: {
+            200: json('Cancelled', { $ref: '#/components/schemas/CancelResult' }),
+            401: problem('Missing, unknown or revoked key'),
+            403: problem('The event belongs to another key'),
+            404: problem('Unknown event'),
+            422: problem('Neither externalId nor id'),
+          },
+        },
+        ...((extraPaths['/api/events'] as object | undefined) ?? {}),
+      },
+      '/api/admin/keys': {
+        get: {
+          summary: 'List host keys (admin; enabled by ADMIN_TOKEN)',
+          security: bearer,
+          responses: { 200: { description: 'Keys, without secrets' }, 401: problem('Bad admin token') },
+        },
+        post: {
+          summary: 'Create a host key (admin); the response holds the only copy of the key',
+          security: bearer,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateKey' } } },
+          },
+          responses: {
+            201: { description: 'The new key' },
+            401: problem('Bad admin token'),
+            422: problem('Invalid fields'),
+          },
+        },
+      },
+      '/api/admin/keys/{id}/revoke': {
+        post: {
+          summary: 'Revoke a host key (admin)',
+          security: bearer,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'The revoked key' }, 404: problem('Unknown key') },
+        },
+      },
+      '/healthz': {
+        get: {
+          summary: 'Readiness',
+          responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable' } },
+        },
+      },
+      ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** Small helpers over fetch for tests: JSON in, status + headers + parsed body out. */
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function request<T = any>(
+  url: string,
+  init: { method?: string; key?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<Response<T>> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key) headers.authorization = `Bearer ${init.key}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}

@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const CLI = ['--import', 'tsx', resolve(ROOT, 'src/cli/main.ts')];
+
+/** The parent's environment minus what Vitest sets for Vite (BASE_URL=/) and what would leak between tests. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { BASE_URL: _b, DATABASE_URL: _d, DATA_DIR: _dd, ADMIN_TOKEN: _a, TECH_EVENTS_NOW: _n, ...rest } = process.env;
+  return { ...rest, ...extra };
+}
+
+/** Runs the CLI from source to completion. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    env: childEnv({ LOG_LEVEL: 'silent', ...env }),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  output(): string;
+}
+
+/** Starts `tech-events serve` as a real process and waits until /healthz answers. */
+export async function spawnServer(env: Record<string, string>, port: number): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...CLI, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    env: childEnv({ LOG_LEVEL: 'info', SEED: '0', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.ok) return { child, base, output: () => out };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not become healthy:\n${out}`);
+}
+
+export function waitForExit(child: ChildProcess): Promise<void> {
+  return new Promise((res) =>
+    child.exitCode !== null || child.signalCode !== null ? res() : child.once('exit', () => res()),
+  );
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Country } from '../../src/catalogue/countries.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { type RunningService, startService } from '../../src/service.js';
+import { createTestDatabase, type EngineName } from './engines.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  base: string;
+  service: RunningService;
+  /** Where the database lives: a data directory (pglite) or a connection string (postgres). */
+  storageEnv: Record<string, string>;
+  createKey(name?: string, country?: Country): Promise<string>;
+  /** Stops the server; `keepData` leaves the database for a restart. */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface TestServerOptions {
+  now?: string;
+  env?: Record<string, string>;
+  /** Reuse the storage of an earlier server (its `storageEnv`). */
+  storageEnv?: Record<string, string>;
+}
+
+/** A real server on a loopback port, on the given engine, with its own empty database. */
+export async function startTestServer(engine: EngineName, options: TestServerOptions = {}): Promise<TestServer> {
+  let storageEnv = options.storageEnv;
+  let cleanup = async () => {};
+  if (!storageEnv) {
+    if (engine === 'postgres') {
+      const db = await createTestDatabase();
+      storageEnv = { DATABASE_URL: db.url };
+      cleanup = db.drop;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'tev-test-'));
+      storageEnv = { DATA_DIR: dir };
+      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...storageEnv,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED: '0',
+    LOG_LEVEL: 'silent',
+    ...(options.now ? { TECH_EVENTS_NOW: options.now } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const service = await startService(config, createLogger(config.logLevel));
+  return {
+    base: config.baseUrl,
+    service,
+    storageEnv,
+    async createKey(name = 'Test Host', country: Country = 'ch') {
+      const { key } = await service.ctx.keys.create(name, country);
+      return key;
+    },
+    async close({ keepData = false } = {}) {
+      await service.close();
+      if (!keepData) await cleanup();
+    },
+  };
+}
