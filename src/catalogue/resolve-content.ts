@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { countryCentroid, countryOfPoint, resolvePlace } from '../places/gazetteer.js';
+import { countryCentroid, countryOfPoint, resolveCity } from '../places/gazetteer.js';
 import { classifySeniority, classifyTopics } from './classify.js';
 import { COUNTRY_INFO, type Country } from './countries.js';
 import { type FieldError, ValidationError } from './errors.js';
@@ -11,14 +11,6 @@ export interface SubmissionDefaults {
   country: Country;
   /** The key's host name, used when `organizer` is absent. */
   organizer: string;
-}
-
-/** Accepts "Zürich-Oerlikon", "Bern, Switzerland", "Basel / Online": the first part names the city. */
-function lookupCity(city: string, country?: Country) {
-  const whole = resolvePlace(city, country);
-  if (whole) return whole;
-  const first = city.split(/\s*[,/(]\s*|\s+-\s+|-/)[0];
-  return first && first !== city ? resolvePlace(first, country) : undefined;
 }
 
 /**
@@ -33,9 +25,9 @@ export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaul
   let geoPrecision: GeoPrecision = 'none';
 
   if (s.city !== undefined) {
-    const place = lookupCity(s.city, country);
+    const place = resolveCity(s.city, country);
     if (!place) {
-      const elsewhere = country ? lookupCity(s.city) : undefined;
+      const elsewhere = country ? resolveCity(s.city) : undefined;
       errors.push({
         field: 'city',
         message: elsewhere

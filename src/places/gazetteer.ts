@@ -139,6 +139,28 @@ export function resolvePlace(name: string, country?: Country): Place | undefined
   return lookup(name, (e) => !country || e.place.country === country)?.place;
 }
 
+/**
+ * Well-known venues that sources give as a city but that are no settlement, mapped to the place they lie in
+ * (so they get a country and a city centroid). Keys are folded names.
+ */
+const VENUE_ALIASES: Record<string, { name: string; country: Country }> = {
+  nurburgring: { name: 'Adenau', country: 'de' },
+};
+
+/**
+ * Resolves the city field of an event as hosts and feeds write it: a plain name, a known venue alias, or a
+ * compound whose first part is the city ("Zürich-Oerlikon", "Bern, Switzerland", "Basel / Online").
+ * Compounds that are a place of their own ("Rapperswil-Jona") are tried whole first.
+ */
+export function resolveCity(text: string, country?: Country): Place | undefined {
+  const whole = resolvePlace(text, country);
+  if (whole) return whole;
+  const alias = VENUE_ALIASES[foldName(text)];
+  if (alias && (!country || alias.country === country)) return resolvePlace(alias.name, alias.country);
+  const first = text.split(/\s*[,/(]\s*|\s+-\s+|-/)[0];
+  return first && first !== text ? resolvePlace(first, country) : undefined;
+}
+
 export function placeBySlug(country: Country, slug: string): Place | undefined {
   return getIndex().slugs.get(`${country}/${slug.toLowerCase()}`);
 }

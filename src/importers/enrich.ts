@@ -1,0 +1,106 @@
+import { DateTime } from 'luxon';
+import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
+import { COUNTRY_INFO, type Country, isCountry } from '../catalogue/countries.js';
+import type { EventContent, GeoPrecision } from '../catalogue/event.js';
+import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
+import { countryCentroid, countryOfPoint, foldName, resolveCity } from '../places/gazetteer.js';
+import type { ImportedRecord } from './importer.js';
+
+const COUNTRY_NAMES: Record<string, Country> = {
+  switzerland: 'ch',
+  schweiz: 'ch',
+  suisse: 'ch',
+  svizzera: 'ch',
+  germany: 'de',
+  deutschland: 'de',
+  allemagne: 'de',
+  germania: 'de',
+  austria: 'at',
+  osterreich: 'at',
+  autriche: 'at',
+};
+
+/** A country named by a source: a code (ch/CH), or its name in en/de/fr/it. */
+export function countryFromName(name: string | undefined): Country | undefined {
+  if (!name) return undefined;
+  const lower = name.trim().toLowerCase();
+  if (isCountry(lower)) return lower;
+  return COUNTRY_NAMES[foldName(lower)];
+}
+
+/** The instant a record's start or end stands for; dates are local midnights in the country's zone. */
+function instantOf(when: ImportedRecord['start'], zone: string, dayAfter = false): Date {
+  if ('instant' in when) return when.instant;
+  const day = DateTime.fromISO(when.date, { zone }).startOf('day');
+  return (dayAfter ? day.plus({ days: 1 }) : day).toJSDate();
+}
+
+/**
+ * Turns a parsed record into stored content: country and city centroid from the gazetteer, exact point only from
+ * real coordinates inside the country, topics and seniority from the shared lexicon when the source gives none.
+ * Throws an Error whose message says what is wrong with the record.
+ */
+export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): EventContent {
+  const named = countryFromName(record.country);
+  if (record.country && !named) throw new Error(`country "${record.country}" is not ch, de or at`);
+  const place = record.city ? resolveCity(record.city, named) : undefined;
+  if (record.city && !place && record.format !== 'online') {
+    throw new Error(`city "${record.city}" is not a known place in ${named ?? 'Switzerland, Germany or Austria'}`);
+  }
+  let country = named ?? place?.country;
+  let lat: number | null = place?.lat ?? null;
+  let lng: number | null = place?.lng ?? null;
+  let geoPrecision: GeoPrecision = place ? 'city' : 'none';
+  if (record.lat !== undefined && record.lng !== undefined) {
+    const pointCountry = countryOfPoint(record.lat, record.lng);
+    if (pointCountry && (!country || pointCountry === country)) {
+      country = pointCountry;
+      lat = record.lat;
+      lng = record.lng;
+      geoPrecision = 'exact';
+    }
+  }
+  country ??= defaultCountry;
+  if (!country) throw new Error('no country: give a country or a city in ch, de or at');
+  if (geoPrecision === 'none') {
+    ({ lat, lng } = countryCentroid(country));
+    geoPrecision = 'country';
+  }
+  const zone = COUNTRY_INFO[country].timeZone;
+  const allDay = 'date' in record.start;
+  const start = instantOf(record.start, zone);
+  const end = record.end
+    ? instantOf(record.end, zone, 'date' in record.end)
+    : allDay
+      ? instantOf(record.start, zone, true)
+      : null;
+  if (end && end < start) throw new Error('ends before it starts');
+
+  const givenTopics = (record.topics ?? []).filter(isTopic);
+  const givenSeniority = (record.seniority ?? []).filter(isSeniority);
+  return {
+    country,
+    title: record.title.trim(),
+    description: record.description?.trim() || null,
+    start,
+    end,
+    allDay,
+    city: place ? place.name : (record.city?.trim() ?? null),
+    venue: record.venue?.trim() || null,
+    format: record.format ?? 'in_person',
+    topics: givenTopics.length > 0 ? givenTopics : classifyTopics(record.title, record.description, record.topicHints),
+    seniority: givenSeniority.length > 0 ? givenSeniority : classifySeniority(record.title, record.description),
+    regMode: record.regMode ?? 'open',
+    capacity: record.capacity ?? null,
+    priceType: record.price ?? 'unknown',
+    priceAmount: record.price === 'paid' && record.priceAmount !== undefined ? record.priceAmount.toFixed(2) : null,
+    currency: COUNTRY_INFO[country].currency,
+    organizer: record.organizer?.trim() || 'Unknown organizer',
+    url: record.url ?? null,
+    sourceUrl: record.url ?? null,
+    lat,
+    lng,
+    geoPrecision,
+    visibility: record.visibility ?? 'public',
+  };
+}
