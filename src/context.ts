@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { CatalogueIndex } from './query/catalogue-index.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
 import { KeysRepository } from './storage/keys.repository.js';
@@ -11,18 +12,22 @@ export interface AppContext {
   events: EventsRepository;
   keys: KeysRepository;
   logger: Logger;
+  /** The in-memory read index every query runs on. */
+  index: CatalogueIndex;
   /** The service's notion of "now" (fixed by TECH_EVENTS_NOW in tests and demos). */
   now(): Date;
 }
 
 export function createContext(config: Config, storage: Storage, logger: Logger): AppContext {
   const fixed = config.fixedNow;
+  const now = fixed ? () => new Date(fixed.getTime()) : () => new Date();
   return {
     config,
     storage,
     logger,
     events: new EventsRepository(storage.db),
     keys: new KeysRepository(storage.db),
-    now: fixed ? () => new Date(fixed.getTime()) : () => new Date(),
+    index: new CatalogueIndex(now),
+    now,
   };
 }

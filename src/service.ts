@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type AppContext, createContext } from './context.js';
 import { buildApp } from './http/app.js';
+import { seedIfEmpty } from './importers/seed.js';
+import { startIndexSync } from './query/index-sync.js';
 import { openStorage } from './storage/database.js';
 
 export interface RunningService {
@@ -18,7 +20,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const ctx = createContext(config, storage, logger);
   let app: FastifyInstance | undefined;
+  let stopSync: (() => Promise<void>) | undefined;
   try {
+    if (config.seed) await seedIfEmpty(ctx);
+    stopSync = await startIndexSync(ctx);
     app = await buildApp(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
@@ -29,6 +34,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       close() {
         closing ??= (async () => {
           await app!.close();
+          await stopSync?.();
           await storage.close();
         })();
         return closing;
@@ -36,6 +42,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     };
   } catch (error) {
     await app?.close().catch(() => {});
+    await stopSync?.().catch(() => {});
     await storage.close();
     throw error;
   }

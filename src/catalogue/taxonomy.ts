@@ -191,3 +191,6 @@ export const EVENT_KIND_LABELS: Record<EventKind, string> = {
   talk: 'Talk / webinar',
   networking: 'Networking',
 };
+export function isEventKind(value: unknown): value is EventKind {
+  return typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value);
+}

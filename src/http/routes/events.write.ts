@@ -22,6 +22,7 @@ export function registerEventWriteRoutes(app: FastifyInstance, ctx: AppContext):
 
   async function cancel(key: ApiKeyRecord, target: EventTarget) {
     const { event, changed } = await setLifecycle(ctx.events, keyOwner(key.id), `key:${key.id}`, target, 'cancelled');
+    ctx.index.apply(event);
     return {
       id: event.id,
       cancelled: true,
@@ -32,6 +33,7 @@ export function registerEventWriteRoutes(app: FastifyInstance, ctx: AppContext):
 
   async function restore(key: ApiKeyRecord, target: EventTarget) {
     const { event, changed } = await setLifecycle(ctx.events, keyOwner(key.id), `key:${key.id}`, target, 'listed');
+    ctx.index.apply(event);
     return {
       id: event.id,
       url: eventPageUrl(baseUrl, event),
@@ -63,6 +65,7 @@ export function registerEventWriteRoutes(app: FastifyInstance, ctx: AppContext):
       content,
       body,
     );
+    ctx.index.apply(result.event);
     const url = eventPageUrl(baseUrl, result.event);
     if (result.created) reply.status(201).header('Location', url);
     return { id: result.event.id, url, created: result.created };

@@ -1,0 +1,177 @@
+import MiniSearch from 'minisearch';
+import { classifyKinds } from '../catalogue/classify-kind.js';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import { foldText } from '../catalogue/lexicon.js';
+import { type EventKind, isTopic, topicLabel } from '../catalogue/taxonomy.js';
+import { groupDuplicates } from '../importers/dedupe.js';
+import { type Place, resolveCity } from '../places/gazetteer.js';
+import { founderFit } from './founders.js';
+
+/** An event with everything the engine needs precomputed once, at write time rather than per query. */
+export interface IndexedEvent {
+  event: CatalogueEvent;
+  /** The gazetteer place of its city (for city filters and "in Zürich" reasons). */
+  place: Place | undefined;
+  /** How well it fits `who=founders`: 0 no, 1 weakly (description only), 2 clearly. */
+  founderFit: 0 | 1 | 2;
+  kinds: ReadonlySet<EventKind>;
+  /** Epoch ms after which the event is over (listings hold only events not yet ended). */
+  endsAt: number;
+  foldedTitle: string;
+  foldedOrganizer: string;
+  /** Links to the same event listed by other sources (cross-source duplicates). */
+  alsoListedAt: string[];
+}
+
+/** Events without an end are taken to last this long (a typical evening meetup). */
+const DEFAULT_DURATION_MS = 3 * 60 * 60 * 1000;
+
+export function endsAt(event: Pick<CatalogueEvent, 'start' | 'end'>): number {
+  return event.end ? event.end.getTime() : event.start.getTime() + DEFAULT_DURATION_MS;
+}
+
+/** Lower-case, accent-folded, with simple plural endings removed, so "Konferenzen"/"meetups" meet "meetup". */
+export function processTerm(term: string): string | null {
+  const folded = foldText(term);
+  if (folded.length < 2) return null;
+  if (folded.length > 4 && folded.endsWith('s') && !folded.endsWith('ss')) return folded.slice(0, -1);
+  return folded;
+}
+
+interface SearchDocument {
+  id: string;
+  title: string;
+  description: string;
+  organizer: string;
+  venue: string;
+  city: string;
+  topics: string;
+}
+
+export const SEARCH_FIELDS = ['title', 'organizer', 'topics', 'venue', 'city', 'description'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/**
+ * The read path: every public, listed, not-yet-ended event in memory, with a MiniSearch full-text index.
+ * Kept in step with the database by `apply` (local writes, and NOTIFYs from other app nodes); a revision
+ * check makes late or repeated notifications harmless.
+ */
+export class CatalogueIndex {
+  private readonly entries = new Map<string, IndexedEvent>();
+  /** The highest revision seen per id, including events no longer listed. */
+  private readonly revisions = new Map<string, number>();
+  private readonly search = new MiniSearch<SearchDocument>({
+    idField: 'id',
+    fields: [...SEARCH_FIELDS],
+    processTerm,
+  });
+  private duplicatesDirty = true;
+  private hidden = new Set<string>();
+  /** Bumped on every change; outputs derive ETags from it. */
+  version = 0;
+
+  constructor(private readonly now: () => Date) {}
+
+  /** Replaces the whole content (start-up). */
+  load(events: Iterable<CatalogueEvent>): void {
+    this.entries.clear();
+    this.search.removeAll();
+    for (const event of events) this.apply(event);
+  }
+
+  /** Adds, replaces or removes one event according to its current state. Returns whether anything changed. */
+  apply(event: CatalogueEvent): boolean {
+    const seen = this.revisions.get(event.id);
+    if (seen !== undefined && seen > event.revision) return false;
+    this.revisions.set(event.id, event.revision);
+    const listed =
+      event.lifecycle === 'listed' &&
+      event.visibility === 'public' &&
+      endsAt(event) > this.now().getTime() - 86_400_000;
+    const had = this.entries.has(event.id);
+    if (had) {
+      this.search.discard(event.id);
+      this.entries.delete(event.id);
+    }
+    if (listed) {
+      this.entries.set(event.id, indexEvent(event));
+      this.search.add(toDocument(event));
+    }
+    if (had || listed) {
+      this.duplicatesDirty = true;
+      this.version++;
+    }
+    return had || listed;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): IndexedEvent | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Listed events that are not hidden as a duplicate of a richer record. */
+  *visible(): IterableIterator<IndexedEvent> {
+    this.refreshDuplicates();
+    for (const entry of this.entries.values()) if (!this.hidden.has(entry.event.id)) yield entry;
+  }
+
+  /** Full-text scores of one query term: id → score and the fields it matched. */
+  searchTerm(term: string): Map<string, { score: number; fields: Set<SearchField> }> {
+    const results = this.search.search(term, {
+      boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
+      prefix: (t) => t.length >= 4,
+      fuzzy: (t) => (t.length >= 5 ? 0.2 : false),
+    });
+    const out = new Map<string, { score: number; fields: Set<SearchField> }>();
+    for (const r of results) {
+      const fields = new Set<SearchField>();
+      for (const matched of Object.values(r.match)) for (const f of matched) fields.add(f as SearchField);
+      out.set(String(r.id), { score: r.score, fields });
+    }
+    return out;
+  }
+
+  private refreshDuplicates(): void {
+    if (!this.duplicatesDirty) return;
+    this.duplicatesDirty = false;
+    const hidden = new Set<string>();
+    for (const entry of this.entries.values()) entry.alsoListedAt = [];
+    for (const group of groupDuplicates([...this.entries.values()].map((e) => e.event))) {
+      const canonical = this.entries.get(group.canonical.id);
+      for (const duplicate of group.duplicates) {
+        hidden.add(duplicate.id);
+        const link = duplicate.sourceUrl ?? duplicate.url;
+        if (canonical && link && !canonical.alsoListedAt.includes(link)) canonical.alsoListedAt.push(link);
+      }
+    }
+    this.hidden = hidden;
+  }
+}
+
+function indexEvent(event: CatalogueEvent): IndexedEvent {
+  return {
+    event,
+    place: event.city ? resolveCity(event.city, event.country) : undefined,
+    founderFit: founderFit(event),
+    kinds: classifyKinds(event),
+    endsAt: endsAt(event),
+    foldedTitle: foldText(event.title),
+    foldedOrganizer: foldText(event.organizer),
+    alsoListedAt: [],
+  };
+}
+
+function toDocument(event: CatalogueEvent): SearchDocument {
+  return {
+    id: event.id,
+    title: event.title,
+    description: event.description ?? '',
+    organizer: event.organizer,
+    venue: event.venue ?? '',
+    city: event.city ?? '',
+    topics: event.topics.map((t) => (isTopic(t) ? topicLabel(t) : t)).join(' '),
+  };
+}

@@ -1,0 +1,245 @@
+import { DateTime } from 'luxon';
+import { COUNTRY_INFO, type Country } from '../catalogue/countries.js';
+import { foldText } from '../catalogue/lexicon.js';
+import {
+  EVENT_KIND_LABELS,
+  type EventKind,
+  FORMAT_LABELS,
+  SENIORITY_LABELS,
+  type TopicSlug,
+  topicLabel,
+} from '../catalogue/taxonomy.js';
+import { distanceKm } from '../places/gazetteer.js';
+import type { CatalogueIndex, IndexedEvent, SearchField } from './catalogue-index.js';
+import { NEAR_RADIUS_KM, type SearchParams } from './params.js';
+import { describeQuery } from './restate.js';
+import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
+
+export interface RankedEvent {
+  entry: IndexedEvent;
+  score: number;
+  reasons: string[];
+}
+
+/** The one result every output renders: JSON, markdown, iCal, pages and MCP tools. */
+export interface SearchResult {
+  params: SearchParams;
+  /** The country searched (a place named in `q` picks it when `country` was not given). */
+  country: Country;
+  understanding: Understanding;
+  understood: string;
+  /** Every match, before `limit`. */
+  total: number;
+  events: RankedEvent[];
+}
+
+/** Weights of each kind of match; a full match of a prompt outranks any partial one. */
+const WEIGHT = {
+  topic: 4,
+  place: 4,
+  window: 4,
+  founders: 3,
+  format: 2,
+  price: 2,
+  seniority: 2,
+  kind: 1,
+  text: 3,
+  titleTerm: 1,
+};
+
+const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => string> = {
+  title: (t) => `Title mentions “${t}”`,
+  organizer: (_t, e) => `Organizer: ${e.event.organizer}`,
+  topics: (t) => `Topic mentions “${t}”`,
+  venue: (_t, e) => `At ${e.event.venue}`,
+  city: (_t, e) => `In ${e.event.city}`,
+  description: (t) => `Description mentions “${t}”`,
+};
+const FIELD_ORDER: SearchField[] = ['title', 'organizer', 'topics', 'venue', 'city', 'description'];
+
+function localDay(date: Date, zone: string): string {
+  return DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
+}
+
+/** Structured parameters: hard filters. */
+function passesFilters(e: IndexedEvent, p: SearchParams, country: Country, from: number, to: number): boolean {
+  const ev = e.event;
+  if (ev.country !== country) return false;
+  if (p.topics.length && !p.topics.some((t) => ev.topics.includes(t))) return false;
+  if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
+  if (p.format && ev.format !== p.format) return false;
+  if (p.org && foldText(p.org) !== e.foldedOrganizer) return false;
+  if (p.who === 'founders' && e.founderFit === 0) return false;
+  if (p.city) {
+    if (p.near) {
+      if (ev.format === 'online' || ev.lat === null || ev.lng === null) return false;
+      if (distanceKm(p.city, { lat: ev.lat, lng: ev.lng }) > NEAR_RADIUS_KM) return false;
+    } else if (e.place?.geonameId !== p.city.geonameId) {
+      return false;
+    }
+  }
+  const start = ev.start.getTime();
+  return start >= from && start < to;
+}
+
+/** Reasons a structured filter matched, so listings without `q` still explain themselves. */
+function filterReasons(e: IndexedEvent, p: SearchParams): string[] {
+  const reasons: string[] = [];
+  for (const t of p.topics) if (e.event.topics.includes(t)) reasons.push(`Topic: ${topicLabel(t)}`);
+  if (p.city) {
+    const d =
+      e.event.lat !== null && e.event.lng !== null ? distanceKm(p.city, { lat: e.event.lat, lng: e.event.lng }) : 0;
+    reasons.push(
+      e.place?.geonameId === p.city.geonameId ? `In ${p.city.name}` : `${Math.round(d)} km from ${p.city.name}`,
+    );
+  }
+  if (p.who === 'founders') reasons.push('For founders');
+  for (const s of p.seniority)
+    if (e.event.seniority.includes(s)) reasons.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
+  if (p.format) reasons.push(FORMAT_LABELS[p.format]);
+  if (p.org) reasons.push(`Organizer: ${e.event.organizer}`);
+  return reasons;
+}
+
+/** Scores one event against the prompt; undefined when it matches nothing of it. */
+function scorePrompt(
+  e: IndexedEvent,
+  u: Understanding,
+  text: Map<string, Map<string, { score: number; fields: Set<SearchField> }>>,
+  maxText: number,
+  zone: string,
+): { score: number; reasons: string[] } | undefined {
+  const ev = e.event;
+  let score = 0;
+  const reasons: string[] = [];
+  for (const { slug, term } of u.topics) {
+    if (!ev.topics.includes(slug)) continue;
+    score += WEIGHT.topic;
+    reasons.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
+    if (term.length >= 2 && e.foldedTitle.includes(foldText(term))) {
+      score += WEIGHT.titleTerm;
+      reasons.push(`Title mentions “${term}”`);
+    }
+  }
+  if (u.place && ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {
+    const here = u.place.place;
+    if (e.place?.geonameId === here.geonameId) {
+      score += WEIGHT.place;
+      reasons.push(`In ${here.name}`);
+    } else {
+      const d = distanceKm(here, { lat: ev.lat, lng: ev.lng });
+      if (d <= NEAR_RADIUS_KM) {
+        score += WEIGHT.place * (u.place.mode === 'near' ? 0.9 : 0.75) * (1 - d / (2 * NEAR_RADIUS_KM));
+        reasons.push(`${Math.max(1, Math.round(d))} km from ${here.name}`);
+      }
+    }
+  }
+  if (u.window) {
+    const start = ev.start.getTime();
+    const overlaps = start < u.window.to.getTime() && e.endsAt > u.window.from.getTime();
+    if (overlaps) {
+      score += WEIGHT.window;
+      const phrase = u.window.label.split(' (')[0]!;
+      const shown = start >= u.window.from.getTime() ? ev.start : u.window.from;
+      reasons.push(`${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${localDay(shown, zone)}`);
+    }
+  }
+  for (const f of u.formats) {
+    if (ev.format === f) {
+      score += WEIGHT.format;
+      reasons.push(FORMAT_LABELS[f]);
+    } else if (ev.format === 'hybrid') {
+      score += WEIGHT.format * 0.75;
+      reasons.push(`Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
+    }
+  }
+  if (u.price && ev.priceType === u.price) {
+    score += WEIGHT.price;
+    reasons.push(u.price === 'free' ? 'Free' : 'Paid');
+  }
+  if (u.founders && e.founderFit > 0) {
+    score += (WEIGHT.founders * e.founderFit) / 2;
+    reasons.push('For founders');
+  }
+  for (const s of u.seniority) {
+    if (ev.seniority.includes(s)) {
+      score += WEIGHT.seniority;
+      reasons.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
+    }
+  }
+  for (const k of u.kinds) {
+    if (e.kinds.has(k as EventKind)) {
+      score += WEIGHT.kind;
+      reasons.push(EVENT_KIND_LABELS[k as EventKind]);
+    }
+  }
+  for (const [term, hits] of text) {
+    const hit = hits.get(ev.id);
+    if (!hit) continue;
+    score += (WEIGHT.text * hit.score) / maxText;
+    const field = FIELD_ORDER.find((f) => hit.fields.has(f));
+    if (field) {
+      const reason = FIELD_REASON[field](term, e);
+      if (!reasons.includes(reason)) reasons.push(reason);
+    }
+  }
+  return reasons.length > 0 ? { score, reasons } : undefined;
+}
+
+/** Local day bounds of the `from`/`to` parameters in the country's zone; open ends are ±infinity. */
+function dateBounds(p: SearchParams, zone: string): [number, number] {
+  const from = p.from ? DateTime.fromISO(p.from, { zone }).startOf('day').toMillis() : Number.NEGATIVE_INFINITY;
+  const to = p.to
+    ? DateTime.fromISO(p.to, { zone }).plus({ days: 1 }).startOf('day').toMillis()
+    : Number.POSITIVE_INFINITY;
+  return [from, to];
+}
+
+/**
+ * Runs a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt and
+ * its full-text words rank, and events matching nothing of it are left out. Sorted by start without `q`.
+ */
+export function search(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
+  const understanding = understandQuery(params.q, now, COUNTRY_INFO[params.country].timeZone);
+  const country = effectiveCountry(understanding, params.country, params.countryExplicit);
+  const zone = COUNTRY_INFO[country].timeZone;
+  const nowMs = now.getTime();
+  const [from, to] = dateBounds(params, zone);
+
+  const text = new Map<string, Map<string, { score: number; fields: Set<SearchField> }>>();
+  let maxText = 0;
+  for (const term of understanding.terms) {
+    const hits = index.searchTerm(term);
+    text.set(term, hits);
+    for (const h of hits.values()) maxText = Math.max(maxText, h.score);
+  }
+
+  const ranked: RankedEvent[] = [];
+  for (const entry of index.visible()) {
+    if (entry.endsAt <= nowMs) continue;
+    if (!passesFilters(entry, params, country, from, to)) continue;
+    const base = filterReasons(entry, params);
+    if (params.q) {
+      const scored = scorePrompt(entry, understanding, text, maxText || 1, zone);
+      if (!scored) continue;
+      const reasons = [...scored.reasons, ...base.filter((r) => !scored.reasons.includes(r))];
+      ranked.push({ entry, score: scored.score, reasons });
+    } else {
+      ranked.push({ entry, score: 0, reasons: base.length > 0 ? base : ['Upcoming'] });
+    }
+  }
+  ranked.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.entry.event.start.getTime() - b.entry.event.start.getTime() ||
+      a.entry.event.id.localeCompare(b.entry.event.id),
+  );
+  return {
+    params,
+    country,
+    understanding,
+    understood: describeQuery(params, understanding, country),
+    total: ranked.length,
+    events: ranked.slice(0, params.limit),
+  };
+}

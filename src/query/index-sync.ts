@@ -1,0 +1,43 @@
+import type { AppContext } from '../context.js';
+
+/** How long to gather notifications before fetching the changed rows in one query. */
+const BATCH_MS = 15;
+
+/**
+ * Fills the read index from the database and keeps it in step with writes made by any app node: every change to
+ * `events` is announced by a trigger (NOTIFY events_changed, <id>), and this node re-reads those rows.
+ * Local writes also apply their result directly, so a node reads its own writes at once.
+ */
+export async function startIndexSync(ctx: AppContext): Promise<() => Promise<void>> {
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const flush = () => {
+    timer = undefined;
+    const ids = [...pending];
+    pending.clear();
+    running = running
+      .then(async () => {
+        for (const event of await ctx.events.findManyByIds(ids)) ctx.index.apply(event);
+      })
+      .catch((error) =>
+        ctx.logger.warn({ err: error }, 'could not refresh the read index; will catch up on the next change'),
+      );
+  };
+  const unlisten = await ctx.storage.listen('events_changed', (id) => {
+    pending.add(id);
+    timer ??= setTimeout(flush, BATCH_MS);
+  });
+
+  const since = new Date(ctx.now().getTime() - 86_400_000);
+  const started = performance.now();
+  ctx.index.load(await ctx.events.listNotEndedSince(since));
+  ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
+
+  return async () => {
+    if (timer) clearTimeout(timer);
+    await unlisten();
+    await running;
+  };
+}
