@@ -1,14 +1,18 @@
 import cors from '@fastify/cors';
+import etag from '@fastify/etag';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
 import { refuseKeyInQuery } from './authenticate.js';
 import { sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerDocsRoutes } from './routes/docs.js';
-import { registerOwnEventsRoute } from './routes/events.read.js';
+import { registerEventReadRoutes } from './routes/events.read.js';
 import { registerEventWriteRoutes } from './routes/events.write.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerMarkdownRoutes } from './routes/markdown.js';
+import { registerPageRoutes } from './routes/pages.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -34,6 +38,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     maxAge: 86400,
   });
 
+  // Strong ETags on every response body; a matching If-None-Match gets 304 (calendar clients, crawlers, caches).
+  await app.register(etag);
+
   app.addHook('onRequest', async (request) => {
     refuseKeyInQuery(request);
   });
@@ -52,7 +59,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, ctx);
   registerEventWriteRoutes(app, ctx);
-  registerOwnEventsRoute(app, ctx);
+  registerEventReadRoutes(app, ctx);
+  registerMarkdownRoutes(app, ctx);
+  registerCalendarRoutes(app, ctx);
+  registerPageRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   await registerDocsRoutes(app, ctx);
   return app;

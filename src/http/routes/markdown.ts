@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { COUNTRY_INFO, isCountry } from '../../catalogue/countries.js';
+import { isTopic } from '../../catalogue/taxonomy.js';
+import type { AppContext } from '../../context.js';
+import { placeBySlug } from '../../places/gazetteer.js';
+import { search } from '../../query/engine.js';
+import { parseSearchParams } from '../../query/params.js';
+import { filterLabel } from '../../render/labels.js';
+import { renderMarkdown } from '../../render/markdown.js';
+
+function notFound(reply: FastifyReply, what: string): FastifyReply {
+  return reply
+    .status(404)
+    .type('text/markdown; charset=utf-8')
+    .send(
+      `# Not found\n\n${what}\n\nCountries are \`ch\`, \`de\` and \`at\`; see /api/openapi.json for the query grammar.\n`,
+    );
+}
+
+/** Every markdown shape of spec §4.2; each renders the same engine result as /api/events. */
+export function registerMarkdownRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const send = (reply: FastifyReply, query: Record<string, unknown>) => {
+    const params = parseSearchParams(query);
+    const result = search(ctx.index, params, ctx.now());
+    const body = renderMarkdown(result, {
+      baseUrl: ctx.config.baseUrl,
+      filterLabel: filterLabel(params),
+      now: ctx.now(),
+    });
+    return reply.type('text/markdown; charset=utf-8').send(body);
+  };
+
+  app.get('/api/md', (request, reply) => send(reply, request.query as Record<string, unknown>));
+
+  app.get<{ Params: { country: string } }>('/:country.md', (request, reply) => {
+    const { country } = request.params;
+    if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
+    return send(reply, { ...(request.query as object), country });
+  });
+
+  app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.md', (request, reply) => {
+    const { country, slug } = request.params;
+    if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
+    const place = placeBySlug(country, slug);
+    if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
+    return send(reply, { ...(request.query as object), country, city: place.name });
+  });
+
+  app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.md', (request, reply) => {
+    const { country, slug } = request.params;
+    if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
+    if (!isTopic(slug)) return notFound(reply, `There is no topic “${slug}”; see /docs/taxonomy.`);
+    return send(reply, { ...(request.query as object), country, topic: slug });
+  });
+}

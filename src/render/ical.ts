@@ -1,0 +1,88 @@
+import ical, { ICalAlarmType, type ICalCalendar, ICalEventStatus } from 'ical-generator';
+import { DateTime } from 'luxon';
+import { tzlib_get_ical_block } from 'timezones-ical-library';
+import { COUNTRY_INFO } from '../catalogue/countries.js';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
+import { eventPageUrl } from './event-json.js';
+import { whereOf } from './when.js';
+
+/** Feeds are re-fetched by calendar clients about this often. */
+export const FEED_REFRESH_SECONDS = 3600;
+
+export interface CalendarOptions {
+  baseUrl: string;
+  /** X-WR-CALNAME: what the subscription is, e.g. "Tech events · AI & ML in Zürich". */
+  name: string;
+  description?: string;
+}
+
+/** VTIMEZONE blocks from the IANA database: without them clients read TZID times as floating. */
+function vtimezone(tz: string): string | null {
+  const block = tzlib_get_ical_block(tz);
+  return Array.isArray(block) ? (block[0] ?? null) : null;
+}
+
+function utc(date: Date): DateTime {
+  return DateTime.fromJSDate(date, { zone: 'utc' });
+}
+
+function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): void {
+  const zone = COUNTRY_INFO[event.country].timeZone;
+  const local = (d: Date) => DateTime.fromJSDate(d, { zone });
+  const page = eventPageUrl(baseUrl, event);
+  const ticket = event.sourceUrl ?? event.url;
+  const cancelled = event.lifecycle === 'cancelled';
+  const description = [
+    cancelled ? 'CANCELLED by the host.' : undefined,
+    ticket ? `Tickets and details: ${ticket}` : undefined,
+    `Event page: ${page}`,
+    `Host: ${event.organizer}`,
+    event.description ?? undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const created = cal.createEvent({
+    id: `${event.id}@${new URL(baseUrl).host}`,
+    sequence: event.revision,
+    stamp: utc(event.updatedAt),
+    lastModified: utc(event.updatedAt),
+    created: utc(event.createdAt),
+    start: local(event.start),
+    end: event.end ? local(event.end) : local(event.start).plus({ hours: event.allDay ? 24 : 2 }),
+    allDay: event.allDay,
+    ...(event.allDay ? {} : { timezone: zone }),
+    summary: cancelled ? `Cancelled: ${event.title}` : event.title,
+    description,
+    url: page,
+    categories: event.topics.map((t) => ({ name: isTopic(t) ? topicLabel(t) : t })),
+    status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    location:
+      event.format === 'online'
+        ? { title: 'Online' }
+        : {
+            title: whereOf(event),
+            ...(event.lat !== null && event.lng !== null ? { geo: { lat: event.lat, lon: event.lng } } : {}),
+          },
+  });
+  if (!cancelled) {
+    // Reminders: a day before, and an hour before a timed start. A cancelled event carries none.
+    created.createAlarm({ type: ICalAlarmType.display, trigger: 86_400, description: `Tomorrow: ${event.title}` });
+    if (!event.allDay)
+      created.createAlarm({ type: ICalAlarmType.display, trigger: 3600, description: `In one hour: ${event.title}` });
+  }
+}
+
+/** An RFC 5545 calendar of the given events, with VTIMEZONEs, reminders and refresh hints. */
+export function renderCalendar(events: readonly CatalogueEvent[], options: CalendarOptions): string {
+  const cal = ical({
+    name: options.name,
+    description: options.description ?? null,
+    prodId: { company: 'tech-events', product: 'catalogue', language: 'EN' },
+    ttl: FEED_REFRESH_SECONDS,
+    url: options.baseUrl,
+    timezone: { name: null, generator: vtimezone },
+  });
+  for (const event of events) addEvent(cal, event, options.baseUrl);
+  return cal.toString();
+}

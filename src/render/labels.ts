@@ -1,0 +1,14 @@
+import { COUNTRY_INFO } from '../catalogue/countries.js';
+import { topicLabel } from '../catalogue/taxonomy.js';
+import type { SearchParams } from '../query/params.js';
+
+/** What a document or feed is filtered to, for titles ("AI & ML · Zürich", "“AI meetups”", "Switzerland"). */
+export function filterLabel(p: SearchParams): string {
+  const parts: string[] = [];
+  if (p.topics.length) parts.push(p.topics.map((t) => topicLabel(t)).join(', '));
+  if (p.city) parts.push(p.near ? `near ${p.city.name}` : p.city.name);
+  if (p.org) parts.push(p.org);
+  if (p.who) parts.push('for founders');
+  if (p.q) parts.push(`“${p.q}”`);
+  return parts.length ? parts.join(' · ') : COUNTRY_INFO[p.country].name;
+}

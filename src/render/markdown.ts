@@ -1,0 +1,60 @@
+import { COUNTRY_INFO } from '../catalogue/countries.js';
+import { expectedCrowd } from '../catalogue/crowd.js';
+import type { SearchResult } from '../query/engine.js';
+import { toQueryString } from '../query/params.js';
+import { eventPageUrl } from './event-json.js';
+import { formatDate, formatWhen, whereOf } from './when.js';
+
+/**
+ * Escapes text for a GFM table cell: no pipe, bracket, emphasis, HTML, entity or line break can escape the cell
+ * or inject markup (a backslash escapes ASCII punctuation in CommonMark, so the text renders unchanged).
+ */
+export function escapeCell(text: string): string {
+  return text
+    .replace(/\p{Cc}|[\u2028\u2029]/gu, ' ')
+    .replace(/[\\`*_[\]<>|~&]/g, '\\$&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A URL safe inside `(…)` of a markdown link. */
+function linkTarget(url: string): string {
+  return url.replace(/[()<>\s|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+export interface MarkdownOptions {
+  baseUrl: string;
+  /** What the document is filtered to, for the title line ("AI & ML", "Zürich", "“AI meetups”"). */
+  filterLabel: string;
+  now: Date;
+  /** Registrations per event id (they floor the crowd estimate). */
+  registrations?: ReadonlyMap<string, number>;
+}
+
+/** The paste-ready document of spec §4.2: title, summary, live-source note, and the table. */
+export function renderMarkdown(result: SearchResult, options: MarkdownOptions): string {
+  const info = COUNTRY_INFO[result.country];
+  const live = `${options.baseUrl}/api/md?${toQueryString({ ...result.params, country: result.country })}`;
+  const lines = [
+    `# Tech events · ${escapeCell(options.filterLabel)}`,
+    '',
+    `${result.total} upcoming event${result.total === 1 ? '' : 's'} · ${result.country.toUpperCase()} · ${formatDate(options.now, info.timeZone)}`,
+    '',
+    `> This is a snapshot. The live list is always at <${live}>`,
+    '',
+    '| When | Event | Where | Host | Crowd |',
+    '|---|---|---|---|---|',
+  ];
+  for (const { entry } of result.events) {
+    const e = entry.event;
+    const crowd = expectedCrowd(e, entry.kinds, options.registrations?.get(e.id) ?? 0);
+    lines.push(
+      `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(e.organizer)} | ~${crowd} expected |`,
+    );
+  }
+  if (result.events.length === 0) lines.push('| — | No upcoming events match. | | | |');
+  if (result.total > result.events.length) {
+    lines.push('', `Showing ${result.events.length} of ${result.total}. Add \`limit=100\` to the live URL for more.`);
+  }
+  return `${lines.join('\n')}\n`;
+}

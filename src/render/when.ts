@@ -1,0 +1,33 @@
+import { DateTime } from 'luxon';
+import { COUNTRY_INFO } from '../catalogue/countries.js';
+import type { CatalogueEvent } from '../catalogue/event.js';
+
+/**
+ * When an event happens, in its country's time zone: "Thu 3 Dec 2026 · 18:30", all-day events
+ * "Mon 3 Mar 2025 · Full day" (no invented clock time), and the span of multi-day events
+ * ("…, until Fri 7 Mar").
+ */
+export function formatWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
+  const zone = COUNTRY_INFO[event.country].timeZone;
+  const start = DateTime.fromJSDate(event.start, { zone });
+  let text = `${start.toFormat('ccc d LLL yyyy')} · ${event.allDay ? 'Full day' : start.toFormat('HH:mm')}`;
+  if (event.end) {
+    // All-day ends are exclusive midnights: the last day is the one before.
+    const last = DateTime.fromJSDate(event.end, { zone }).minus(event.allDay ? { days: 1 } : { milliseconds: 1 });
+    if (last.startOf('day') > start.startOf('day')) {
+      text += `, until ${last.toFormat(last.year === start.year ? 'ccc d LLL' : 'ccc d LLL yyyy')}`;
+    }
+  }
+  return text;
+}
+
+/** A generation date like "21 Aug 2026", in the country's zone. */
+export function formatDate(date: Date, zone: string): string {
+  return DateTime.fromJSDate(date, { zone }).toFormat('d LLL yyyy');
+}
+
+export function whereOf(event: Pick<CatalogueEvent, 'venue' | 'city' | 'format'>): string {
+  if (event.format === 'online') return 'Online';
+  const place = [event.venue, event.city].filter(Boolean).join(', ') || 'To be announced';
+  return event.format === 'hybrid' ? `${place} · also online` : place;
+}
