@@ -4,6 +4,7 @@ import { CatalogueIndex } from './query/catalogue-index.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
 import { KeysRepository } from './storage/keys.repository.js';
+import { RegistrationsRepository } from './storage/registrations.repository.js';
 
 /** The dependencies of every use case, built once at start-up and passed along (no globals, no container). */
 export interface AppContext {
@@ -11,6 +12,7 @@ export interface AppContext {
   storage: Storage;
   events: EventsRepository;
   keys: KeysRepository;
+  registrations: RegistrationsRepository;
   logger: Logger;
   /** The in-memory read index every query runs on. */
   index: CatalogueIndex;
@@ -27,6 +29,7 @@ export function createContext(config: Config, storage: Storage, logger: Logger):
     logger,
     events: new EventsRepository(storage.db),
     keys: new KeysRepository(storage.db),
+    registrations: new RegistrationsRepository(storage.db),
     index: new CatalogueIndex(now),
     now,
   };

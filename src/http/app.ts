@@ -12,6 +12,7 @@ import { registerEventReadRoutes } from './routes/events.read.js';
 import { registerEventWriteRoutes } from './routes/events.write.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
+import { registerMcpRoutes } from './routes/mcp.js';
 import { registerPageRoutes } from './routes/pages.js';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -63,6 +64,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
   registerPageRoutes(app, ctx);
+  registerMcpRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   await registerDocsRoutes(app, ctx);
   return app;

@@ -55,8 +55,18 @@ export interface EventRevisionsTable {
   at: Generated<Date>;
 }
 
+export interface RegistrationsTable {
+  event_id: string;
+  key_id: string;
+  status: 'registered' | 'waitlisted' | 'requested' | 'withdrawn';
+  queue_position: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
   event_revisions: EventRevisionsTable;
+  registrations: RegistrationsTable;
 }

@@ -15,13 +15,18 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: AppContext): 
     if (query.mine === '1') {
       const key = await requireKey(ctx, request);
       const events = await ctx.events.listByOwner(keyOwner(key.id));
+      const counts = await ctx.registrations.countsFor(events.map((e) => e.id));
+      const none = { registered: 0, waitlisted: 0, requested: 0 };
       return {
         query: { country: params.country, q: '', topics: [], limit: events.length, mine: true },
         count: events.length,
         total: events.length,
         understood: `All events of ${key.name}, including unlisted and cancelled ones.`,
         calendar: `${ctx.config.baseUrl}/api/calendar?country=${key.country}`,
-        events: events.map((event) => toOwnEventView(event, ctx.config.baseUrl)),
+        events: events.map((event) => ({
+          ...toOwnEventView(event, ctx.config.baseUrl),
+          registrations: counts.get(event.id) ?? none,
+        })),
       };
     }
     return toSearchResponse(search(ctx.index, params, ctx.now()), ctx.config.baseUrl);

@@ -1,0 +1,119 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { buildMcpServer, MCP_TOOL_NAMES, type McpCaller } from '../../mcp/server.js';
+import { bearerToken, lookupKey } from '../authenticate.js';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function jsonRpcError(
+  reply: FastifyReply,
+  status: number,
+  code: number,
+  message: string,
+  id: unknown = null,
+): FastifyReply {
+  return reply.status(status).type('application/json').send({ jsonrpc: '2.0', id, error: { code, message } });
+}
+
+/**
+ * Who may talk to /api/mcp from a browser. DNS rebinding makes a victim's browser send a foreign Host (the attacker's
+ * name resolving to us) and a foreign Origin; both are refused. Loopback names are always accepted, plus the
+ * BASE_URL host and the extra hosts/origins configured (MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS; `*` = any origin).
+ */
+export function originPolicy(baseUrl: string, env: NodeJS.ProcessEnv = process.env) {
+  const base = new URL(baseUrl);
+  const hosts = new Set([
+    base.host,
+    ...(env.MCP_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+  ]);
+  const origins = new Set([
+    base.origin,
+    ...(env.MCP_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  ]);
+  const hostOk = (host: string | undefined) => {
+    if (!host) return false;
+    if (hosts.has(host)) return true;
+    const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+    return LOOPBACK_HOSTS.has(name);
+  };
+  const originOk = (origin: string | undefined) => {
+    if (origin === undefined) return true; // not a browser: no rebinding risk
+    if (origins.has('*') || origins.has(origin)) return true;
+    try {
+      return LOOPBACK_HOSTS.has(new URL(origin).hostname) || LOOPBACK_HOSTS.has(`[${new URL(origin).hostname}]`);
+    } catch {
+      return false;
+    }
+  };
+  return { hostOk, originOk };
+}
+
+/**
+ * POST /api/mcp — MCP over streamable HTTP (protocol 2025-06-18), stateless: a new server and transport per request,
+ * so any app node behind a load balancer can answer. GET and DELETE have no session to serve: 405.
+ */
+export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const policy = originPolicy(ctx.config.baseUrl);
+  const known = new Set<string>(MCP_TOOL_NAMES);
+
+  app.post('/api/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!policy.hostOk(request.headers.host))
+      return jsonRpcError(reply, 403, -32000, 'Forbidden: this Host is not served here.');
+    if (!policy.originOk(request.headers.origin))
+      return jsonRpcError(reply, 403, -32000, 'Forbidden: cross-origin requests from this Origin are not allowed.');
+    if (request.headers['mcp-session-id'] !== undefined) {
+      return jsonRpcError(reply, 404, -32001, 'Session not found: this server is stateless and issues no sessions.');
+    }
+    const body = request.body as { method?: unknown; id?: unknown; params?: { name?: unknown } } | undefined;
+    // The SDK turns an unknown tool into a tool result; the protocol wants a JSON-RPC error.
+    if (body && body.method === 'tools/call' && !known.has(String(body.params?.name))) {
+      return jsonRpcError(
+        reply,
+        200,
+        -32602,
+        `Unknown tool: ${String(body.params?.name)}. Available: ${MCP_TOOL_NAMES.join(', ')}.`,
+        body.id ?? null,
+      );
+    }
+
+    const token = bearerToken(request);
+    const key = token ? await lookupKey(ctx, token) : undefined;
+    const caller: McpCaller = { key, keyProblem: key ? undefined : token === undefined ? 'missing' : 'invalid' };
+
+    const server = buildMcpServer(ctx, caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    // The transport writes the raw response itself; carry over the headers set so far (CORS, ETag policy…).
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .header('Allow', 'POST')
+      .status(405)
+      .type('application/json')
+      .send({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.',
+        },
+      });
+  app.get('/api/mcp', notAllowed);
+  app.delete('/api/mcp', notAllowed);
+}

@@ -1,0 +1,120 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, RegistrationsTable } from './schema.js';
+
+export type RegistrationStatus = RegistrationsTable['status'];
+
+export interface Registration {
+  eventId: string;
+  keyId: string;
+  status: RegistrationStatus;
+  queuePosition: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface RegistrationCounts {
+  registered: number;
+  waitlisted: number;
+  requested: number;
+}
+
+function toRegistration(row: {
+  event_id: string;
+  key_id: string;
+  status: RegistrationStatus;
+  queue_position: number | string;
+  created_at: Date;
+  updated_at: Date;
+}): Registration {
+  return {
+    eventId: row.event_id,
+    keyId: row.key_id,
+    status: row.status,
+    queuePosition: Number(row.queue_position),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** SQL for registrations lives here only. Callers lock the event row first, so counts cannot race. */
+export class RegistrationsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  withDb(db: Kysely<Database>): RegistrationsRepository {
+    return new RegistrationsRepository(db);
+  }
+
+  async find(eventId: string, keyId: string): Promise<Registration | undefined> {
+    const row = await this.db
+      .selectFrom('registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    return row && toRegistration(row);
+  }
+
+  /** Sets a key's state for an event; a new (re)registration joins the end of the queue. */
+  async put(eventId: string, keyId: string, status: RegistrationStatus, requeue: boolean): Promise<Registration> {
+    const row = await this.db
+      .insertInto('registrations')
+      .values({ event_id: eventId, key_id: keyId, status })
+      .onConflict((oc) =>
+        oc.columns(['event_id', 'key_id']).doUpdateSet({
+          status,
+          updated_at: new Date(),
+          ...(requeue ? { queue_position: sql<number>`nextval('registrations_queue')` } : {}),
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRegistration(row);
+  }
+
+  async counts(eventId: string): Promise<RegistrationCounts> {
+    return (await this.countsFor([eventId])).get(eventId) ?? { registered: 0, waitlisted: 0, requested: 0 };
+  }
+
+  async countsFor(eventIds: readonly string[]): Promise<Map<string, RegistrationCounts>> {
+    const out = new Map<string, RegistrationCounts>();
+    if (eventIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('registrations')
+      .select(['event_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('event_id', 'in', eventIds)
+      .where('status', '!=', 'withdrawn')
+      .groupBy(['event_id', 'status'])
+      .execute();
+    for (const row of rows) {
+      const counts = out.get(row.event_id) ?? { registered: 0, waitlisted: 0, requested: 0 };
+      counts[row.status as keyof RegistrationCounts] = Number(row.n);
+      out.set(row.event_id, counts);
+    }
+    return out;
+  }
+
+  /** The waitlisted key that has waited longest. */
+  async firstWaitlisted(eventId: string): Promise<Registration | undefined> {
+    const row = await this.db
+      .selectFrom('registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('status', '=', 'waitlisted')
+      .orderBy('queue_position')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toRegistration(row);
+  }
+
+  /** 1-based place on the waitlist. */
+  async waitlistPlace(eventId: string, queuePosition: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('registrations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('event_id', '=', eventId)
+      .where('status', '=', 'waitlisted')
+      .where('queue_position', '<=', queuePosition)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
