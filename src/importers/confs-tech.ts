@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import type { Importer, ImportedRecord, RecordError } from './importer.js';
+import type { ImportedRecord, Importer, RecordError } from './importer.js';
 
 /** A row of the open confs.tech data set (tech-conferences/conference-data). */
 const confsTechRow = z.object({
   name: z.string().min(1),
   url: z.string().url(),
   startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  endDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  endDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
   city: z.string().optional(),
   country: z.string().optional(),
   online: z.boolean().optional(),
@@ -41,7 +44,10 @@ export const confsTechImporter: Importer = {
       const parsed = confsTechRow.safeParse(row);
       const label = `#${index + 1}${typeof (row as { name?: unknown })?.name === 'string' ? ` "${(row as { name: string }).name}"` : ''}`;
       if (!parsed.success) {
-        errors.push({ record: label, message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+        errors.push({
+          record: label,
+          message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        });
         return;
       }
       const c = parsed.data;

@@ -10,9 +10,9 @@ export const CURATED_SOURCE = 'curated';
 
 /** Loads the curated seed into a database that has never had it. Returns undefined when there was nothing to do. */
 export async function seedIfEmpty(ctx: AppContext): Promise<ImportReport | undefined> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where owner = ${`source:${CURATED_SOURCE}`}`.execute(
-    ctx.storage.db,
-  );
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from events where owner = ${`source:${CURATED_SOURCE}`}`.execute(ctx.storage.db);
   if ((rows[0]?.n ?? 0) > 0) return undefined;
   const report = await runImport(ctx, confsTechImporter, readFileSync(SEED_FILE, 'utf8'), { source: CURATED_SOURCE });
   ctx.logger.info(

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { COUNTRY_INFO, type Country } from '../catalogue/countries.js';
-import { foldText } from '../catalogue/lexicon.js';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import { foldText, isTopicName, matchLexicon } from '../catalogue/lexicon.js';
 import {
   EVENT_KIND_LABELS,
   type EventKind,
@@ -44,8 +45,53 @@ const WEIGHT = {
   seniority: 2,
   kind: 1,
   text: 3,
-  titleTerm: 1,
+  /** The title or organizer repeats the query's word for a topic that is more specific than the field ("Python"). */
+  titleTerm: 2,
+  /** Else: the title names the topic in any words (another language, a synonym: "KI" for "AI", "Rust" for PL). */
+  titleTopic: 0.5,
+  /** Else: the description repeats the query's word. */
+  descriptionTerm: 0.5,
 };
+
+/** Folded descriptions and the topics each title names (with the words it uses), computed once per event version. */
+const foldedDescriptions = new WeakMap<CatalogueEvent, string>();
+const titleTopics = new WeakMap<CatalogueEvent, Map<string, string>>();
+
+function foldedDescription(ev: CatalogueEvent): string {
+  let folded = foldedDescriptions.get(ev);
+  if (folded === undefined) {
+    folded = foldText(ev.description ?? '');
+    foldedDescriptions.set(ev, folded);
+  }
+  return folded;
+}
+
+function topicsNamedInTitle(ev: CatalogueEvent): Map<string, string> {
+  let named = titleTopics.get(ev);
+  if (!named) {
+    named = new Map();
+    for (const hit of matchLexicon(ev.title)) {
+      if (hit.kind === 'topic' && !named.has(hit.value))
+        named.set(hit.value, ev.title.slice(hit.start, hit.start + hit.length));
+    }
+    titleTopics.set(ev, named);
+  }
+  return named;
+}
+
+const wordPatterns = new Map<string, RegExp>();
+
+/** Whether folded `text` has a word starting with folded `term` ("symfony" in "symfonylive", not "ia" in "artificiale"). */
+function mentions(text: string, term: string): boolean {
+  let pattern = wordPatterns.get(term);
+  if (!pattern) {
+    const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}`, 'u');
+    if (wordPatterns.size > 1000) wordPatterns.clear();
+    wordPatterns.set(term, pattern);
+  }
+  return pattern.test(text);
+}
 
 const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => string> = {
   title: (t) => `Title mentions “${t}”`,
@@ -116,9 +162,22 @@ function scorePrompt(
     if (!ev.topics.includes(slug)) continue;
     score += WEIGHT.topic;
     reasons.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
-    if (term.length >= 2 && e.foldedTitle.includes(foldText(term))) {
+    // How strongly the event is about what was asked, strongest evidence only (see WEIGHT).
+    const word = foldText(term);
+    const specific = word.length >= 2 && !isTopicName(slug, term);
+    const named = topicsNamedInTitle(ev).get(slug);
+    if (specific && mentions(e.foldedTitle, word)) {
       score += WEIGHT.titleTerm;
       reasons.push(`Title mentions “${term}”`);
+    } else if (specific && mentions(e.foldedOrganizer, word)) {
+      score += WEIGHT.titleTerm;
+      reasons.push(`Organizer: ${ev.organizer}`);
+    } else if (named) {
+      score += WEIGHT.titleTopic;
+      reasons.push(`Title mentions “${named}”`);
+    } else if (specific && ev.description && mentions(foldedDescription(ev), word)) {
+      score += WEIGHT.descriptionTerm;
+      reasons.push(`Description mentions “${term}”`);
     }
   }
   if (u.place && ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {

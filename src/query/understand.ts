@@ -1,5 +1,5 @@
 import type { Country } from '../catalogue/countries.js';
-import { matchLexicon } from '../catalogue/lexicon.js';
+import { closestTopicTerm, foldText, matchLexicon } from '../catalogue/lexicon.js';
 import {
   type EventKind,
   type Format,
@@ -22,6 +22,8 @@ export interface Understanding {
   founders: boolean;
   kinds: EventKind[];
   place: { place: Place; mode: 'in' | 'near' } | undefined;
+  /** A country named in the prompt ("KI Events in Österreich"); a place named too decides over it. */
+  country: Country | undefined;
   window: DateWindowHit | undefined;
   /** Words left for full-text relevance, as the user wrote them. */
   terms: string[];
@@ -58,9 +60,28 @@ const STOPWORDS = new Set(
     'a an and any are all alle also at auf aus bei best d da das de dei del della dem den der des di die du e ein eine einen einer ' +
     'en et event events for für fur from gibt i il im in ist je l la le les looking me mein mit my nach near next of on or oder ' +
     'per pour qui quoi sind some something sur the there this to tous un una und une upcoming veranstaltung veranstaltungen ' +
-    'want what where which with with wo zu zum zur evenements événements evento eventi tech technology technologie kommende prochains'
+    'want what where which with with wo zu zum zur evenements événements evento eventi tech technology technologie kommende prochains ' +
+    // Who nearly every tech event is for: as search words they only add noise ("events for junior developers").
+    'developer developers dev devs engineer engineers entwickler entwicklerinnen developpeur developpeurs développeur ' +
+    'développeurs sviluppatore sviluppatori people leute'
   ).split(' '),
 );
+
+/** Country names in en/de/fr/it (folded): "in Österreich" searches Austria when `country` is not given. */
+const COUNTRY_WORDS: Record<string, Country> = {
+  switzerland: 'ch',
+  schweiz: 'ch',
+  suisse: 'ch',
+  svizzera: 'ch',
+  germany: 'de',
+  deutschland: 'de',
+  allemagne: 'de',
+  germania: 'de',
+  austria: 'at',
+  osterreich: 'at',
+  oesterreich: 'at',
+  autriche: 'at',
+};
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#'’.-]*/gu;
 
@@ -114,6 +135,7 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     founders: false,
     kinds: [],
     place: undefined,
+    country: undefined,
     window: undefined,
     terms: [],
   };
@@ -146,17 +168,32 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   // "Founders" is an audience, not a seniority level of its own: keep the executive reading out of the way.
   if (result.founders) result.seniority = result.seniority.filter((s) => s !== 'executive');
 
+  for (const w of words(rest)) {
+    const named = COUNTRY_WORDS[foldText(w.text)];
+    if (!named) continue;
+    result.country ??= named;
+    rest = blank(rest, w.start, w.text.length);
+  }
+
   const list = words(rest);
   const place = findPlace(list);
   if (place) result.place = { place: place.place, mode: place.mode };
-  result.terms = list
+  const left = list
     .filter((_, i) => !place || i < place.from || i >= place.to)
-    .filter((w) => w.lower.length >= 2 && !STOPWORDS.has(w.lower) && !IN_WORDS.has(w.lower) && !NEAR_WORDS.has(w.lower))
-    .map((w) => w.text);
+    .filter(
+      (w) => w.lower.length >= 2 && !STOPWORDS.has(w.lower) && !IN_WORDS.has(w.lower) && !NEAR_WORDS.has(w.lower),
+    );
+  // A word the lexicon does not know may be a misspelt topic term ("Kubernets", "Pyhton").
+  for (const w of left) {
+    const fuzzy = closestTopicTerm(w.text);
+    if (!fuzzy) result.terms.push(w.text);
+    else if (!result.topics.some((t) => t.slug === fuzzy.slug)) result.topics.push(fuzzy);
+  }
   return result;
 }
 
-/** The country a prompt is about: the explicit parameter, else the country of a place it names. */
+/** The country a prompt is about: the explicit parameter, else that of a place it names, else a country it names. */
 export function effectiveCountry(understanding: Understanding, country: Country, explicit: boolean): Country {
-  return !explicit && understanding.place ? understanding.place.place.country : country;
+  if (explicit) return country;
+  return understanding.place?.place.country ?? understanding.country ?? country;
 }
