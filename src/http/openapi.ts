@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROBLEMS } from '../catalogue/errors.js';
 import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
+import { searchQuerySchema } from '../query/params.js';
 import { createKeySchema } from './routes/admin.js';
 
 /** JSON Schema of a zod schema as a request body (defaults make fields optional on input). */
@@ -97,6 +98,80 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           },
         },
         CreateKey: inputSchema(createKeySchema),
+        Event: {
+          type: 'object',
+          required: [
+            'id',
+            'title',
+            'start',
+            'format',
+            'rsvp',
+            'geo',
+            'price',
+            'topics',
+            'seniority',
+            'organizer',
+            'source',
+            'sourceUrl',
+            'url',
+            'matchReasons',
+          ],
+          properties: {
+            id: { type: 'string' },
+            title: { type: 'string' },
+            start: { type: 'string', format: 'date-time', description: 'UTC with milliseconds' },
+            format: { enum: ['in_person', 'online', 'hybrid'] },
+            rsvp: { enum: ['open', 'invite', 'waitlist'] },
+            city: { type: 'string' },
+            venue: { type: 'string' },
+            geo: {
+              type: ['object', 'null'],
+              properties: {
+                lat: { type: 'number' },
+                lng: { type: 'number' },
+                precision: { enum: ['exact', 'city', 'country'] },
+              },
+            },
+            price: {
+              type: 'object',
+              properties: {
+                type: { enum: ['free', 'paid', 'unknown'] },
+                amount: { type: ['number', 'null'] },
+                currency: { enum: ['CHF', 'EUR'] },
+              },
+            },
+            topics: { type: 'array', items: { type: 'string' } },
+            seniority: { type: 'array', items: { type: 'string' } },
+            organizer: { type: 'string' },
+            source: {
+              type: 'string',
+              description: '`curated` for curated listings, `host` for host-pushed ones, else the importer source name',
+            },
+            sourceUrl: { type: 'string', format: 'uri' },
+            url: { type: 'string', format: 'uri' },
+            matchReasons: { type: 'array', items: { type: 'string' } },
+          },
+        },
+        EventList: {
+          type: 'object',
+          required: ['query', 'count', 'total', 'understood', 'calendar', 'events'],
+          properties: {
+            query: {
+              type: 'object',
+              properties: {
+                country: { type: 'string' },
+                q: { type: 'string' },
+                topics: { type: 'array', items: { type: 'string' } },
+                limit: { type: 'integer' },
+              },
+            },
+            count: { type: 'integer' },
+            total: { type: 'integer' },
+            understood: { type: 'string' },
+            calendar: { type: 'string', format: 'uri' },
+            events: { type: 'array', items: { $ref: '#/components/schemas/Event' } },
+          },
+        },
       },
     },
     paths: {
@@ -152,7 +227,62 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             422: problem('Neither externalId nor id'),
           },
         },
+        get: {
+          summary: 'Ranked events (free text + hard filters), or with mine=1 your own events',
+          description:
+            'Keyless and CORS-open. Listings hold public, listed, upcoming events: by start without `q`, by relevance with `q`. ' +
+            "Every event carries `matchReasons`. With `mine=1` and a key: that key's events, unlisted and cancelled included, with `lifecycle`.",
+          parameters: queryParameters(searchQuerySchema),
+          responses: {
+            200: json('Event list response (spec §2.2)', { $ref: '#/components/schemas/EventList' }),
+            401: problem('mine=1 without a valid key'),
+            422: problem('An invalid parameter, named in `errors`'),
+          },
+        },
         ...((extraPaths['/api/events'] as object | undefined) ?? {}),
+      },
+      '/api/md': {
+        get: {
+          summary: 'The same query as a paste-ready GitHub markdown table',
+          parameters: queryParameters(searchQuerySchema),
+          responses: {
+            200: { description: 'text/markdown', content: { 'text/markdown': {} } },
+            422: problem('Invalid parameter'),
+          },
+        },
+      },
+      '/{country}.md': {
+        get: {
+          summary: 'A country feed as markdown (also /{country}/cities/{city}.md and /{country}/topics/{topic}.md)',
+          parameters: [{ name: 'country', in: 'path', required: true, schema: { enum: ['ch', 'de', 'at'] } }],
+          responses: {
+            200: { description: 'text/markdown' },
+            404: { description: 'Unknown country, city or topic (markdown body)' },
+          },
+        },
+      },
+      '/api/calendar': {
+        get: {
+          summary: 'The same query as a live iCal subscription (https or webcal)',
+          parameters: queryParameters(searchQuerySchema),
+          responses: {
+            200: { description: 'text/calendar', content: { 'text/calendar': {} } },
+            304: { description: 'Not modified' },
+            422: problem('Invalid parameter'),
+          },
+        },
+      },
+      '/api/mcp': {
+        post: {
+          summary: 'MCP server (streamable HTTP, protocol 2025-06-18, stateless)',
+          description:
+            'Tools: search_events, find_events, best_next_event, get_event, subscribe_calendar, rsvp (needs a key).',
+          responses: {
+            200: { description: 'JSON-RPC response' },
+            403: { description: 'Foreign Host or Origin' },
+            405: { description: 'GET/DELETE' },
+          },
+        },
       },
       '/api/admin/keys': {
         get: {
