@@ -1,7 +1,12 @@
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import { type Country, isCountry } from '../catalogue/countries.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { type AppContext, createContext } from '../context.js';
 import { keySummary } from '../http/routes/admin.js';
+import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
+import { type ImportReport, runImport } from '../importers/run-import.js';
+import { FeedsFileError, loadFeeds, runSync, sourceNameError } from '../importers/sync.js';
 import { createLogger } from '../logger.js';
 import { startService } from '../service.js';
 import { openStorage } from '../storage/database.js';
@@ -15,9 +20,14 @@ const USAGE = `Usage: tech-events <command>
                                             issue a host API key (printed once, as the last line)
   keys list                                 list keys (never their secrets)
   keys revoke <id>                          revoke a key
+  import <file-or-url> --format <${FORMATS.join('|')}> --source <name>
+         [--country ch|de|at] [--cancel-missing]
+                                            import events owned by a source (re-imports update)
+  sync [--feeds <file>]                     import every feed of the feeds file (default $FEEDS_FILE
+                                            or ./feeds.json) as its source's complete state
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
-DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL.`;
+DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE.`;
 
 class UsageError extends Error {}
 
@@ -96,10 +106,110 @@ async function keys(args: string[]): Promise<void> {
   }
 }
 
+/** parseArgs refuses unknown options with a TypeError: a usage error for the user. */
+function strictArgs<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+interface ImportCommand {
+  input: string;
+  format: string;
+  source: string;
+  country: Country | undefined;
+  cancelMissing: boolean;
+}
+
+/** Validates the arguments before anything is read or opened. */
+function parseImportCommand(args: string[]): ImportCommand {
+  const { values, positionals } = strictArgs(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        source: { type: 'string' },
+        country: { type: 'string' },
+        'cancel-missing': { type: 'boolean' },
+      },
+    }),
+  );
+  const [input, ...extra] = positionals;
+  if (!input || extra.length > 0) throw new UsageError('import needs exactly one <file-or-url>');
+  if (!values.format || !importerFor(values.format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  if (!values.source) throw new UsageError('import needs --source <name>');
+  const sourceError = sourceNameError(values.source);
+  if (sourceError) throw new UsageError(`--source ${sourceError}`);
+  if (values.country !== undefined && !isCountry(values.country))
+    throw new UsageError('--country must be ch, de or at');
+  return {
+    input,
+    format: values.format,
+    source: values.source,
+    country: values.country as Country | undefined,
+    cancelMissing: values['cancel-missing'] ?? false,
+  };
+}
+
+function printReport(label: string, report: ImportReport): void {
+  const { created, updated, unchanged, cancelled, restored, skipped } = report;
+  console.log(
+    `${label}: created ${created}, updated ${updated}, unchanged ${unchanged}, cancelled ${cancelled}, ` +
+      `restored ${restored}, skipped ${skipped.length}`,
+  );
+  for (const s of skipped) console.log(`  skipped ${s.record}: ${s.message}`);
+}
+
+/** Opens the database for one command with logs on stderr (stdout carries the report). */
+async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return await run(createContext(config, storage, createLogger(config.logLevel, pino.destination(2))));
+  } finally {
+    await storage.close();
+  }
+}
+
+async function importCommand(args: string[]): Promise<void> {
+  const command = parseImportCommand(args);
+  const importer = importerFor(command.format)!;
+  // Read before the database is opened: unreadable input changes nothing.
+  const input = await readInput(command.input);
+  const report = await withContext((ctx) =>
+    runImport(ctx, importer, input, {
+      source: command.source,
+      cancelMissing: command.cancelMissing,
+      defaultCountry: command.country,
+    }),
+  );
+  printReport(`${command.format} ${command.input} → source "${command.source}"`, report);
+  // Nothing usable at all (e.g. not the format given) is a failure; an empty input is not.
+  if (report.touched.length === 0 && report.skipped.length > 0) process.exitCode = 1;
+}
+
+async function syncCommand(args: string[]): Promise<void> {
+  const { values } = strictArgs(() => parseArgs({ args, options: { feeds: { type: 'string' } } }));
+  const feeds = await loadFeeds(values.feeds ?? process.env.FEEDS_FILE ?? './feeds.json');
+  if (feeds.length === 0) console.log('No feeds.');
+  const results = await withContext((ctx) => runSync(ctx, feeds));
+  for (const { feed, report, error } of results) {
+    if (report) printReport(`${feed.source} (${feed.format} ${feed.url})`, report);
+    else console.log(`${feed.source} (${feed.format} ${feed.url}): FAILED: ${error}`);
+  }
+  if (results.some((r) => r.error)) process.exitCode = 1;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   if (command === 'serve') return serve(args);
   if (command === 'keys') return keys(args);
+  if (command === 'import') return importCommand(args);
+  if (command === 'sync') return syncCommand(args);
   if (command === undefined || command === 'help' || command === '--help') {
     console.log(USAGE);
     return;
@@ -112,7 +222,12 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof DataDirectoryInUseError || error instanceof ConfigError) {
+  if (
+    error instanceof DataDirectoryInUseError ||
+    error instanceof ConfigError ||
+    error instanceof InputError ||
+    error instanceof FeedsFileError
+  ) {
     console.error(error.message);
     process.exit(1);
   }

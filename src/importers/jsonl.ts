@@ -1,0 +1,86 @@
+import { DateTime } from 'luxon';
+import { eventSubmissionSchema, fieldErrors } from '../catalogue/submission.js';
+import { countryOfPoint } from '../places/gazetteer.js';
+import type { ImportedRecord, Importer, RecordError } from './importer.js';
+
+/** Checks the write API makes after the schema (in resolveSubmission), so a line is refused for the same reasons. */
+function pointError(lat: number | undefined, lng: number | undefined, country: string | undefined): string | undefined {
+  if (lat === undefined || lng === undefined) return undefined;
+  const pointCountry = countryOfPoint(lat, lng);
+  if (!pointCountry) return 'lat: the point is not in Switzerland, Germany or Austria';
+  if (country && pointCountry !== country) return `lat: the point is in ${pointCountry}, not in ${country}`;
+  return undefined;
+}
+
+/**
+ * JSON lines in our own submission shape (spec §2.3 plus the documented extensions), validated by the same schema
+ * as POST /api/events; `externalId` is required on every line and is the source id. Blank lines are ignored.
+ */
+export const jsonlImporter: Importer = {
+  format: 'jsonl',
+  description: 'JSON lines, one event submission (as POST /api/events, with externalId) per line',
+  parse(input) {
+    const records: ImportedRecord[] = [];
+    const errors: RecordError[] = [];
+    const seen = new Map<string, number>();
+    input
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .forEach((line, index) => {
+        const record = `line ${index + 1}`;
+        if (!line.trim()) return;
+        let json: unknown;
+        try {
+          json = JSON.parse(line);
+        } catch (error) {
+          errors.push({ record, message: `not valid JSON: ${(error as Error).message}` });
+          return;
+        }
+        const parsed = eventSubmissionSchema.safeParse(json);
+        if (!parsed.success) {
+          errors.push({
+            record,
+            message: fieldErrors(parsed.error)
+              .map((e) => `${e.field}: ${e.message}`)
+              .join('; '),
+          });
+          return;
+        }
+        const s = parsed.data;
+        const problem =
+          s.externalId === undefined
+            ? 'externalId: is required (it is the source id of the line)'
+            : seen.has(s.externalId)
+              ? `externalId: "${s.externalId}" is already used on line ${seen.get(s.externalId)}`
+              : pointError(s.lat, s.lng, s.country);
+        if (problem || s.externalId === undefined) {
+          errors.push({ record, message: problem ?? '' });
+          return;
+        }
+        seen.set(s.externalId, index + 1);
+        records.push({
+          sourceId: s.externalId,
+          title: s.title,
+          description: s.description,
+          start: { instant: DateTime.fromISO(s.startAt).toJSDate() },
+          end: s.endAt ? { instant: DateTime.fromISO(s.endAt).toJSDate() } : undefined,
+          city: s.city,
+          country: s.country,
+          venue: s.venue,
+          format: s.format,
+          topics: s.topics && [...new Set(s.topics)],
+          seniority: s.seniority && [...new Set(s.seniority)],
+          organizer: s.organizer,
+          url: s.url,
+          lat: s.lat,
+          lng: s.lng,
+          price: s.price,
+          priceAmount: s.priceAmount,
+          regMode: s.regMode,
+          capacity: s.capacity,
+          visibility: s.visibility,
+        });
+      });
+    return { records, errors };
+  },
+};

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { icalImporter } from '../src/importers/ical.js';
+import { readLocation } from '../src/importers/ical-location.js';
+import { MAX_INSTANCES } from '../src/importers/ical-time.js';
+import type { ImportedRecord } from '../src/importers/importer.js';
+import { jsonlImporter } from '../src/importers/jsonl.js';
+
+const now = new Date('2026-03-01T12:00:00Z');
+/** A calendar around VEVENT bodies (lines), without VTIMEZONE unless given. */
+const calendar = (...events: string[][]) =>
+  ['BEGIN:VCALENDAR', 'VERSION:2.0', ...events.flatMap((e) => ['BEGIN:VEVENT', ...e, 'END:VEVENT']), 'END:VCALENDAR']
+    .join('\r\n')
+    .concat('\r\n');
+const parse = (ics: string) => icalImporter.parse(ics, { now, defaultCountry: 'ch' });
+const starts = (records: ImportedRecord[]) =>
+  records.map((r) => ('instant' in r.start ? r.start.instant.toISOString() : r.start.date));
+
+describe('iCal importer', () => {
+  it('expands an open-ended series over the coming six months only, and caps dense series', () => {
+    const monthly = parse(
+      calendar([
+        'UID:basel-js',
+        'SUMMARY:Basel JS',
+        'DTSTART;TZID=Europe/Zurich:20250911T190000',
+        'RRULE:FREQ=MONTHLY;BYDAY=2TH',
+        'LOCATION:Basel',
+      ]),
+    );
+    expect(starts(monthly.records)).toEqual([
+      '2026-03-12T18:00:00.000Z',
+      '2026-04-09T17:00:00.000Z',
+      '2026-05-14T17:00:00.000Z',
+      '2026-06-11T17:00:00.000Z',
+      '2026-07-09T17:00:00.000Z',
+      '2026-08-13T17:00:00.000Z',
+    ]);
+    expect(monthly.records[0]).toMatchObject({ sourceId: 'basel-js#20260312T180000Z', end: undefined, city: 'Basel' });
+    const dense = parse(
+      calendar(['UID:d', 'SUMMARY:Standup', 'DTSTART:20260101T080000Z', 'RRULE:FREQ=DAILY;BYHOUR=8,17']),
+    );
+    expect(dense.records).toHaveLength(MAX_INSTANCES);
+    expect(starts(dense.records)[0]).toBe('2026-03-01T17:00:00.000Z'); // the morning one is over
+  });
+
+  it('adds RDATEs, knows IANA zones without a VTIMEZONE, and reads floating times in the country zone', () => {
+    const { records } = parse(
+      calendar(
+        [
+          'UID:r',
+          'SUMMARY:Rust Berlin',
+          'DTSTART;TZID=Europe/Berlin:20260305T190000',
+          'DTEND;TZID=Europe/Berlin:20260305T210000',
+          'RRULE:FREQ=WEEKLY;COUNT=2',
+          'RDATE;TZID=Europe/Berlin:20260401T190000',
+          'LOCATION:c-base\\, Rungestraße 20\\, 10179 Berlin',
+        ],
+        ['UID:f', 'SUMMARY:Floating', 'DTSTART:20260710T180000', 'LOCATION:Zug'],
+      ),
+    );
+    expect(starts(records)).toEqual([
+      '2026-03-05T18:00:00.000Z',
+      '2026-03-12T18:00:00.000Z',
+      '2026-04-01T17:00:00.000Z',
+      '2026-07-10T16:00:00.000Z',
+    ]);
+    expect(records[2]).toMatchObject({
+      city: 'Berlin',
+      country: 'de',
+      end: { instant: new Date('2026-04-01T19:00:00Z') },
+    });
+  });
+
+  it('turns exclusive all-day ends into inclusive dates', () => {
+    const { records } = parse(
+      calendar(
+        ['UID:a', 'SUMMARY:One day', 'DTSTART;VALUE=DATE:20260501'],
+        ['UID:b', 'SUMMARY:Two days', 'DTSTART;VALUE=DATE:20260501', 'DTEND;VALUE=DATE:20260503'],
+        ['UID:c', 'SUMMARY:Exclusive end', 'DTSTART;VALUE=DATE:20260501', 'DTEND;VALUE=DATE:20260502'],
+      ),
+    );
+    expect(records.map((r) => [r.start, r.end])).toEqual([
+      [{ date: '2026-05-01' }, { date: '2026-05-01' }],
+      [{ date: '2026-05-01' }, { date: '2026-05-02' }],
+      [{ date: '2026-05-01' }, { date: '2026-05-01' }],
+    ]);
+  });
+
+  it('keeps the highest SEQUENCE of a repeated UID, and an orphaned override keeps its series id', () => {
+    const { records } = parse(
+      calendar(
+        ['UID:x', 'SEQUENCE:3', 'SUMMARY:New title', 'DTSTART:20260401T170000Z'],
+        ['UID:x', 'SEQUENCE:1', 'SUMMARY:Old title', 'DTSTART:20260401T170000Z'],
+        ['UID:o', 'RECURRENCE-ID:20260402T170000Z', 'SUMMARY:Moved', 'DTSTART:20260403T170000Z'],
+      ),
+    );
+    expect(records.map((r) => [r.sourceId, r.title])).toEqual([
+      ['x', 'New title'],
+      ['o#20260402T170000Z', 'Moved'],
+    ]);
+  });
+
+  it('reports a syntactically broken VEVENT by name and still loads the others', () => {
+    const ics = calendar(
+      ['UID:ok', 'SUMMARY:Fine', 'DTSTART:20260401T170000Z'],
+      ['UID:bad', 'SUMMARY:Garbled', 'this line has no colon', 'DTSTART:20260401T170000Z'],
+    );
+    const { records, errors } = parse(ics);
+    expect(records.map((r) => r.title)).toEqual(['Fine']);
+    expect(errors).toEqual([
+      { record: '"Garbled" (bad)', message: expect.stringMatching(/^unreadable: invalid line/) },
+    ]);
+    expect(parse('').errors[0]).toMatchObject({ record: '(file)' });
+  });
+
+  it('reads organizer, link, categories, GEO and cancellation', () => {
+    const ics = calendar([
+      'UID:l',
+      'SUMMARY:Luma Night',
+      'DTSTART:20260401T170000Z',
+      'ORGANIZER;CN=Zurich AI Society:mailto:hi@example.org',
+      'DESCRIPTION:Get up-to-date information at: https://lu.ma/abc123.',
+      'CATEGORIES:Robotics',
+      'GEO:47.3769;8.5417',
+      'STATUS:CANCELLED',
+      'LOCATION:Zürich',
+    ]);
+    expect(parse(ics).records[0]).toMatchObject({
+      organizer: 'Zurich AI Society',
+      url: 'https://lu.ma/abc123',
+      topicHints: ['Robotics'],
+      lat: 47.3769,
+      lng: 8.5417,
+      cancelled: true,
+      city: 'Zürich',
+      venue: undefined,
+      format: 'in_person',
+    });
+  });
+});
+
+describe('iCal LOCATION', () => {
+  it.each([
+    ['Impact Hub, Sihlquai 131, 8005 Zürich', 'in_person', 'Zürich'],
+    ['Impact Hub Zürich - Viadukt (Viaduktstrasse 93-95, Zürich)', 'in_person', 'Zürich'],
+    ['The Hub, CH-3011 Bern', 'in_person', 'Bern'],
+    ['Talent Garden, Liechtensteinstraße 111-115, 1090 Wien, Österreich', 'in_person', 'Wien'],
+    ['Factory Berlin, Rheinsberger Str. 76/77, 10115 Berlin, Germany', 'in_person', 'Berlin'],
+    ['Kulturzentrum, Freiburg', 'in_person', 'Fribourg'], // the feed's country is preferred
+    ['Zürich & Online', 'hybrid', 'Zürich'],
+    ['Online event', 'online', undefined],
+    ['https://zoom.us/j/123', 'online', undefined],
+    ['Microsoft Teams Meeting', 'online', undefined],
+    ['', 'online', undefined],
+  ])('%s → %s %s', (location, format, city) => {
+    const info = readLocation(location, false, 'ch');
+    expect(info.format).toBe(format);
+    expect(info.city).toBe(city);
+  });
+
+  it('an empty LOCATION with a GEO point is in person', () => {
+    expect(readLocation('', true, 'ch').format).toBe('in_person');
+  });
+});
+
+describe('JSON lines importer', () => {
+  const parseLines = (...lines: string[]) => jsonlImporter.parse(lines.join('\n'), { now });
+  const line = (fields: Record<string, unknown>) =>
+    JSON.stringify({ title: 'Night', startAt: '2026-04-01T18:00:00+02:00', city: 'Bern', ...fields });
+
+  it('ignores blank lines and reports bad JSON, repeated ids and points outside the country per line', () => {
+    const { records, errors } = parseLines(
+      line({ externalId: 'a' }),
+      '   ',
+      '{"title": ',
+      line({ externalId: 'a' }),
+      line({ externalId: 'b', lat: 48.85, lng: 2.35 }),
+      line({ externalId: 'c', country: 'de', lat: 46.95, lng: 7.45 }),
+    );
+    expect(records.map((r) => r.sourceId)).toEqual(['a']);
+    expect(errors).toEqual([
+      { record: 'line 3', message: expect.stringMatching(/^not valid JSON/) },
+      { record: 'line 4', message: 'externalId: "a" is already used on line 1' },
+      { record: 'line 5', message: 'lat: the point is not in Switzerland, Germany or Austria' },
+      { record: 'line 6', message: 'lat: the point is in ch, not in de' },
+    ]);
+  });
+});
