@@ -66,7 +66,7 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'PyData, Pythonista, Rust, RustConf, Rustacean, ~Go, Golang, GopherCon, Gopher, Java, JVM, Jakarta EE, Spring Boot',
     'Spring Framework, Quarkus, JavaLand, JCON, Scala, Kotlin, KotlinConf, Swift, Dart, Clojure, Groovy, Elixir, Erlang',
     'Haskell, OCaml, F#, C#, C++, CppCon, .NET, dotnet, ASP.NET, Delphi, PHP, Ruby, Ruby on Rails, Perl, Lua, Zig',
-    'JuliaCon, COBOL, Fortran, Lisp, Symfony, Laravel, Django',
+    'JuliaCon, COBOL, Fortran, Lisp, Symfony, Laravel, Django, JUG',
   ],
   architecture: [
     'software architecture, Softwarearchitektur, architecture logicielle, architettura software, architecture',
@@ -157,7 +157,8 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
   ],
   leadership: [
     'leadership, engineering leadership, tech leadership, engineering management, engineering manager, tech lead',
-    'team lead, team leadership, Teamleitung, Führung, LeadDev, management, IT management, team topologies',
+    'team lead, team leadership, Teamleitung, Führung, LeadDev, management, IT management, team topologies, CTO',
+    'VP Engineering, VP of Engineering, Head of Engineering',
   ],
   career: [
     'career, Karriere, carrière, carriera, job, job fair, career fair, Jobmesse, Karrieremesse, hiring, recruiting',
@@ -165,6 +166,47 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'diversité, diversità, inclusion, Inklusion, mentoring, mentorat, mentorship, upskilling, reskilling',
     'Weiterbildung, soft skills, LGBTQ, queer',
   ],
+};
+
+/**
+ * The words that name a topic's field itself, in en/de/fr/it (a subset of its TOPIC_TERMS). A search for "AI" is
+ * answered as well by a title saying "KI" or "IA"; only words more specific than the field ("Python", "Kubernetes",
+ * "MLOps") make a title that repeats them a better match than one naming the field in other words.
+ */
+export const TOPIC_NAMES: Record<Exclude<TopicSlug, 'general'>, string> = {
+  'ai-ml':
+    'AI, A.I., KI, K.I., IA, I.A., artificial intelligence, künstliche Intelligenz, intelligence artificielle, ' +
+    'intelligenza artificiale, machine learning, maschinelles Lernen, apprentissage automatique, ML',
+  data: 'data, Daten, données, dati',
+  'cloud-devops': 'cloud, cloud computing, DevOps',
+  security:
+    'security, cybersecurity, cyber security, cyber, infosec, information security, IT security, IT-Sicherheit, ' +
+    'Sicherheit, Cybersicherheit, Informationssicherheit, sécurité, cybersécurité, sécurité informatique, sicurezza, ' +
+    'sicurezza informatica, cybersicurezza',
+  web: 'web, web development, Webentwicklung, développement web, sviluppo web',
+  mobile: 'mobile, mobile development, Mobile-Entwicklung, App-Entwicklung, développement mobile, sviluppo mobile',
+  'programming-languages':
+    'programming language, Programmiersprache, langage de programmation, linguaggio di programmazione',
+  architecture:
+    'architecture, software architecture, Architektur, Softwarearchitektur, architecture logicielle, architettura',
+  testing: 'testing, software testing, Softwaretest, QA, quality assurance, Qualitätssicherung, assurance qualité',
+  'open-source': 'open source, FOSS, OSS, free software, freie Software, logiciel libre, software libero',
+  blockchain: 'blockchain, crypto, Krypto, web3',
+  fintech: 'fintech, financial technology',
+  healthtech: 'healthtech, health tech, digital health, santé numérique, e-santé, eHealth',
+  biotech: 'biotech, biotechnology, Biotechnologie, life sciences, Lebenswissenschaften, sciences de la vie',
+  climate: 'climate, climate tech, Klima, climat, clima, sustainability, Nachhaltigkeit, durabilité, sostenibilità',
+  'hardware-iot': 'IoT, Internet of Things, Internet der Dinge, internet des objets, internet delle cose, hardware',
+  robotics: 'robotics, Robotik, robotique, robotica',
+  quantum:
+    'quantum, quantum computing, Quanten, Quantencomputing, quantique, informatique quantique, quantistico, ' +
+    'calcolo quantistico',
+  gaming: 'gaming, game development, Spieleentwicklung, jeux vidéo, videogiochi',
+  product: 'product, product management, Produktmanagement, gestion de produit',
+  design: 'design, UX, UI, UX/UI, UI/UX, user experience',
+  startups: 'startup, start-up, entrepreneurship, Unternehmertum, entrepreneuriat, imprenditorialità',
+  leadership: 'leadership, engineering leadership, tech leadership, engineering management',
+  career: 'career, Karriere, carrière, carriera',
 };
 
 export const AUDIENCE_TERMS: Record<Audience, Terms> = {
@@ -228,7 +270,7 @@ export const PRICE_TERMS: Record<Price, Terms> = {
 /** Event-type words: not topics; searches keep them as full-text words. */
 export const EVENT_KIND_TERMS: Record<EventKind, Terms> = {
   meetup: [
-    'meetup, meet-up, user group, usergroup, Stammtisch, Treffen, rencontre, ritrovo, incontro, community meetup',
+    'meetup, meet-up, user group, usergroup, JUG, Stammtisch, Treffen, rencontre, ritrovo, incontro, community meetup',
   ],
   conference: [
     'conference, conf, Konferenz, conférence, conferenza, congress, Kongress, congrès, congresso, summit, Gipfel',
@@ -246,7 +288,8 @@ export const EVENT_KIND_TERMS: Record<EventKind, Terms> = {
   ],
   networking: [
     'networking, Netzwerken, réseautage, afterwork, after work, apéro, aperitivo, drinks, mixer, get-together',
-    'happy hour',
+    'happy hour, breakfast, Frühstück, Zmorge, petit-déjeuner, colazione, brunch, lunch, Mittagessen, pranzo, dinner',
+    'Abendessen, dîner',
   ],
 };
 

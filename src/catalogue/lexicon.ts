@@ -12,6 +12,7 @@ import {
   FORMAT_TERMS,
   PRICE_TERMS,
   SENIORITY_TERMS,
+  TOPIC_NAMES,
   TOPIC_TERMS,
 } from './lexicon-terms.js';
 import { foldMapped, foldText, joinable, scan, type Tok } from './lexicon-text.js';
@@ -148,11 +149,14 @@ for (const list of INDEX.values()) {
     if (c.keys.length === 1 && c.meanings.some((m) => m.kind === 'eventKind')) CONTEXT.add(c.keys[0]!);
 }
 
-/** German-style compounds split as <term><head>, e.g. "KI-Konferenz" written "Sicherheitskonferenz", "Datentag". */
+/**
+ * German-style compounds split as <term><head>, e.g. "KI-Konferenz" written "Sicherheitskonferenz", "Datentag",
+ * "Gründerfrühstück".
+ */
 const COMPOUND_HEADS = (
   'konferenzen konferenz kongress tagungen tagung meetups meetup workshops workshop stammtisch gipfel forum treffen ' +
   'messe summit talks talk tage tag days day camp szene community netzwerk events event abend woche week night ' +
-  'labs lab conf con fest festival'
+  'labs lab conf con fest festival fruhstuck zmorge brunch lunch apero'
 ).split(' ');
 
 const JS_SUFFIX: Cand = {
@@ -262,6 +266,78 @@ export function matchLexicon(text: string): LexiconHit[] {
     i += n;
   }
   return hits;
+}
+
+// ---------------------------------------------------------------- names of the fields themselves
+
+let topicNames: Map<string, Set<string>> | undefined;
+const namesKey = (term: string) => keysOf(term).join(' ');
+
+/** Whether `term` ("KI", "sécurité informatique", "Startups") names `slug`'s field itself (see TOPIC_NAMES). */
+export function isTopicName(slug: TopicSlug, term: string): boolean {
+  topicNames ??= new Map(
+    Object.entries(TOPIC_NAMES).map(([s, names]) => [
+      s,
+      new Set(
+        splitTerms([names]).flatMap((n) => [namesKey(n), namesKey(n).replace(/ /g, ''), ...inflections(namesKey(n))]),
+      ),
+    ]),
+  );
+  const names = topicNames.get(slug);
+  if (!names) return false;
+  const key = namesKey(term);
+  return names.has(key) || names.has(key.replace(/ /g, ''));
+}
+
+// ---------------------------------------------------------------- typos
+
+/** Shorter words than this are never corrected: too many real words sit one edit away from a term. */
+const FUZZY_MIN_LENGTH = 6;
+/** Substitutions only from this length on ("wealth" is not "health", "docket" not "docker"). */
+const FUZZY_SUBSTITUTION_MIN_LENGTH = 8;
+
+/** Whether `a` becomes `b` by one insertion, deletion or swap of neighbours (or one substitution, when allowed). */
+function oneEditApart(a: string, b: string, substitution: boolean): boolean {
+  if (a === b) return false;
+  if (a.length === b.length) {
+    let i = 0;
+    while (a[i] === b[i]) i++;
+    if (a.slice(i + 2) === b.slice(i + 2) && a[i] === b[i + 1] && a[i + 1] === b[i]) return true;
+    return substitution && a.slice(i + 1) === b.slice(i + 1);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  return short.slice(i) === long.slice(i + 1);
+}
+
+let topicWords: Cand[] | undefined;
+
+/**
+ * The topic a misspelt single word most likely means ("Kubernets" → Kubernetes, "Pyhton" → Python): topic terms of
+ * one word that are one insertion, deletion or swap of neighbours away (or one substitution, for longer words).
+ * Undefined for short words, for words no term is near, and when terms of different topics are equally near.
+ */
+export function closestTopicTerm(word: string): { slug: TopicSlug; term: string } | undefined {
+  const w = foldText(word);
+  if (w.length < FUZZY_MIN_LENGTH || !/^[\p{L}\p{N}]+$/u.test(w)) return undefined;
+  topicWords ??= [...INDEX.values()]
+    .flat()
+    .filter(
+      (c) => c.keys.length === 1 && !c.guarded && c.exact === undefined && c.meanings.some((m) => m.kind === 'topic'),
+    );
+  const substitution = w.length >= FUZZY_SUBSTITUTION_MIN_LENGTH;
+  const found = new Map<string, string>();
+  for (const c of topicWords) {
+    const key = c.keys[0]!;
+    if (key.length < FUZZY_MIN_LENGTH || Math.abs(key.length - w.length) > 1 || !oneEditApart(w, key, substitution))
+      continue;
+    for (const m of c.meanings) if (m.kind === 'topic' && !found.has(m.value)) found.set(m.value, c.term);
+  }
+  if (found.size !== 1) return undefined;
+  const [slug, term] = [...found][0]!;
+  return { slug: slug as TopicSlug, term };
 }
 
 const PUNCT_ONLY = /^[\p{P}\p{S}]+$/u;

@@ -51,6 +51,8 @@ const WEIGHT = {
   titleTopic: 0.5,
   /** Else: the description repeats the query's word. */
   descriptionTerm: 0.5,
+  /** The title or organizer holds the whole query of two or more words, as typed: a series or group by name. */
+  phrase: 3,
 };
 
 /** Folded descriptions and the topics each title names (with the words it uses), computed once per event version. */
@@ -77,6 +79,21 @@ function topicsNamedInTitle(ev: CatalogueEvent): Map<string, string> {
     titleTopics.set(ev, named);
   }
   return named;
+}
+
+/** Letters and digits only, single-spaced and padded: how a query is found as a phrase in a title or organizer. */
+function plain(folded: string): string {
+  return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+}
+const plainNames = new WeakMap<IndexedEvent, { title: string; organizer: string }>();
+
+function plainNamesOf(e: IndexedEvent): { title: string; organizer: string } {
+  let names = plainNames.get(e);
+  if (!names) {
+    names = { title: plain(e.foldedTitle), organizer: plain(e.foldedOrganizer) };
+    plainNames.set(e, names);
+  }
+  return names;
 }
 
 const wordPatterns = new Map<string, RegExp>();
@@ -154,10 +171,21 @@ function scorePrompt(
   text: Map<string, Map<string, { score: number; fields: Set<SearchField> }>>,
   maxText: number,
   zone: string,
+  phrase: string | undefined,
 ): { score: number; reasons: string[] } | undefined {
   const ev = e.event;
   let score = 0;
   const reasons: string[] = [];
+  if (phrase) {
+    const names = plainNamesOf(e);
+    if (names.title.includes(phrase)) {
+      score += WEIGHT.phrase;
+      reasons.push(`Title mentions “${phrase.trim()}”`);
+    } else if (names.organizer.includes(phrase)) {
+      score += WEIGHT.phrase;
+      reasons.push(`Organizer: ${ev.organizer}`);
+    }
+  }
   for (const { slug, term } of u.topics) {
     if (!ev.topics.includes(slug)) continue;
     score += WEIGHT.topic;
@@ -273,13 +301,16 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date): 
     for (const h of hits.values()) maxText = Math.max(maxText, h.score);
   }
 
+  const typed = plain(foldText(params.q));
+  const phrase = typed.trim().includes(' ') ? typed : undefined;
+
   const ranked: RankedEvent[] = [];
   for (const entry of index.visible()) {
     if (entry.endsAt <= nowMs) continue;
     if (!passesFilters(entry, params, country, from, to)) continue;
     const base = filterReasons(entry, params);
     if (params.q) {
-      const scored = scorePrompt(entry, understanding, text, maxText || 1, zone);
+      const scored = scorePrompt(entry, understanding, text, maxText || 1, zone, phrase);
       if (!scored) continue;
       const reasons = [...scored.reasons, ...base.filter((r) => !scored.reasons.includes(r))];
       ranked.push({ entry, score: scored.score, reasons });
