@@ -343,6 +343,7 @@ export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
           );
         }
         const r = await rsvp(ctx, caller.key.id, a.id, a.action);
+        ctx.index.setAttendance([[r.event.id, r.counts.registered + r.counts.waitlisted]]);
         const reg = r.registration;
         const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
         return {

@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { classifyKinds } from '../catalogue/classify-kind.js';
+import type { Country } from '../catalogue/countries.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { foldText } from '../catalogue/lexicon.js';
 import { type EventKind, isTopic, topicLabel } from '../catalogue/taxonomy.js';
@@ -15,6 +16,8 @@ export interface IndexedEvent {
   /** How well it fits `who=founders`: 0 no, 1 weakly (description only), 2 clearly. */
   founderFit: 0 | 1 | 2;
   kinds: ReadonlySet<EventKind>;
+  /** Epoch ms of the start, for sorting and windows without touching Date objects. */
+  startMs: number;
   /** Epoch ms after which the event is over (listings hold only events not yet ended). */
   endsAt: number;
   foldedTitle: string;
@@ -66,15 +69,26 @@ export class CatalogueIndex {
     processTerm,
   });
   private duplicatesDirty = true;
+  private readonly byCountry = new Map<Country, IndexedEvent[]>();
   private hidden = new Set<string>();
   /** Bumped on every change; outputs derive ETags from it. */
   version = 0;
+  /** RSVPs (registered + waitlisted) per event id, for crowd estimates; kept in step like the events. */
+  readonly attendance = new Map<string, number>();
+
+  setAttendance(counts: Iterable<[string, number]>): void {
+    for (const [id, n] of counts) {
+      if (n > 0) this.attendance.set(id, n);
+      else this.attendance.delete(id);
+    }
+  }
 
   constructor(private readonly now: () => Date) {}
 
   /** Replaces the whole content (start-up). */
   load(events: Iterable<CatalogueEvent>): void {
     this.entries.clear();
+    this.byCountry.clear();
     this.search.removeAll();
     for (const event of events) this.apply(event);
   }
@@ -99,6 +113,7 @@ export class CatalogueIndex {
     }
     if (had || listed) {
       this.duplicatesDirty = true;
+      this.byCountry.clear();
       this.version++;
     }
     return had || listed;
@@ -112,10 +127,16 @@ export class CatalogueIndex {
     return this.entries.get(id);
   }
 
-  /** Listed events that are not hidden as a duplicate of a richer record. */
-  *visible(): IterableIterator<IndexedEvent> {
+  /** A country's visible events (listed, not hidden as a duplicate of a richer record) sorted by start, then id; rebuilt only after a change. */
+  visibleIn(country: Country): readonly IndexedEvent[] {
     this.refreshDuplicates();
-    for (const entry of this.entries.values()) if (!this.hidden.has(entry.event.id)) yield entry;
+    let list = this.byCountry.get(country);
+    if (!list) {
+      list = [...this.entries.values()].filter((e) => e.event.country === country && !this.hidden.has(e.event.id));
+      list.sort((a, b) => a.startMs - b.startMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0));
+      this.byCountry.set(country, list);
+    }
+    return list;
   }
 
   /** Full-text scores of one query term: id → score and the fields it matched. */
@@ -157,6 +178,7 @@ function indexEvent(event: CatalogueEvent): IndexedEvent {
     place: event.city ? resolveCity(event.city, event.country) : undefined,
     founderFit: founderFit(event),
     kinds: classifyKinds(event),
+    startMs: event.start.getTime(),
     endsAt: endsAt(event),
     foldedTitle: foldText(event.title),
     foldedOrganizer: foldText(event.organizer),

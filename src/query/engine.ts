@@ -125,13 +125,12 @@ function localDay(date: Date, zone: string): string {
 }
 
 /** Structured parameters: hard filters. */
-function passesFilters(e: IndexedEvent, p: SearchParams, country: Country, from: number, to: number): boolean {
+function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined, from: number, to: number): boolean {
   const ev = e.event;
-  if (ev.country !== country) return false;
   if (p.topics.length && !p.topics.some((t) => ev.topics.includes(t))) return false;
   if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
   if (p.format && ev.format !== p.format) return false;
-  if (p.org && foldText(p.org) !== e.foldedOrganizer) return false;
+  if (org !== undefined && org !== e.foldedOrganizer) return false;
   if (p.who === 'founders' && e.founderFit === 0) return false;
   if (p.city) {
     if (p.near) {
@@ -141,8 +140,7 @@ function passesFilters(e: IndexedEvent, p: SearchParams, country: Country, from:
       return false;
     }
   }
-  const start = ev.start.getTime();
-  return start >= from && start < to;
+  return e.startMs >= from && e.startMs < to;
 }
 
 /** Reasons a structured filter matched, so listings without `q` still explain themselves. */
@@ -165,14 +163,48 @@ function filterReasons(e: IndexedEvent, p: SearchParams): string[] {
 }
 
 /** Scores one event against the prompt; undefined when it matches nothing of it. */
-function scorePrompt(
-  e: IndexedEvent,
+/** What a query needs per event, computed once per query rather than once per event. */
+interface PreparedQuery {
+  u: Understanding;
+  topics: { slug: string; term: string; word: string; specific: boolean }[];
+  text: Map<string, Map<string, { score: number; fields: Set<SearchField> }>>;
+  maxText: number;
+  phrase: string | undefined;
+  /** Local day labels by day, for date reasons ("Next week: Thu 26 Nov"). */
+  day: (date: Date) => string;
+}
+
+function prepare(
   u: Understanding,
-  text: Map<string, Map<string, { score: number; fields: Set<SearchField> }>>,
+  text: PreparedQuery['text'],
   maxText: number,
   zone: string,
   phrase: string | undefined,
-): { score: number; reasons: string[] } | undefined {
+): PreparedQuery {
+  const days = new Map<number, string>();
+  return {
+    u,
+    topics: u.topics.map(({ slug, term }) => {
+      const word = foldText(term);
+      return { slug, term, word, specific: word.length >= 2 && !isTopicName(slug as TopicSlug, term) };
+    }),
+    text,
+    maxText,
+    phrase,
+    day: (date) => {
+      const key = Math.floor(date.getTime() / 3_600_000);
+      let label = days.get(key);
+      if (label === undefined) {
+        label = localDay(date, zone);
+        days.set(key, label);
+      }
+      return label;
+    },
+  };
+}
+
+function scorePrompt(e: IndexedEvent, q: PreparedQuery): { score: number; reasons: string[] } | undefined {
+  const { u, text, maxText, phrase } = q;
   const ev = e.event;
   let score = 0;
   const reasons: string[] = [];
@@ -186,13 +218,11 @@ function scorePrompt(
       reasons.push(`Organizer: ${ev.organizer}`);
     }
   }
-  for (const { slug, term } of u.topics) {
+  for (const { slug, term, word, specific } of q.topics) {
     if (!ev.topics.includes(slug)) continue;
     score += WEIGHT.topic;
     reasons.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
     // How strongly the event is about what was asked, strongest evidence only (see WEIGHT).
-    const word = foldText(term);
-    const specific = word.length >= 2 && !isTopicName(slug, term);
     const named = topicsNamedInTitle(ev).get(slug);
     if (specific && mentions(e.foldedTitle, word)) {
       score += WEIGHT.titleTerm;
@@ -222,13 +252,13 @@ function scorePrompt(
     }
   }
   if (u.window) {
-    const start = ev.start.getTime();
+    const start = e.startMs;
     const overlaps = start < u.window.to.getTime() && e.endsAt > u.window.from.getTime();
     if (overlaps) {
       score += WEIGHT.window;
       const phrase = u.window.label.split(' (')[0]!;
       const shown = start >= u.window.from.getTime() ? ev.start : u.window.from;
-      reasons.push(`${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${localDay(shown, zone)}`);
+      reasons.push(`${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${q.day(shown)}`);
     }
   }
   for (const f of u.formats) {
@@ -302,34 +332,37 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date): 
   }
 
   const typed = plain(foldText(params.q));
-  const phrase = typed.trim().includes(' ') ? typed : undefined;
+  const prepared = prepare(understanding, text, maxText || 1, zone, typed.trim().includes(' ') ? typed : undefined);
+  const org = params.org === undefined ? undefined : foldText(params.org);
 
-  const ranked: RankedEvent[] = [];
-  for (const entry of index.visible()) {
-    if (entry.endsAt <= nowMs) continue;
-    if (!passesFilters(entry, params, country, from, to)) continue;
-    const base = filterReasons(entry, params);
-    if (params.q) {
-      const scored = scorePrompt(entry, understanding, text, maxText || 1, zone, phrase);
-      if (!scored) continue;
-      const reasons = [...scored.reasons, ...base.filter((r) => !scored.reasons.includes(r))];
-      ranked.push({ entry, score: scored.score, reasons });
-    } else {
-      ranked.push({ entry, score: 0, reasons: base.length > 0 ? base : ['Upcoming'] });
+  // The country's events come sorted by start (then id), so a listing without q needs no sort, and a stable
+  // sort by score keeps that order among equals. Reasons are built only for the events returned.
+  const candidates: RankedEvent[] = [];
+  for (const entry of index.visibleIn(country)) {
+    if (entry.endsAt <= nowMs || !passesFilters(entry, params, org, from, to)) continue;
+    if (!params.q) {
+      candidates.push({ entry, score: 0, reasons: [] });
+      continue;
     }
+    const scored = scorePrompt(entry, prepared);
+    if (scored) candidates.push({ entry, score: scored.score, reasons: scored.reasons });
   }
-  ranked.sort(
-    (a, b) =>
-      b.score - a.score ||
-      a.entry.event.start.getTime() - b.entry.event.start.getTime() ||
-      a.entry.event.id.localeCompare(b.entry.event.id),
-  );
+  if (params.q) candidates.sort((a, b) => b.score - a.score);
+  const events = candidates.slice(0, params.limit);
+  for (const ranked of events) {
+    const base = filterReasons(ranked.entry, params);
+    ranked.reasons = params.q
+      ? [...ranked.reasons, ...base.filter((r) => !ranked.reasons.includes(r))]
+      : base.length > 0
+        ? base
+        : ['Upcoming'];
+  }
   return {
     params,
     country,
     understanding,
     understood: describeQuery(params, understanding, country),
-    total: ranked.length,
-    events: ranked.slice(0, params.limit),
+    total: candidates.length,
+    events,
   };
 }

@@ -30,14 +30,25 @@ export async function startIndexSync(ctx: AppContext): Promise<() => Promise<voi
     timer ??= setTimeout(flush, BATCH_MS);
   });
 
+  const unlistenRegistrations = await ctx.storage.listen('registrations_changed', (id) => {
+    running = running
+      .then(async () => {
+        const c = await ctx.registrations.counts(id);
+        ctx.index.setAttendance([[id, c.registered + c.waitlisted]]);
+      })
+      .catch((error) => ctx.logger.warn({ err: error }, 'could not refresh registration counts'));
+  });
+
   const since = new Date(ctx.now().getTime() - 86_400_000);
   const started = performance.now();
   ctx.index.load(await ctx.events.listNotEndedSince(since));
+  ctx.index.setAttendance(await ctx.registrations.attendanceAll());
   ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
 
   return async () => {
     if (timer) clearTimeout(timer);
     await unlisten();
+    await unlistenRegistrations();
     await running;
   };
 }

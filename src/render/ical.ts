@@ -18,9 +18,15 @@ export interface CalendarOptions {
 }
 
 /** VTIMEZONE blocks from the IANA database: without them clients read TZID times as floating. */
+const vtimezones = new Map<string, string | null>();
 function vtimezone(tz: string): string | null {
-  const block = tzlib_get_ical_block(tz);
-  return Array.isArray(block) ? (block[0] ?? null) : null;
+  let block = vtimezones.get(tz);
+  if (block === undefined) {
+    const found = tzlib_get_ical_block(tz);
+    block = Array.isArray(found) ? (found[0] ?? null) : null;
+    vtimezones.set(tz, block);
+  }
+  return block;
 }
 
 function utc(date: Date): DateTime {

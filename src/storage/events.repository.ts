@@ -218,6 +218,44 @@ export class EventsRepository {
     return rows.map(rowToEvent);
   }
 
+  /** Bulk insert for synthetic catalogues: one multi-row insert of events and one of their `create` revisions. */
+  async insertManyDemo(
+    rows: { id: string; externalId: string; content: EventContent }[],
+    owner: Owner,
+    source: string,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('events')
+        .values(
+          rows.map((r) => ({
+            id: r.id,
+            owner,
+            external_id: r.externalId,
+            source,
+            lifecycle: 'listed',
+            ...contentColumns(r.content),
+          })),
+        )
+        .returningAll()
+        .execute();
+      await trx
+        .insertInto('event_revisions')
+        .values(
+          inserted.map((row) => ({
+            event_id: row.id,
+            revision: row.revision,
+            action: 'create' as const,
+            actor: `import:${source}`,
+            snapshot: JSON.stringify(snapshotOf(rowToEvent(row))),
+            submission: null,
+          })),
+        )
+        .execute();
+    });
+  }
+
   async findManyByIds(ids: readonly string[]): Promise<CatalogueEvent[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.selectFrom('events').selectAll().where('id', 'in', ids).execute();

@@ -93,6 +93,17 @@ export class RegistrationsRepository {
     return out;
   }
 
+  /** Registered + waitlisted per event, for every event that has any (start-up of the read index). */
+  async attendanceAll(): Promise<[string, number][]> {
+    const rows = await this.db
+      .selectFrom('registrations')
+      .select(['event_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', ['registered', 'waitlisted'])
+      .groupBy('event_id')
+      .execute();
+    return rows.map((r) => [r.event_id, Number(r.n)]);
+  }
+
   /** The waitlisted key that has waited longest. */
   async firstWaitlisted(eventId: string): Promise<Registration | undefined> {
     const row = await this.db

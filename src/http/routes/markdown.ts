@@ -26,6 +26,8 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: AppContext): v
       baseUrl: ctx.config.baseUrl,
       filterLabel: filterLabel(params),
       now: ctx.now(),
+      // RSVPs recorded here floor the crowd estimate (counts kept in memory beside the index).
+      registrations: ctx.index.attendance,
     });
     return reply.type('text/markdown; charset=utf-8').send(body);
   };

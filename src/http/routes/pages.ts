@@ -55,7 +55,8 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get<{ Params: { country: string; id: string } }>('/:country/events/:id', async (request, reply) => {
     const { country, id } = request.params;
-    const event = isCountry(country) ? await ctx.events.findById(id) : undefined;
+    // Listed events come from the read index; cancelled and unlisted ones (their pages stay up) from the database.
+    const event = isCountry(country) ? (ctx.index.get(id)?.event ?? (await ctx.events.findById(id))) : undefined;
     if (!event || event.country !== country) {
       const where = isCountry(country) ? ` in ${COUNTRY_INFO[country].name}` : '';
       return sendHtml(reply, 404, renderNotFoundPage(baseUrl, `There is no event “${id}”${where}.`));

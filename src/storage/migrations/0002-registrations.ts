@@ -19,5 +19,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX registrations_waitlist ON registrations (event_id, status, queue_position);
     CREATE TRIGGER registrations_never_deleted BEFORE DELETE ON registrations
       FOR EACH ROW EXECUTE FUNCTION refuse_destruction();
+
+    -- Registration counts feed every node's crowd estimates; announce changes like event changes.
+    CREATE FUNCTION announce_registration_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('registrations_changed', NEW.event_id);
+      RETURN NEW;
+    END
+    $$;
+    CREATE TRIGGER registrations_announce AFTER INSERT OR UPDATE ON registrations
+      FOR EACH ROW EXECUTE FUNCTION announce_registration_change();
   `.execute(db);
 }
