@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { type AppContext, createContext } from './context.js';
 import { buildApp } from './http/app.js';
 import { seedIfEmpty } from './importers/seed.js';
+import { loadFeeds, startSyncTimer, syncIntervalFromEnv } from './importers/sync.js';
 import { startIndexSync } from './query/index-sync.js';
 import { openStorage } from './storage/database.js';
 
@@ -24,6 +25,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   try {
     if (config.seed) await seedIfEmpty(ctx);
     stopSync = await startIndexSync(ctx);
+    const stopFeeds = await startFeedTimer(ctx);
     app = await buildApp(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
     let closing: Promise<void> | undefined;
@@ -34,6 +36,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       close() {
         closing ??= (async () => {
           await app!.close();
+          stopFeeds?.();
           await stopSync?.();
           await storage.close();
         })();
@@ -46,4 +49,24 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     await storage.close();
     throw error;
   }
+}
+
+/** SYNC_INTERVAL_MINUTES: import every feed of FEEDS_FILE on a timer inside the server (see `tech-events sync`). */
+async function startFeedTimer(ctx: AppContext): Promise<(() => void) | undefined> {
+  const minutes = syncIntervalFromEnv();
+  if (minutes === undefined) return undefined;
+  const feeds = await loadFeeds(process.env.FEEDS_FILE || './feeds.json');
+  ctx.logger.info({ feeds: feeds.length, minutes }, 'feed sync scheduled');
+  return startSyncTimer(ctx, feeds, minutes, (results) => {
+    for (const r of results) {
+      if (r.error) ctx.logger.warn({ source: r.feed.source, error: r.error }, 'feed sync failed');
+      else if (r.report) {
+        const { created, updated, unchanged, cancelled, restored, skipped } = r.report;
+        ctx.logger.info(
+          { source: r.feed.source, created, updated, unchanged, cancelled, restored, skipped: skipped.length },
+          'feed synced',
+        );
+      }
+    }
+  });
 }

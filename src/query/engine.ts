@@ -203,51 +203,64 @@ function prepare(
   };
 }
 
-function scorePrompt(e: IndexedEvent, q: PreparedQuery): { score: number; reasons: string[] } | undefined {
+/**
+ * Scores one event against the prompt; undefined when it matches nothing of it. With `reasons`, also says why —
+ * done only for the events returned, since building strings for every candidate is most of the cost.
+ */
+function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): number | undefined {
   const { u, text, maxText, phrase } = q;
+  let matched = false;
   const ev = e.event;
   let score = 0;
-  const reasons: string[] = [];
   if (phrase) {
     const names = plainNamesOf(e);
     if (names.title.includes(phrase)) {
+      matched = true;
       score += WEIGHT.phrase;
-      reasons.push(`Title mentions “${phrase.trim()}”`);
+      reasons?.push(`Title mentions “${phrase.trim()}”`);
     } else if (names.organizer.includes(phrase)) {
+      matched = true;
       score += WEIGHT.phrase;
-      reasons.push(`Organizer: ${ev.organizer}`);
+      reasons?.push(`Organizer: ${ev.organizer}`);
     }
   }
   for (const { slug, term, word, specific } of q.topics) {
     if (!ev.topics.includes(slug)) continue;
+    matched = true;
     score += WEIGHT.topic;
-    reasons.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
+    reasons?.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
     // How strongly the event is about what was asked, strongest evidence only (see WEIGHT).
     const named = topicsNamedInTitle(ev).get(slug);
     if (specific && mentions(e.foldedTitle, word)) {
+      matched = true;
       score += WEIGHT.titleTerm;
-      reasons.push(`Title mentions “${term}”`);
+      reasons?.push(`Title mentions “${term}”`);
     } else if (specific && mentions(e.foldedOrganizer, word)) {
+      matched = true;
       score += WEIGHT.titleTerm;
-      reasons.push(`Organizer: ${ev.organizer}`);
+      reasons?.push(`Organizer: ${ev.organizer}`);
     } else if (named) {
+      matched = true;
       score += WEIGHT.titleTopic;
-      reasons.push(`Title mentions “${named}”`);
+      reasons?.push(`Title mentions “${named}”`);
     } else if (specific && ev.description && mentions(foldedDescription(ev), word)) {
+      matched = true;
       score += WEIGHT.descriptionTerm;
-      reasons.push(`Description mentions “${term}”`);
+      reasons?.push(`Description mentions “${term}”`);
     }
   }
   if (u.place && ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {
     const here = u.place.place;
     if (e.place?.geonameId === here.geonameId) {
+      matched = true;
       score += WEIGHT.place;
-      reasons.push(`In ${here.name}`);
+      reasons?.push(`In ${here.name}`);
     } else {
       const d = distanceKm(here, { lat: ev.lat, lng: ev.lng });
       if (d <= NEAR_RADIUS_KM) {
+        matched = true;
         score += WEIGHT.place * (u.place.mode === 'near' ? 0.9 : 0.75) * (1 - d / (2 * NEAR_RADIUS_KM));
-        reasons.push(`${Math.max(1, Math.round(d))} km from ${here.name}`);
+        reasons?.push(`${Math.max(1, Math.round(d))} km from ${here.name}`);
       }
     }
   }
@@ -255,52 +268,60 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery): { score: number; reason
     const start = e.startMs;
     const overlaps = start < u.window.to.getTime() && e.endsAt > u.window.from.getTime();
     if (overlaps) {
+      matched = true;
       score += WEIGHT.window;
       const phrase = u.window.label.split(' (')[0]!;
       const shown = start >= u.window.from.getTime() ? ev.start : u.window.from;
-      reasons.push(`${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${q.day(shown)}`);
+      reasons?.push(`${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${q.day(shown)}`);
     }
   }
   for (const f of u.formats) {
     if (ev.format === f) {
+      matched = true;
       score += WEIGHT.format;
-      reasons.push(FORMAT_LABELS[f]);
+      reasons?.push(FORMAT_LABELS[f]);
     } else if (ev.format === 'hybrid') {
+      matched = true;
       score += WEIGHT.format * 0.75;
-      reasons.push(`Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
+      reasons?.push(`Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
     }
   }
   if (u.price && ev.priceType === u.price) {
+    matched = true;
     score += WEIGHT.price;
-    reasons.push(u.price === 'free' ? 'Free' : 'Paid');
+    reasons?.push(u.price === 'free' ? 'Free' : 'Paid');
   }
   if (u.founders && e.founderFit > 0) {
+    matched = true;
     score += (WEIGHT.founders * e.founderFit) / 2;
-    reasons.push('For founders');
+    reasons?.push('For founders');
   }
   for (const s of u.seniority) {
     if (ev.seniority.includes(s)) {
+      matched = true;
       score += WEIGHT.seniority;
-      reasons.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
+      reasons?.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
     }
   }
   for (const k of u.kinds) {
     if (e.kinds.has(k as EventKind)) {
+      matched = true;
       score += WEIGHT.kind;
-      reasons.push(EVENT_KIND_LABELS[k as EventKind]);
+      reasons?.push(EVENT_KIND_LABELS[k as EventKind]);
     }
   }
   for (const [term, hits] of text) {
     const hit = hits.get(ev.id);
     if (!hit) continue;
+    matched = true;
     score += (WEIGHT.text * hit.score) / maxText;
     const field = FIELD_ORDER.find((f) => hit.fields.has(f));
     if (field) {
       const reason = FIELD_REASON[field](term, e);
-      if (!reasons.includes(reason)) reasons.push(reason);
+      if (reasons && !reasons.includes(reason)) reasons.push(reason);
     }
   }
-  return reasons.length > 0 ? { score, reasons } : undefined;
+  return matched ? score : undefined;
 }
 
 /** Local day bounds of the `from`/`to` parameters in the country's zone; open ends are ±infinity. */
@@ -344,12 +365,13 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date): 
       candidates.push({ entry, score: 0, reasons: [] });
       continue;
     }
-    const scored = scorePrompt(entry, prepared);
-    if (scored) candidates.push({ entry, score: scored.score, reasons: scored.reasons });
+    const score = scorePrompt(entry, prepared);
+    if (score !== undefined) candidates.push({ entry, score, reasons: [] });
   }
   if (params.q) candidates.sort((a, b) => b.score - a.score);
   const events = candidates.slice(0, params.limit);
   for (const ranked of events) {
+    if (params.q) scorePrompt(ranked.entry, prepared, ranked.reasons);
     const base = filterReasons(ranked.entry, params);
     ranked.reasons = params.q
       ? [...ranked.reasons, ...base.filter((r) => !ranked.reasons.includes(r))]

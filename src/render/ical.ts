@@ -79,9 +79,8 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): vo
   }
 }
 
-/** An RFC 5545 calendar of the given events, with VTIMEZONEs, reminders and refresh hints. */
-export function renderCalendar(events: readonly CatalogueEvent[], options: CalendarOptions): string {
-  const cal = ical({
+function calendarShell(options: { name: string; description?: string | undefined; baseUrl: string }): ICalCalendar {
+  return ical({
     name: options.name,
     description: options.description ?? null,
     prodId: { company: 'tech-events', product: 'catalogue', language: 'EN' },
@@ -89,6 +88,34 @@ export function renderCalendar(events: readonly CatalogueEvent[], options: Calen
     url: options.baseUrl,
     timezone: { name: null, generator: vtimezone },
   });
-  for (const event of events) addEvent(cal, event, options.baseUrl);
-  return cal.toString();
+}
+
+/**
+ * Each event's VEVENT text, rendered once per revision (events are immutable objects per revision in the read
+ * index) — ical-generator's serialisation (line folding by octets) is by far the dearest part of a feed.
+ */
+const veventCache = new WeakMap<CatalogueEvent, { baseUrl: string; text: string }>();
+
+function veventOf(event: CatalogueEvent, baseUrl: string): string {
+  const cached = veventCache.get(event);
+  if (cached?.baseUrl === baseUrl) return cached.text;
+  const cal = calendarShell({ name: '', baseUrl });
+  addEvent(cal, event, baseUrl);
+  const whole = cal.toString();
+  const text = whole.slice(whole.indexOf('BEGIN:VEVENT'), whole.lastIndexOf('END:VEVENT') + 'END:VEVENT\r\n'.length);
+  veventCache.set(event, { baseUrl, text });
+  return text;
+}
+
+/** An RFC 5545 calendar of the given events, with VTIMEZONEs, reminders and refresh hints. */
+export function renderCalendar(events: readonly CatalogueEvent[], options: CalendarOptions): string {
+  const shell = calendarShell(options).toString();
+  const zones = new Set(events.filter((e) => !e.allDay).map((e) => COUNTRY_INFO[e.country].timeZone));
+  const parts = [...zones].sort().map((zone) => {
+    const block = vtimezone(zone)?.replace(/\r?\n/g, '\r\n') ?? '';
+    return block && !block.endsWith('\r\n') ? `${block}\r\n` : block;
+  });
+  for (const event of events) parts.push(veventOf(event, options.baseUrl));
+  const end = shell.lastIndexOf('END:VCALENDAR');
+  return shell.slice(0, end) + parts.filter(Boolean).join('') + shell.slice(end);
 }

@@ -7,7 +7,19 @@ import type { CatalogueEvent } from '../catalogue/event.js';
  * "Mon 3 Mar 2025 · Full day" (no invented clock time), and the span of multi-day events
  * ("…, until Fri 7 Mar").
  */
+const whenCache = new WeakMap<object, string>();
+
 export function formatWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
+  // Events are immutable objects per revision, and time-zone arithmetic is dear: format each once.
+  let text = whenCache.get(event);
+  if (text === undefined) {
+    text = computeWhen(event);
+    whenCache.set(event, text);
+  }
+  return text;
+}
+
+function computeWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
   const zone = COUNTRY_INFO[event.country].timeZone;
   const start = DateTime.fromJSDate(event.start, { zone });
   let text = `${start.toFormat('ccc d LLL yyyy')} · ${event.allDay ? 'Full day' : start.toFormat('HH:mm')}`;
