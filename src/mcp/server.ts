@@ -30,6 +30,108 @@ export const MCP_TOOL_NAMES = [
   'rsvp',
 ] as const;
 
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** Tool definitions (schemas built once at load, not per request). */
+const SEARCH_EVENTS_TOOL = {
+  title: 'Search tech events',
+  description:
+    'Ranked search over upcoming tech events in Switzerland, Germany and Austria from a free-text wish in English, German, French or Italian ' +
+    '("AI meetups in Zürich for founders next week"), optionally with hard filters. Use it when the user describes what they want in words. ' +
+    'Returns events with the reasons each matched and a sentence saying how the wish was understood.',
+  inputSchema: { q: z.string().max(500).describe('The wish in plain words'), ...filterInput },
+  outputSchema: listOutput,
+  annotations: { title: 'Search tech events', ...READ_ONLY },
+};
+
+const FIND_EVENTS_TOOL = {
+  title: 'Find events by filters',
+  description:
+    'Lists upcoming events matching structured filters only (country, city, near, topic, seniority, format, organizer, date range, audience), ' +
+    'in chronological order. Use it for exact questions like "all security events in Munich in May"; use search_events for free text.',
+  inputSchema: { ...filterInput, ...dateRangeInput },
+  outputSchema: listOutput,
+  annotations: { title: 'Find events by filters', ...READ_ONLY },
+};
+
+const BEST_NEXT_EVENT_TOOL = {
+  title: 'Best next event for a person',
+  description:
+    "Picks the single best upcoming event for a person's wishes (free text, city, date window, audience) and says why it wins, " +
+    'with two runners-up. Use it when the user asks "what should I go to?".',
+  inputSchema: {
+    wishes: z.string().max(500).describe('What the person wants, in plain words'),
+    country: filterInput.country,
+    city: filterInput.city,
+    near: filterInput.near,
+    ...dateRangeInput,
+    audience: z
+      .enum(['founders', ...SENIORITIES])
+      .optional()
+      .describe('Who the person is'),
+  },
+  outputSchema: {
+    understood: z.string(),
+    best: eventOutput.nullable(),
+    runnersUp: z.array(eventOutput),
+    total: z.number().int(),
+  },
+  annotations: { title: 'Best next event', ...READ_ONLY },
+};
+
+const GET_EVENT_TOOL = {
+  title: 'Get one event',
+  description:
+    'The full record of one event by its id and country, or by its page URL: details, page, calendar file, whether it is cancelled.',
+  inputSchema: {
+    id: z.string().max(200).optional().describe('Event id (slug)'),
+    country: z.enum(COUNTRIES).optional(),
+    url: z.string().max(500).optional().describe('The event page URL, e.g. https://…/ch/events/<id>'),
+  },
+  outputSchema: {
+    event: eventOutput.extend({
+      lifecycle: z.string(),
+      end: z.string().nullable(),
+      allDay: z.boolean(),
+      description: z.string().nullable(),
+    }),
+    page: z.string(),
+    calendar: z.string(),
+    cancelled: z.boolean(),
+  },
+  annotations: { title: 'Get one event', ...READ_ONLY },
+};
+
+const SUBSCRIBE_CALENDAR_TOOL = {
+  title: 'Calendar subscription for a query',
+  description:
+    'Turns a query (free text and/or filters) into a live calendar subscription (https and webcal) and a markdown table URL. ' +
+    'New matching events appear in the calendar by themselves; cancelled ones disappear.',
+  inputSchema: { q: z.string().max(500).optional(), ...filterInput },
+  outputSchema: subscriptionOutput,
+  annotations: { title: 'Calendar subscription', ...READ_ONLY },
+};
+
+const RSVP_TOOL = {
+  title: 'RSVP to an event',
+  description:
+    'Registers (or withdraws) the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request for an event. Honours the event: ' +
+    'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host). Idempotent.',
+  inputSchema: {
+    id: z.string().max(200).describe('Event id'),
+    country: z.enum(COUNTRIES).optional(),
+    action: z.enum(['register', 'withdraw']).default('register'),
+  },
+  outputSchema: registrationOutput,
+  annotations: {
+    title: 'RSVP',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+};
+
 /** Who calls: the host key sent as `Authorization: Bearer` on the HTTP request, if any and valid. */
 export interface McpCaller {
   key: ApiKeyRecord | undefined;
@@ -37,7 +139,6 @@ export interface McpCaller {
   keyProblem: 'missing' | 'invalid' | undefined;
 }
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
@@ -110,262 +211,149 @@ export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
     };
   };
 
-  server.registerTool(
-    'search_events',
-    {
-      title: 'Search tech events',
-      description:
-        'Ranked search over upcoming tech events in Switzerland, Germany and Austria from a free-text wish in English, German, French or Italian ' +
-        '("AI meetups in Zürich for founders next week"), optionally with hard filters. Use it when the user describes what they want in words. ' +
-        'Returns events with the reasons each matched and a sentence saying how the wish was understood.',
-      inputSchema: { q: z.string().max(500).describe('The wish in plain words'), ...filterInput },
-      outputSchema: listOutput,
-      annotations: { title: 'Search tech events', ...READ_ONLY },
-    },
-    async (args) => {
-      try {
-        return listResult(runSearch(toRawQuery(args as Args)));
-      } catch (error) {
-        return asToolError(error);
-      }
-    },
-  );
+  server.registerTool('search_events', SEARCH_EVENTS_TOOL, async (args) => {
+    try {
+      return listResult(runSearch(toRawQuery(args as Args)));
+    } catch (error) {
+      return asToolError(error);
+    }
+  });
 
-  server.registerTool(
-    'find_events',
-    {
-      title: 'Find events by filters',
-      description:
-        'Lists upcoming events matching structured filters only (country, city, near, topic, seniority, format, organizer, date range, audience), ' +
-        'in chronological order. Use it for exact questions like "all security events in Munich in May"; use search_events for free text.',
-      inputSchema: { ...filterInput, ...dateRangeInput },
-      outputSchema: listOutput,
-      annotations: { title: 'Find events by filters', ...READ_ONLY },
-    },
-    async (args) => {
-      try {
-        return listResult(runSearch(toRawQuery(args as Args)));
-      } catch (error) {
-        return asToolError(error);
-      }
-    },
-  );
+  server.registerTool('find_events', FIND_EVENTS_TOOL, async (args) => {
+    try {
+      return listResult(runSearch(toRawQuery(args as Args)));
+    } catch (error) {
+      return asToolError(error);
+    }
+  });
 
-  server.registerTool(
-    'best_next_event',
-    {
-      title: 'Best next event for a person',
-      description:
-        "Picks the single best upcoming event for a person's wishes (free text, city, date window, audience) and says why it wins, " +
-        'with two runners-up. Use it when the user asks "what should I go to?".',
-      inputSchema: {
-        wishes: z.string().max(500).describe('What the person wants, in plain words'),
-        country: filterInput.country,
-        city: filterInput.city,
-        near: filterInput.near,
-        ...dateRangeInput,
-        audience: z
-          .enum(['founders', ...SENIORITIES])
-          .optional()
-          .describe('Who the person is'),
-      },
-      outputSchema: {
-        understood: z.string(),
-        best: eventOutput.nullable(),
-        runnersUp: z.array(eventOutput),
-        total: z.number().int(),
-      },
-      annotations: { title: 'Best next event', ...READ_ONLY },
-    },
-    async (args) => {
-      try {
-        const a = args as Args;
-        const raw = toRawQuery(a, String(a.wishes ?? ''));
-        if (a.audience === 'founders') raw.who = 'founders';
-        else if (typeof a.audience === 'string') raw.q = `${raw.q ?? ''} for ${a.audience}`.trim();
-        raw.limit = '3';
-        const result = runSearch(raw);
-        const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
-        const text = best
-          ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
-          : `Nothing upcoming matches “${a.wishes}”. Try fewer words or another city.`;
-        return {
-          content: [{ type: 'text', text: `${result.understood}. ${text}` }],
-          structuredContent: {
-            understood: result.understood,
-            best: best ?? null,
-            runnersUp: rest,
-            total: result.total,
-          },
-        };
-      } catch (error) {
-        return asToolError(error);
-      }
-    },
-  );
-
-  server.registerTool(
-    'get_event',
-    {
-      title: 'Get one event',
-      description:
-        'The full record of one event by its id and country, or by its page URL: details, page, calendar file, whether it is cancelled.',
-      inputSchema: {
-        id: z.string().max(200).optional().describe('Event id (slug)'),
-        country: z.enum(COUNTRIES).optional(),
-        url: z.string().max(500).optional().describe('The event page URL, e.g. https://…/ch/events/<id>'),
-      },
-      outputSchema: {
-        event: eventOutput.extend({
-          lifecycle: z.string(),
-          end: z.string().nullable(),
-          allDay: z.boolean(),
-          description: z.string().nullable(),
-        }),
-        page: z.string(),
-        calendar: z.string(),
-        cancelled: z.boolean(),
-      },
-      annotations: { title: 'Get one event', ...READ_ONLY },
-    },
-    async (args) => {
-      const a = args as { id?: string; country?: string; url?: string };
-      let id = a.id;
-      let country = a.country;
-      if (!id && a.url) {
-        const match = /\/(ch|de|at)\/events\/([^/?#]+)/.exec(a.url);
-        if (match) [, country, id] = match;
-      }
-      if (!id) return toolError('Give the event id (with its country), or the event page URL.');
-      const event = await ctx.events.findById(decodeURIComponent(id));
-      if (!event || (country && event.country !== country)) {
-        return toolError(
-          `No event “${id}”${country ? ` in ${country}` : ''}. Use search_events to find events and their ids.`,
-        );
-      }
-      const page = eventPageUrl(baseUrl, event);
-      const cancelled = event.lifecycle === 'cancelled';
+  server.registerTool('best_next_event', BEST_NEXT_EVENT_TOOL, async (args) => {
+    try {
+      const a = args as Args;
+      const raw = toRawQuery(a, String(a.wishes ?? ''));
+      if (a.audience === 'founders') raw.who = 'founders';
+      else if (typeof a.audience === 'string') raw.q = `${raw.q ?? ''} for ${a.audience}`.trim();
+      raw.limit = '3';
+      const result = runSearch(raw);
+      const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
+      const text = best
+        ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
+        : `Nothing upcoming matches “${a.wishes}”. Try fewer words or another city.`;
       return {
-        content: [
-          {
-            type: 'text',
-            text: `${cancelled ? 'CANCELLED — ' : ''}${event.title}\n${formatWhen(event)} · ${whereOf(event)} · ${event.organizer}\nPage: ${page}\nTickets: ${event.sourceUrl ?? event.url ?? page}`,
-          },
-        ],
+        content: [{ type: 'text', text: `${result.understood}. ${text}` }],
         structuredContent: {
-          event: {
-            ...toEventView(event, baseUrl),
-            lifecycle: event.lifecycle,
-            end: event.end?.toISOString() ?? null,
-            allDay: event.allDay,
-            description: event.description,
-          },
-          page,
-          calendar: `${page}.ics`,
-          cancelled,
+          understood: result.understood,
+          best: best ?? null,
+          runnersUp: rest,
+          total: result.total,
         },
       };
-    },
-  );
+    } catch (error) {
+      return asToolError(error);
+    }
+  });
 
-  server.registerTool(
-    'subscribe_calendar',
-    {
-      title: 'Calendar subscription for a query',
-      description:
-        'Turns a query (free text and/or filters) into a live calendar subscription (https and webcal) and a markdown table URL. ' +
-        'New matching events appear in the calendar by themselves; cancelled ones disappear.',
-      inputSchema: { q: z.string().max(500).optional(), ...filterInput },
-      outputSchema: subscriptionOutput,
-      annotations: { title: 'Calendar subscription', ...READ_ONLY },
-    },
-    async (args) => {
-      try {
-        const params = parseSearchParams(toRawQuery(args as Args));
-        const qs = toQueryString(params);
-        const https = `${baseUrl}/api/calendar?${qs}`;
-        const webcal = https.replace(/^https?:/, 'webcal:');
-        const howTo =
-          'Open the webcal link on a phone or Mac, or paste the https link into Google Calendar under “Other calendars → From URL”.';
-        return {
-          content: [
-            { type: 'text', text: `Subscribe: ${webcal}\n(or ${https})\nMarkdown: ${baseUrl}/api/md?${qs}\n${howTo}` },
-          ],
-          structuredContent: {
-            https,
-            webcal,
-            markdown: `${baseUrl}/api/md?${qs}`,
-            json: `${baseUrl}/api/events?${qs}`,
-            howTo,
-          },
-        };
-      } catch (error) {
-        return asToolError(error);
-      }
-    },
-  );
+  server.registerTool('get_event', GET_EVENT_TOOL, async (args) => {
+    const a = args as { id?: string; country?: string; url?: string };
+    let id = a.id;
+    let country = a.country;
+    if (!id && a.url) {
+      const match = /\/(ch|de|at)\/events\/([^/?#]+)/.exec(a.url);
+      if (match) [, country, id] = match;
+    }
+    if (!id) return toolError('Give the event id (with its country), or the event page URL.');
+    const event = await ctx.events.findById(decodeURIComponent(id));
+    if (!event || (country && event.country !== country)) {
+      return toolError(
+        `No event “${id}”${country ? ` in ${country}` : ''}. Use search_events to find events and their ids.`,
+      );
+    }
+    const page = eventPageUrl(baseUrl, event);
+    const cancelled = event.lifecycle === 'cancelled';
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `${cancelled ? 'CANCELLED — ' : ''}${event.title}\n${formatWhen(event)} · ${whereOf(event)} · ${event.organizer}\nPage: ${page}\nTickets: ${event.sourceUrl ?? event.url ?? page}`,
+        },
+      ],
+      structuredContent: {
+        event: {
+          ...toEventView(event, baseUrl),
+          lifecycle: event.lifecycle,
+          end: event.end?.toISOString() ?? null,
+          allDay: event.allDay,
+          description: event.description,
+        },
+        page,
+        calendar: `${page}.ics`,
+        cancelled,
+      },
+    };
+  });
 
-  server.registerTool(
-    'rsvp',
-    {
-      title: 'RSVP to an event',
-      description:
-        'Registers (or withdraws) the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request for an event. Honours the event: ' +
-        'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host). Idempotent.',
-      inputSchema: {
-        id: z.string().max(200).describe('Event id'),
-        country: z.enum(COUNTRIES).optional(),
-        action: z.enum(['register', 'withdraw']).default('register'),
-      },
-      outputSchema: registrationOutput,
-      annotations: {
-        title: 'RSVP',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-    },
-    async (args) => {
-      if (!caller.key) {
+  server.registerTool('subscribe_calendar', SUBSCRIBE_CALENDAR_TOOL, async (args) => {
+    try {
+      const params = parseSearchParams(toRawQuery(args as Args));
+      const qs = toQueryString(params);
+      const https = `${baseUrl}/api/calendar?${qs}`;
+      const webcal = https.replace(/^https?:/, 'webcal:');
+      const howTo =
+        'Open the webcal link on a phone or Mac, or paste the https link into Google Calendar under “Other calendars → From URL”.';
+      return {
+        content: [
+          { type: 'text', text: `Subscribe: ${webcal}\n(or ${https})\nMarkdown: ${baseUrl}/api/md?${qs}\n${howTo}` },
+        ],
+        structuredContent: {
+          https,
+          webcal,
+          markdown: `${baseUrl}/api/md?${qs}`,
+          json: `${baseUrl}/api/events?${qs}`,
+          howTo,
+        },
+      };
+    } catch (error) {
+      return asToolError(error);
+    }
+  });
+
+  server.registerTool('rsvp', RSVP_TOOL, async (args) => {
+    if (!caller.key) {
+      return toolError(
+        caller.keyProblem === 'invalid'
+          ? 'The API key sent is unknown or revoked. Ask the catalogue operator for a key and send it as the HTTP header `Authorization: Bearer <key>` on requests to /api/mcp.'
+          : 'rsvp needs an API key: configure your MCP client to send the HTTP header `Authorization: Bearer <key>` with requests to /api/mcp.',
+      );
+    }
+    const a = args as { id: string; country?: string; action: 'register' | 'withdraw' };
+    try {
+      const existing = await ctx.events.findById(a.id);
+      if (!existing || (a.country && existing.country !== a.country)) {
         return toolError(
-          caller.keyProblem === 'invalid'
-            ? 'The API key sent is unknown or revoked. Ask the catalogue operator for a key and send it as the HTTP header `Authorization: Bearer <key>` on requests to /api/mcp.'
-            : 'rsvp needs an API key: configure your MCP client to send the HTTP header `Authorization: Bearer <key>` with requests to /api/mcp.',
+          `No event “${a.id}”${a.country ? ` in ${a.country}` : ''}. Use search_events to find events and their ids.`,
         );
       }
-      const a = args as { id: string; country?: string; action: 'register' | 'withdraw' };
-      try {
-        const existing = await ctx.events.findById(a.id);
-        if (!existing || (a.country && existing.country !== a.country)) {
-          return toolError(
-            `No event “${a.id}”${a.country ? ` in ${a.country}` : ''}. Use search_events to find events and their ids.`,
-          );
-        }
-        const r = await rsvp(ctx, caller.key.id, a.id, a.action);
-        ctx.index.setAttendance([[r.event.id, r.counts.registered + r.counts.waitlisted]]);
-        const reg = r.registration;
-        const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
-        return {
-          content: [
-            { type: 'text', text: `${r.event.title}: ${reg.status}${place}${r.changed ? '' : ' — unchanged'}.` },
-          ],
-          structuredContent: {
-            eventId: r.event.id,
-            eventTitle: r.event.title,
-            eventUrl: eventPageUrl(baseUrl, r.event),
-            status: reg.status,
-            waitlistPlace: r.waitlistPlace,
-            changed: r.changed,
-            registeredAt: reg.createdAt.toISOString(),
-            updatedAt: reg.updatedAt.toISOString(),
-            counts: r.counts,
-          },
-        };
-      } catch (error) {
-        return asToolError(error);
-      }
-    },
-  );
+      const r = await rsvp(ctx, caller.key.id, a.id, a.action);
+      ctx.index.setAttendance([[r.event.id, r.counts.registered + r.counts.waitlisted]]);
+      const reg = r.registration;
+      const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
+      return {
+        content: [{ type: 'text', text: `${r.event.title}: ${reg.status}${place}${r.changed ? '' : ' — unchanged'}.` }],
+        structuredContent: {
+          eventId: r.event.id,
+          eventTitle: r.event.title,
+          eventUrl: eventPageUrl(baseUrl, r.event),
+          status: reg.status,
+          waitlistPlace: r.waitlistPlace,
+          changed: r.changed,
+          registeredAt: reg.createdAt.toISOString(),
+          updatedAt: reg.updatedAt.toISOString(),
+          counts: r.counts,
+        },
+      };
+    } catch (error) {
+      return asToolError(error);
+    }
+  });
   return server;
 }

@@ -81,6 +81,7 @@ export class CatalogueIndex {
       if (n > 0) this.attendance.set(id, n);
       else this.attendance.delete(id);
     }
+    this.version++;
   }
 
   constructor(private readonly now: () => Date) {}
@@ -111,10 +112,12 @@ export class CatalogueIndex {
       this.entries.set(event.id, indexEvent(event));
       this.search.add(toDocument(event));
     }
+    // Every change counts for the version (outputs key cached responses on it), listed or not: an unlisted or
+    // cancelled event's page changes too.
+    this.version++;
     if (had || listed) {
       this.duplicatesDirty = true;
       this.byCountry.clear();
-      this.version++;
     }
     return had || listed;
   }
