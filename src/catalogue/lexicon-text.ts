@@ -54,7 +54,12 @@ export function foldMapped(input: string): Folded {
 
 /** Accent- and case-folded text: NFKD, combining marks dropped, ß→ss, æ→ae, œ→oe, ø→o, lower case. */
 export function foldText(text: string): string {
-  return foldMapped(text).text;
+  // Hot path (every indexed word, every event title): ASCII needs only lower-casing, and no offset map is kept.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL.
+  if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase();
+  let out = '';
+  for (const ch of text) out += foldChar(ch);
+  return out;
 }
 
 export interface Tok {

@@ -13,8 +13,8 @@ export interface IndexedEvent {
   event: CatalogueEvent;
   /** The gazetteer place of its city (for city filters and "in Zürich" reasons). */
   place: Place | undefined;
-  /** How well it fits `who=founders`: 0 no, 1 weakly (description only), 2 clearly. */
-  founderFit: 0 | 1 | 2;
+  /** How well it fits `who=founders` (see founders.ts); -1 until first asked, as most queries never ask. */
+  founderFit: -1 | 0 | 1 | 2;
   kinds: ReadonlySet<EventKind>;
   /** Epoch ms of the start, for sorting and windows without touching Date objects. */
   startMs: number;
@@ -28,6 +28,12 @@ export interface IndexedEvent {
 
 /** Events without an end are taken to last this long (a typical evening meetup). */
 const DEFAULT_DURATION_MS = 3 * 60 * 60 * 1000;
+
+/** The entry's fit for `who=founders`, computed on first use and kept. */
+export function founderFitOf(entry: IndexedEvent): 0 | 1 | 2 {
+  if (entry.founderFit === -1) entry.founderFit = founderFit(entry.event);
+  return entry.founderFit;
+}
 
 export function endsAt(event: Pick<CatalogueEvent, 'start' | 'end'>): number {
   return event.end ? event.end.getTime() : event.start.getTime() + DEFAULT_DURATION_MS;
@@ -184,7 +190,7 @@ function indexEvent(event: CatalogueEvent): IndexedEvent {
   return {
     event,
     place: event.city ? resolveCity(event.city, event.country) : undefined,
-    founderFit: founderFit(event),
+    founderFit: -1,
     kinds: classifyKinds(event),
     startMs: event.start.getTime(),
     endsAt: endsAt(event),

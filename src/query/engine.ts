@@ -11,7 +11,7 @@ import {
   topicLabel,
 } from '../catalogue/taxonomy.js';
 import { distanceKm } from '../places/gazetteer.js';
-import type { CatalogueIndex, IndexedEvent, SearchField } from './catalogue-index.js';
+import { type CatalogueIndex, founderFitOf, type IndexedEvent, type SearchField } from './catalogue-index.js';
 import { NEAR_RADIUS_KM, type SearchParams } from './params.js';
 import { describeQuery } from './restate.js';
 import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
@@ -131,7 +131,7 @@ function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined
   if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
   if (p.format && ev.format !== p.format) return false;
   if (org !== undefined && org !== e.foldedOrganizer) return false;
-  if (p.who === 'founders' && e.founderFit === 0) return false;
+  if (p.who === 'founders' && founderFitOf(e) === 0) return false;
   if (p.city) {
     if (p.near) {
       if (ev.format === 'online' || ev.lat === null || ev.lng === null) return false;
@@ -291,9 +291,9 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
     score += WEIGHT.price;
     reasons?.push(u.price === 'free' ? 'Free' : 'Paid');
   }
-  if (u.founders && e.founderFit > 0) {
+  if (u.founders && founderFitOf(e) > 0) {
     matched = true;
-    score += (WEIGHT.founders * e.founderFit) / 2;
+    score += (WEIGHT.founders * founderFitOf(e)) / 2;
     reasons?.push('For founders');
   }
   for (const s of u.seniority) {
