@@ -28,11 +28,31 @@ interface Measured {
   errors: number;
 }
 
-async function measure(
-  url: string,
-  request: { method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {},
-): Promise<Measured> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...request });
+interface CaseRequest {
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  /** Make every request's URL distinct (a cache-busting parameter): measures the engine, not the response cache. */
+  distinct?: boolean;
+}
+
+async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
+  const { distinct, ...options } = request;
+  const target = new URL(url);
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    ...options,
+    ...(distinct
+      ? {
+          requests: [
+            { setupRequest: (req: object) => ({ ...req, path: `${target.pathname}${target.search}&_=${n++}` }) },
+          ],
+        }
+      : {}),
+  });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -116,6 +136,8 @@ async function main() {
           TECH_EVENTS_NOW: NOW,
           LOG_LEVEL: 'info',
           BASE_URL: `http://127.0.0.1:${port}`,
+          // One client address sends everything here: per-client read limits would measure the limiter.
+          RATE_LIMIT_READS_PER_MINUTE: '0',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -125,14 +147,16 @@ async function main() {
     service.stdout!.resume(); // keep draining the logs: a full pipe would block the service's writes
     const rssAfterBuild = rssMb(service.pid!);
     const base = `http://127.0.0.1:${port}`;
-    const cases: [string, string, Parameters<typeof measure>[1]?][] = [
+    const qUrl = `${base}/api/events?country=de&q=${encodeURIComponent('AI meetup Berlin free')}&format=in_person&limit=20`;
+    const calendarUrl = `${base}/api/calendar?country=de&q=${encodeURIComponent('kubernetes munich')}`;
+    const cases: [string, string, CaseRequest?][] = [
       ['/api/events (no q)', `${base}/api/events?country=de`],
-      [
-        '/api/events q (4 words) + filters',
-        `${base}/api/events?country=de&q=${encodeURIComponent('AI meetup Berlin free')}&format=in_person&limit=20`,
-      ],
+      ['/api/events q (4 words) + filters', qUrl],
+      ['  the same, every URL distinct (uncached)', qUrl, { distinct: true }],
       ['/de.md', `${base}/de.md`],
-      ['/api/calendar?q=…', `${base}/api/calendar?country=de&q=${encodeURIComponent('kubernetes munich')}`],
+      ['  the same, every URL distinct (uncached)', `${base}/de.md?limit=50`, { distinct: true }],
+      ['/api/calendar?q=…', calendarUrl],
+      ['  the same, every URL distinct (uncached)', calendarUrl, { distinct: true }],
       ['event page', `${base}/${country}/events/${eventId}`],
       [
         'MCP tools/call search_events',

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { COUNTRY_INFO, type Country } from '../catalogue/countries.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
@@ -12,7 +13,7 @@ import {
 } from '../catalogue/taxonomy.js';
 import { distanceKm } from '../places/gazetteer.js';
 import { type CatalogueIndex, founderFitOf, type IndexedEvent, type SearchField } from './catalogue-index.js';
-import { NEAR_RADIUS_KM, type SearchParams } from './params.js';
+import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
 import { describeQuery } from './restate.js';
 import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
 
@@ -333,11 +334,32 @@ function dateBounds(p: SearchParams, zone: string): [number, number] {
   return [from, to];
 }
 
+const recentResults = new WeakMap<CatalogueIndex, LRUCache<string, SearchResult>>();
+
 /**
- * Runs a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt and
- * its full-text words rank, and events matching nothing of it are left out. Sorted by start without `q`.
+ * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
+ * index version and the minute, and assistants and feeds repeat the same queries. Results are shared: read-only.
  */
 export function search(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
+  let cache = recentResults.get(index);
+  if (!cache) {
+    cache = new LRUCache({ max: 500 });
+    recentResults.set(index, cache);
+  }
+  const key = `${index.version}|${Math.floor(now.getTime() / 60_000)}|${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
+  let result = cache.get(key);
+  if (!result) {
+    result = rank(index, params, now);
+    cache.set(key, result);
+  }
+  return result;
+}
+
+/**
+ * Ranks a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt and
+ * its full-text words rank, and events matching nothing of it are left out. Sorted by start without `q`.
+ */
+function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
   const understanding = understandQuery(params.q, now, COUNTRY_INFO[params.country].timeZone);
   const country = effectiveCountry(understanding, params.country, params.countryExplicit);
   const zone = COUNTRY_INFO[country].timeZone;
