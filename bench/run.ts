@@ -2,13 +2,15 @@
  * npm run bench — throughput and latency of every read output against a ceiling measured in the same run.
  * The ceiling is a bare node:http server with a fixed 2 KB JSON body; the service runs as its own process on a
  * synthetic catalogue (source `demo`) of each size; autocannon drives both over loopback from this process.
- * Environment: BENCH_SIZES (default 1000,10000,100000), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50).
+ * Environment: BENCH_SIZES (default 1000,10000,100000), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
+ * BENCH_DATABASE_URL (a PostgreSQL server to run on instead of the embedded engine).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
@@ -32,23 +34,81 @@ interface CaseRequest {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
-  /** Make every request's URL distinct (a cache-busting parameter): measures the engine, not the response cache. */
+  /**
+   * Replace `{q}` in the URL with a different realistic prompt on every request, cycling through more prompts than
+   * the service's caches hold: measures the ranking engine and renderers, not the caches.
+   */
   distinct?: boolean;
 }
 
+/** 1,600 distinct prompts: topic word × kind × city (German cities, for the de catalogue). */
+const PROMPTS = (() => {
+  const words = ['AI', 'Kubernetes', 'Rust', 'Python', 'Security', 'Data', 'React', 'Startup', 'UX', 'Product'];
+  const kinds = ['meetup', 'conference', 'workshop', 'night'];
+  const cities = [
+    'Berlin',
+    'Hamburg',
+    'München',
+    'Köln',
+    'Frankfurt',
+    'Stuttgart',
+    'Düsseldorf',
+    'Leipzig',
+    'Dortmund',
+    'Essen',
+    'Bremen',
+    'Dresden',
+    'Hannover',
+    'Nürnberg',
+    'Duisburg',
+    'Bochum',
+    'Wuppertal',
+    'Bielefeld',
+    'Bonn',
+    'Münster',
+    'Karlsruhe',
+    'Mannheim',
+    'Augsburg',
+    'Wiesbaden',
+    'Mönchengladbach',
+    'Gelsenkirchen',
+    'Braunschweig',
+    'Aachen',
+    'Kiel',
+    'Chemnitz',
+    'Halle',
+    'Magdeburg',
+    'Freiburg',
+    'Krefeld',
+    'Mainz',
+    'Lübeck',
+    'Erfurt',
+    'Oberhausen',
+    'Rostock',
+    'Kassel',
+  ];
+  return words.flatMap((w) => kinds.flatMap((k) => cities.map((c) => encodeURIComponent(`${w} ${k} ${c}`))));
+})();
+
 async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
   const { distinct, ...options } = request;
-  const target = new URL(url);
+  const target = new URL(url.replace('{q}', PROMPTS[0]!));
+  const template = `${target.pathname}${new URL(url.replace('{q}', 'QUERY')).search}`;
   let n = 0;
   const result = await autocannon({
-    url,
+    url: target.toString(),
     connections: CONNECTIONS,
     duration: SECONDS,
     ...options,
     ...(distinct
       ? {
           requests: [
-            { setupRequest: (req: object) => ({ ...req, path: `${target.pathname}${target.search}&_=${n++}` }) },
+            {
+              setupRequest: (req: object) => ({
+                ...req,
+                path: template.replace('QUERY', PROMPTS[n++ % PROMPTS.length]!),
+              }),
+            },
           ],
         }
       : {}),
@@ -88,17 +148,46 @@ async function startCeiling(port: number): Promise<ChildProcess> {
   return child;
 }
 
-async function prepare(size: number): Promise<{ dir: string; eventId: string; country: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tev-bench-'));
-  const config = loadConfig({ DATA_DIR: dir, TECH_EVENTS_NOW: NOW, LOG_LEVEL: 'silent' });
-  const storage = await openStorage({ dataDir: dir });
+/** Where the catalogue lives: the embedded engine (default), or a fresh database on BENCH_DATABASE_URL's server. */
+interface Store {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+async function freshStore(): Promise<Store> {
+  const server = process.env.BENCH_DATABASE_URL;
+  if (!server) {
+    const dir = mkdtempSync(join(tmpdir(), 'tev-bench-'));
+    return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `tev_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: server });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function prepare(size: number, store: Store): Promise<{ eventId: string; country: string }> {
+  const config = loadConfig({ ...store.env, TECH_EVENTS_NOW: NOW, LOG_LEVEL: 'silent' });
+  const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const ctx = createContext(config, storage, createLogger('silent'));
   const started = performance.now();
   await loadDemoCatalogue(ctx, size);
   const first = (await ctx.events.findById('demo-1'))!;
   await storage.close();
   console.log(`  generated ${size} demo events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { dir, eventId: first.id, country: first.country };
+  return { eventId: first.id, country: first.country };
 }
 
 function row(name: string, m: Measured, ceiling: number): string {
@@ -107,7 +196,10 @@ function row(name: string, m: Measured, ceiling: number): string {
 }
 
 async function main() {
-  console.log(`# tech-events bench — ${CONNECTIONS} connections, ${SECONDS} s per case, node ${process.version}\n`);
+  const engine = process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+  console.log(
+    `# tech-events bench — ${engine}, ${CONNECTIONS} connections, ${SECONDS} s per case, node ${process.version}\n`,
+  );
   const ceilingPort = 4400;
   const ceilingServer = await startCeiling(ceilingPort);
   const ceiling = await measure(`http://127.0.0.1:${ceilingPort}/`);
@@ -124,7 +216,8 @@ async function main() {
   });
   for (const size of SIZES) {
     console.log(`## ${size} events`);
-    const { dir, eventId, country } = await prepare(size);
+    const store = await freshStore();
+    const { eventId, country } = await prepare(size, store);
     const port = 4401;
     const service = spawn(
       process.execPath,
@@ -132,7 +225,7 @@ async function main() {
       {
         env: {
           ...process.env,
-          DATA_DIR: dir,
+          ...store.env,
           TECH_EVENTS_NOW: NOW,
           LOG_LEVEL: 'info',
           BASE_URL: `http://127.0.0.1:${port}`,
@@ -152,11 +245,15 @@ async function main() {
     const cases: [string, string, CaseRequest?][] = [
       ['/api/events (no q)', `${base}/api/events?country=de`],
       ['/api/events q (4 words) + filters', qUrl],
-      ['  the same, every URL distinct (uncached)', qUrl, { distinct: true }],
+      [
+        '  q + filters, a different prompt each request',
+        `${base}/api/events?country=de&q={q}&format=in_person&limit=20`,
+        { distinct: true },
+      ],
       ['/de.md', `${base}/de.md`],
-      ['  the same, every URL distinct (uncached)', `${base}/de.md?limit=50`, { distinct: true }],
+      ['  /de.md?q=…, a different prompt each request', `${base}/de.md?q={q}`, { distinct: true }],
       ['/api/calendar?q=…', calendarUrl],
-      ['  the same, every URL distinct (uncached)', calendarUrl, { distinct: true }],
+      ['  the same, a different prompt each request', `${base}/api/calendar?country=de&q={q}`, { distinct: true }],
       ['event page', `${base}/${country}/events/${eventId}`],
       [
         'MCP tools/call search_events',
@@ -177,7 +274,7 @@ async function main() {
     console.log(`\nRSS after the run: ${rssMb(service.pid!).toFixed(0)} MB\n`);
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+    await store.drop();
   }
 }
 

@@ -125,6 +125,14 @@ function localDay(date: Date, zone: string): string {
   return DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
 }
 
+/**
+ * A cheap box test before the great-circle distance: 45 km is under 0.41° of latitude anywhere and under 0.7° of
+ * longitude in ch/de/at (45°–55° N), so points outside the box cannot be near.
+ */
+function roughlyNear(here: { lat: number; lng: number }, lat: number, lng: number): boolean {
+  return Math.abs(lat - here.lat) < 0.41 && Math.abs(lng - here.lng) < 0.7;
+}
+
 /** Structured parameters: hard filters. */
 function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined, from: number, to: number): boolean {
   const ev = e.event;
@@ -136,7 +144,8 @@ function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined
   if (p.city) {
     if (p.near) {
       if (ev.format === 'online' || ev.lat === null || ev.lng === null) return false;
-      if (distanceKm(p.city, { lat: ev.lat, lng: ev.lng }) > NEAR_RADIUS_KM) return false;
+      if (!roughlyNear(p.city, ev.lat, ev.lng) || distanceKm(p.city, { lat: ev.lat, lng: ev.lng }) > NEAR_RADIUS_KM)
+        return false;
     } else if (e.place?.geonameId !== p.city.geonameId) {
       return false;
     }
@@ -257,7 +266,9 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
       score += WEIGHT.place;
       reasons?.push(`In ${here.name}`);
     } else {
-      const d = distanceKm(here, { lat: ev.lat, lng: ev.lng });
+      const d = roughlyNear(here, ev.lat, ev.lng)
+        ? distanceKm(here, { lat: ev.lat, lng: ev.lng })
+        : Number.POSITIVE_INFINITY;
       if (d <= NEAR_RADIUS_KM) {
         matched = true;
         score += WEIGHT.place * (u.place.mode === 'near' ? 0.9 : 0.75) * (1 - d / (2 * NEAR_RADIUS_KM));
