@@ -15,6 +15,19 @@ export interface Config {
   logLevel: string;
   /** Load the shipped curated catalogue into an empty database at start-up. */
   seed: boolean;
+  /** Requests per minute before a 429: writes per API key, reads per client address. 0 disables a limit. */
+  rateLimits: { writesPerMinute: number; readsPerMinute: number };
+  /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
+  trustProxy: boolean | string;
+  /** Socket-level limits of the HTTP server, in milliseconds. */
+  timeouts: {
+    /** The whole request (headers and body) must arrive within this (Node `requestTimeout`); else 408. */
+    requestMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveMs: number;
+    /** A connection without any traffic for this long is closed (Fastify `connectionTimeout`). */
+    connectionMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -25,6 +38,28 @@ function parsePort(value: string | undefined, fallback: number): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`PORT must be 0-65535, got "${value}"`);
   return port;
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number ≥ 0, got "${value}"`);
+  return n;
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  const n = parseCount(name, value, fallback);
+  if (n === 0) throw new ConfigError(`${name} must be positive, got "${value}"`);
+  return n;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  // Default: proxies on loopback and private networks (a local nginx, a load balancer in the same VPC) may set
+  // X-Forwarded-For; a public peer cannot spoof its address and so cannot dodge or borrow a per-client limit.
+  if (value === undefined || value.trim() === '') return 'loopback,linklocal,uniquelocal';
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -50,6 +85,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     seed: env.SEED !== '0' && env.SEED !== 'false',
     fixedNow,
+    rateLimits: {
+      writesPerMinute: parseCount('RATE_LIMIT_WRITES_PER_MINUTE', env.RATE_LIMIT_WRITES_PER_MINUTE, 120),
+      readsPerMinute: parseCount('RATE_LIMIT_READS_PER_MINUTE', env.RATE_LIMIT_READS_PER_MINUTE, 600),
+    },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    timeouts: {
+      requestMs: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000),
+      keepAliveMs: positive('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 72_000),
+      connectionMs: positive('CONNECTION_TIMEOUT_MS', env.CONNECTION_TIMEOUT_MS, 120_000),
+    },
     ...overrides,
     baseUrl,
   };

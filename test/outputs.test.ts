@@ -134,6 +134,43 @@ describe('markdown, iCal and caching over the same query engine', () => {
     });
   });
 
+  describe('HTTP caching', () => {
+    it('compresses large bodies, and sets Cache-Control per output', async () => {
+      const md = await fetch(`${server.base}/ch.md`, { headers: { 'accept-encoding': 'br' } });
+      expect(md.headers.get('content-encoding')).toBe('br');
+      expect(md.headers.get('cache-control')).toBe('public, max-age=60');
+      expect(md.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(await md.text()).toMatch(/^# Tech events/);
+      const gz = await fetch(`${server.base}/api/events`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect((await request(`${server.base}/api/calendar`)).headers.get('cache-control')).toBe('public, max-age=300');
+      expect((await request(`${server.base}/ch/events/devopsdays-zurich`)).headers.get('cache-control')).toBe(
+        'public, max-age=300',
+      );
+      expect((await request(`${server.base}/api/events?mine=1`, { key })).headers.get('cache-control')).toBe(
+        'private, no-store',
+      );
+      const write = await request(`${server.base}/api/events`, { key, json: { action: 'cancel', externalId: 'none' } });
+      expect(write.headers.get('cache-control')).toMatch(/no-store/);
+    });
+
+    it('answers 304 to a matching If-None-Match on every read output', async () => {
+      for (const path of [
+        '/api/events?q=devops',
+        '/ch.md',
+        '/api/calendar?q=devops',
+        '/ch/events/devopsdays-zurich',
+        '/',
+      ]) {
+        const first = await fetch(`${server.base}${path}`);
+        const etag = first.headers.get('etag');
+        expect(etag, path).toBeTruthy();
+        const again = await fetch(`${server.base}${path}`, { headers: { 'if-none-match': etag! } });
+        expect(again.status, path).toBe(304);
+      }
+    });
+  });
+
   describe('iCal', () => {
     it('is an RFC 5545 calendar that ical.js reads with correct times, reminders and links', async () => {
       const res = await request(`${server.base}/api/calendar?q=${encodeURIComponent('web in Zürich')}`);

@@ -72,6 +72,23 @@ export const PROBLEMS = {
     title: 'The admin API is disabled',
     explanation: 'Set ADMIN_TOKEN on the server to enable the admin API.',
   },
+  'request-timeout': {
+    status: 408,
+    title: 'The request took too long to arrive',
+    explanation:
+      "The request line, headers and body must arrive within the server's request timeout (30 s by default). The connection was closed; nothing was changed.",
+  },
+  'headers-too-large': {
+    status: 431,
+    title: 'The request headers are too large',
+    explanation: 'The request line and headers together are limited to 16 KiB. Nothing was changed.',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    explanation:
+      'Writes are limited per API key and reads per client address, each to a number of requests per minute. Wait the number of seconds given in `Retry-After` (also `retryAfter` in the body) and retry; the rejected request changed nothing.',
+  },
   'storage-unavailable': {
     status: 503,
     title: 'The database is unavailable',

@@ -1,9 +1,10 @@
 import cors from '@fastify/cors';
-import etag from '@fastify/etag';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
 import { refuseKeyInQuery } from './authenticate.js';
+import { registerCaching } from './caching.js';
+import { clientErrorHandler, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerRateLimits } from './limits.js';
 import { sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
@@ -23,11 +24,34 @@ function requestSerializer(request: { method: string; url: string; ip?: string; 
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { timeouts } = ctx.config;
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: ctx.config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Slow or stuck clients: the whole request must arrive within requestMs (headers within at most 10 s of it),
+    // idle keep-alive sockets close after keepAliveMs, silent ones after connectionMs. Node checks the request
+    // deadlines every connectionsCheckingInterval, so that interval stays a fraction of the timeout.
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.connectionMs,
+    http: {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: Math.min(timeouts.requestMs, 10_000),
+      connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(timeouts.requestMs / 4))),
+    },
+    clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
+    // Errors of the router (a malformed %-escape, an overlong path parameter) as problems like everything else.
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split('?')[0]!;
+      const problem =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ServiceError('not-found', 'Nothing here has a name that long.')
+          : toServiceError(error, request);
+      sendProblem(reply, ctx.config.baseUrl, problem, path);
+    },
   });
 
   // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
@@ -40,7 +64,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   // Strong ETags on every response body; a matching If-None-Match gets 304 (calendar clients, crawlers, caches).
-  await app.register(etag);
+  await registerCaching(app, ctx);
+
+  // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
+  const rateLimitUnknownPaths = await registerRateLimits(app, ctx.config);
 
   app.addHook('onRequest', async (request) => {
     refuseKeyInQuery(request);
@@ -49,7 +76,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => {
     sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), request.url.split('?')[0]!);
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(rateLimitUnknownPaths ? { preHandler: rateLimitUnknownPaths } : {}, (request, reply) => {
     sendProblem(
       reply,
       ctx.config.baseUrl,

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEMS, type ProblemCode, ServiceError } from '../catalogue/errors.js';
 
@@ -31,6 +32,8 @@ export function sendProblem(reply: FastifyReply, baseUrl: string, error: Service
       error.code === 'missing-key' ? 'Bearer realm="tech-events"' : 'Bearer realm="tech-events", error="invalid_token"',
     );
   }
+  // A database outage is usually over within seconds (a restart, a failover): say when to retry.
+  if (error.code === 'storage-unavailable') reply.header('Retry-After', '5');
   return reply
     .status(error.status)
     .type('application/problem+json; charset=utf-8')
@@ -45,13 +48,24 @@ const FASTIFY_CODES: Record<string, ProblemCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad-request',
 };
 
-/** Errors that mean the database is out of reach (connection refused, server shutting down, …). */
-function isStorageUnavailable(error: { code?: string; message?: string }): boolean {
-  const code = error.code ?? '';
+/**
+ * Errors that mean the database is out of reach: connection refused or reset, a Unix socket gone, the server
+ * shutting down or starting up (57P0x), connection exceptions (08xxx), the pool giving up on connecting.
+ */
+export function isStorageUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; syscall?: unknown; errors?: unknown } | null | undefined;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (Array.isArray(e.errors) && e.errors.some(isStorageUnavailable)) return true; // AggregateError (IPv4 and IPv6)
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code) ||
+    (code === 'ENOENT' && e.syscall === 'connect') ||
+    ['57P01', '57P02', '57P03'].includes(code) ||
     code.startsWith('08') ||
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message ?? '')
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|the database system is (shutting down|starting up|in recovery mode)/i.test(
+      message,
+    )
   );
 }
 
@@ -65,8 +79,14 @@ export function toServiceError(error: unknown, request: FastifyRequest): Service
     return new ServiceError(mapped, detail);
   }
   if (e instanceof SyntaxError && (e as FastifyError).statusCode === 400) return new ServiceError('malformed-json');
+  // PostgreSQL cannot hold NUL (and jsonb no lone surrogate escapes): such a character in a value that is only
+  // looked up (an id in a path, a tool argument) is the caller's mistake, not ours.
+  if ((e as { code?: unknown })?.code === '22021' || (e as { code?: unknown })?.code === '22P05') {
+    return new ServiceError('bad-request', 'The request contains a character that cannot be stored, such as NUL.');
+  }
   if (isStorageUnavailable(e)) {
-    request.log.warn({ err: e }, 'storage unavailable');
+    // One short line per refused request (an outage refuses many): no stack trace.
+    request.log.warn({ code: (e as { code?: unknown })?.code, reason: String(e?.message ?? e) }, 'storage unavailable');
     return new ServiceError('storage-unavailable');
   }
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
@@ -74,6 +94,23 @@ export function toServiceError(error: unknown, request: FastifyRequest): Service
   }
   request.log.error({ err: e }, 'unhandled error');
   return new ServiceError('internal');
+}
+
+/**
+ * A complete HTTP/1.1 problem+json response for errors the HTTP parser raises before any request exists
+ * (headers over the size limit, a request that does not arrive in time, bytes that are not HTTP).
+ */
+export function rawProblemResponse(baseUrl: string, error: ServiceError): string {
+  const { instance: _instance, ...body } = problemBody(baseUrl, error, '');
+  const json = JSON.stringify(body);
+  return [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    'Content-Type: application/problem+json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    'Connection: close',
+    '',
+    json,
+  ].join('\r\n');
 }
 
 export { PROBLEMS };

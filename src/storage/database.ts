@@ -21,8 +21,12 @@ export interface StorageOptions {
 export interface Storage {
   db: Kysely<Database>;
   engine: Engine;
-  /** Calls `onNotify` with the payload of every NOTIFY on `channel`; resolves to an unsubscribe function. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel`; resolves to an unsubscribe function. On
+   * PostgreSQL the listening connection re-opens by itself after the server went away, and then calls
+   * `onReconnect` (notifications sent in between are lost: re-read what may have changed).
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -54,30 +58,100 @@ async function migrate(db: Kysely<Database>): Promise<void> {
   }
 }
 
+/** How long a request waits for a PostgreSQL connection before it fails (503) instead of hanging. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 async function openPostgres(connectionString: string, max: number): Promise<Storage> {
-  const pool = new pg.Pool({ connectionString, max });
-  // An idle client losing its server (a restart) must not crash the process; the next query reconnects.
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A client losing its server (a restart, a failover) must not crash the process. pg-pool listens for errors of
+  // idle clients only ('error' on the pool); a client checked out between two statements of a transaction has no
+  // listener, and its 'error' event would be unhandled. Every client gets one for its whole life: the statement
+  // in flight fails (503), and the pool drops the broken client on release; the next query reconnects.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const listeners = new Set<() => Promise<void>>();
   return {
     db,
     engine: 'postgres',
-    async listen(channel, onNotify) {
-      // A dedicated connection: LISTEN is per session, and pooled sessions come and go.
-      const client = new pg.Client({ connectionString });
-      client.on('error', () => {});
+    async listen(channel, onNotify, onReconnect) {
+      const stop = await listenWithReconnect(connectionString, channel, onNotify, onReconnect);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * LISTEN on a dedicated connection (LISTEN is per session, and pooled sessions come and go) that survives the
+ * server going away: when the connection ends it is re-opened with backoff (0.25 s doubling to 5 s) and LISTENs
+ * again; `onReconnect` then runs, because notifications sent while nobody listened are lost.
+ * The first connection must succeed (start-up fails loudly on a wrong DATABASE_URL).
+ */
+async function listenWithReconnect(
+  connectionString: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onReconnect: (() => void) | undefined,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 250;
+
+  const connect = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    client.on('error', () => {}); // surfaces as 'end' below
+    try {
       await client.connect();
       client.on('notification', (message) => {
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => {});
-      };
-    },
-    async close() {
-      await db.destroy();
-    },
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    client.once('end', () => {
+      if (current === client) current = undefined;
+      if (!stopped) schedule();
+    });
+    return client;
+  };
+
+  const schedule = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(async () => {
+      retry = undefined;
+      try {
+        const client = await connect();
+        if (stopped) {
+          await client.end().catch(() => {});
+          return;
+        }
+        current = client;
+        delay = 250;
+        onReconnect?.();
+      } catch {
+        delay = Math.min(delay * 2, 5_000);
+        schedule();
+      }
+    }, delay);
+    retry.unref();
+  };
+
+  current = await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await current?.end().catch(() => {});
   };
 }
 

@@ -34,7 +34,13 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, port: number): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...CLI, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: ROOT,
-    env: childEnv({ LOG_LEVEL: 'info', SEED: '0', ...env }),
+    env: childEnv({
+      LOG_LEVEL: 'info',
+      SEED: '0',
+      RATE_LIMIT_READS_PER_MINUTE: '0',
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+      ...env,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

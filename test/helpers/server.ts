@@ -59,6 +59,9 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     HOST: '127.0.0.1',
     SEED: '0',
     LOG_LEVEL: 'silent',
+    // Every suite sends many requests from 127.0.0.1: limits are off unless a suite sets them (test/limits.test.ts).
+    RATE_LIMIT_READS_PER_MINUTE: '0',
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
     ...(options.now ? { TECH_EVENTS_NOW: options.now } : {}),
     ...options.env,
   };

@@ -1,0 +1,76 @@
+import compress from '@fastify/compress';
+import etag from '@fastify/etag';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { LRUCache } from 'lru-cache';
+import type { AppContext } from '../context.js';
+import { type CachedResponse, createResponseCache } from './response-cache.js';
+
+/** How long shared caches and clients may reuse each kind of read (feeds short, so new events show soon). */
+export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } as const;
+
+/** Paths whose GET answers depend only on the URL, the read index and the minute. */
+const CACHEABLE = /^\/(api\/events|api\/md|api\/calendar|(ch|de|at)(\.md|\/.*)?)?$/;
+/** Headers that belong to one exchange, not to the body. */
+const PER_EXCHANGE =
+  /^(content-length|content-encoding|vary|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    responseCacheKey?: string;
+  }
+}
+
+function cacheControlFor(request: FastifyRequest, status: number): string {
+  const path = request.url.split('?')[0]!;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
+  if (request.headers.authorization || status >= 400 || path === '/healthz') return 'private, no-store';
+  if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
+    return `public, max-age=${CACHE_SECONDS.docs}`;
+  }
+  if (/\/events\/[^/]+$/.test(path)) return `public, max-age=${CACHE_SECONDS.page}`;
+  return `public, max-age=${CACHE_SECONDS.listing}`;
+}
+
+/**
+ * HTTP caching that real clients use, plus a server-side response cache:
+ * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
+ * - rendered read responses kept in a bounded LRU keyed by URL, read-index version and minute (see response-cache.ts).
+ * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
+ */
+export async function registerCaching(
+  app: FastifyInstance,
+  ctx: AppContext,
+): Promise<LRUCache<string, CachedResponse>> {
+  const cache = createResponseCache();
+  await app.register(etag);
+
+  // Looked up in preHandler, after rate limits and validation of the route have run.
+  app.addHook('preHandler', async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return;
+    if (!CACHEABLE.test(request.url.split('?')[0]!)) return;
+    const key = `${ctx.index.version}|${Math.floor(ctx.now().getTime() / 60_000)}|${request.url}`;
+    const hit = cache.get(key);
+    if (!hit) {
+      request.responseCacheKey = key;
+      return;
+    }
+    reply.headers(hit.headers);
+    return reply.send(hit.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));
+    const key = request.responseCacheKey;
+    if (key && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
+      }
+      cache.set(key, { body: payload, headers });
+    }
+    return payload;
+  });
+
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  return cache;
+}

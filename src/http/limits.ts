@@ -1,0 +1,93 @@
+import type { Socket } from 'node:net';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hashSecret, parseKey } from '../auth/api-keys.js';
+import { ServiceError } from '../catalogue/errors.js';
+import type { Config } from '../config.js';
+import { bearerToken } from './authenticate.js';
+import { rawProblemResponse } from './problem.js';
+
+/** Bytes of the request line plus all headers (Node's `maxHeaderSize`); more is a 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Longest path parameter (event ids are at most ~66 characters); longer ones match no route (404). */
+export const MAX_PARAM_LENGTH = 200;
+
+const WINDOW_MS = 60_000;
+
+/** The route a request matched (its pattern), else its path. */
+const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? request.url.split('?')[0];
+
+/** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
+function isWrite(request: FastifyRequest): boolean {
+  return (request.method === 'POST' || request.method === 'DELETE') && routeOf(request) === '/api/events';
+}
+
+/**
+ * The bucket a request is counted in, decided without a database hit. Writes: per API key, named by the key's
+ * public id plus a short fingerprint of its secret, so a forged token carrying somebody else's id (the id is not
+ * secret) counts in a bucket of its own and cannot use up the real key's allowance. Writes without a well-formed
+ * key, and all reads: per client address (`request.ip`, which honours X-Forwarded-For only from TRUST_PROXY peers).
+ */
+export function rateLimitBucket(request: FastifyRequest): string {
+  if (isWrite(request)) {
+    const token = bearerToken(request);
+    const parsed = token ? parseKey(token) : undefined;
+    if (parsed) return `write:key:${parsed.id}:${hashSecret(parsed.secret).subarray(0, 8).toString('hex')}`;
+    return `write:ip:${request.ip}`;
+  }
+  return `read:ip:${request.ip}`;
+}
+
+/** Never limited: the health check (load balancers, orchestrators) and CORS preflights. */
+function exempt(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' || routeOf(request) === '/healthz';
+}
+
+/**
+ * Rate limits (429 problem+json with Retry-After) through @fastify/rate-limit, one fixed one-minute window per
+ * bucket, counted in this process. Must be registered before the routes (it hooks each route as it is added).
+ * Returns a preHandler for the not-found handler (unknown paths count as reads), or undefined when both are off.
+ */
+export async function registerRateLimits(app: FastifyInstance, config: Config) {
+  const { writesPerMinute, readsPerMinute } = config.rateLimits;
+  if (writesPerMinute === 0 && readsPerMinute === 0) return undefined;
+  const limitOf = (bucket: string) => (bucket.startsWith('write:') ? writesPerMinute : readsPerMinute);
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    timeWindow: WINDOW_MS,
+    cache: 20_000,
+    keyGenerator: rateLimitBucket,
+    max: (_request, bucket) => limitOf(bucket),
+    allowList: (request, bucket) => exempt(request) || limitOf(bucket) === 0,
+    errorResponseBuilder: (request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      const what = isWrite(request) ? 'writes per minute for this key' : 'requests per minute from this address';
+      return new ServiceError('rate-limited', `At most ${context.max} ${what}; retry in ${seconds} s.`, {
+        retryAfter: seconds,
+        limit: context.max,
+      });
+    },
+  });
+  return app.rateLimit();
+}
+
+/**
+ * Answers errors of the HTTP parser (no request object exists yet) as problem+json too: 431 for headers over
+ * MAX_HEADER_BYTES, 408 for a request that did not arrive within the request timeout, 400 for anything else.
+ */
+export function clientErrorHandler(baseUrl: string) {
+  return (error: Error & { code?: string }, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const problem =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ServiceError('headers-too-large')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ServiceError('request-timeout')
+          : new ServiceError('bad-request', 'The request is not valid HTTP/1.1.');
+    if (!socket.writable) return void socket.destroy();
+    socket.end(rawProblemResponse(baseUrl, problem));
+    // The client should close after the answer; a peer that does not gets its socket destroyed.
+    setTimeout(() => socket.destroy(), 2000).unref();
+  };
+}
