@@ -1,0 +1,380 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectSecurityHeaders, parseCalendar, parseMarkdownTable, parsePage } from './helpers/documents.js';
+import {
+  expectNoServerError,
+  expectProblem,
+  fuzzParams,
+  hostileOrLong,
+  hostileString,
+  INJECTIONS,
+} from './helpers/fuzz.js';
+import { request } from './helpers/http.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/**
+ * Property-based tests of every read parameter, `q`, the path shapes and the MCP tool arguments against a live
+ * server holding the curated catalogue plus hostile events: never a 5xx; a rejection is a problem+json 4xx (or the
+ * HTML/markdown 404 page of its route); markdown, iCal and HTML answers parse and keep their structure.
+ */
+
+const NOW = '2025-03-01T09:00:00Z';
+const PARAMS = ['country', 'q', 'topic', 'seniority', 'city', 'near', 'format', 'org', 'who', 'limit', 'from', 'to'];
+
+const validValue: Record<string, fc.Arbitrary<string>> = {
+  country: fc.constantFrom('ch', 'de', 'at'),
+  q: fc.constantFrom('AI meetups in Zürich next week', 'KI in Berlin', 'devops', 'free workshops', 'Genf', ''),
+  topic: fc.constantFrom('ai-ml', 'web,data', 'cloud-devops', 'security,,startups'),
+  seniority: fc.constantFrom('junior', 'senior,executive', 'student'),
+  city: fc.constantFrom('Zürich', 'Zurich', 'Berlin', 'München', 'Wien', 'Genf'),
+  near: fc.constantFrom('1', '0', 'true', 'false'),
+  format: fc.constantFrom('in_person', 'online', 'hybrid'),
+  org: fc.constantFrom('basta.net', 'Render Host', 'Startup Grind'),
+  who: fc.constant('founders'),
+  limit: fc.constantFrom('1', '10', '100', '50'),
+  from: fc.constantFrom('2025-03-01', '2025-04-15'),
+  to: fc.constantFrom('2025-03-31', '2025-12-31'),
+};
+
+const value = (name: string) =>
+  fc.oneof(
+    { weight: 3, arbitrary: validValue[name] ?? hostileString() },
+    { weight: 3, arbitrary: hostileString() },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('0', '-1', '101', '1e2', '2025-02-30', '9999-99-99', ' ', ',', 'null', '[]', '%'),
+    },
+    { weight: 1, arbitrary: hostileOrLong(name === 'q' ? 500 : 200) },
+  );
+
+/** 0–5 parameters, valid or hostile, sometimes repeated, sometimes unknown names. */
+const query = fc
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...PARAMS).chain((name) => value(name).map((v) => [name, v] as const)) },
+      { weight: 1, arbitrary: fc.tuple(hostileString(), hostileString()) },
+    ),
+    { maxLength: 5 },
+  )
+  .map((pairs) => new URLSearchParams(pairs as [string, string][]).toString());
+
+/** Percent-escapes that decode to invalid UTF-8, NUL, overlong forms… */
+const rawBytes = fc
+  .uint8Array({ minLength: 1, maxLength: 10 })
+  .map((b) => [...b].map((x) => `%${x.toString(16).padStart(2, '0')}`).join(''));
+
+describe('fuzzing reads', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { now: NOW, env: { SEED: '1' } });
+    const key = await server.createKey('Render Host', 'ch');
+    // A few hostile events among the curated ones, so hostile text flows through every output.
+    for (const [i, title] of INJECTIONS.entries()) {
+      if (!title.trim() || i % 3 !== 0) continue;
+      const res = await request(`${server.base}/api/events`, {
+        key,
+        json: {
+          // (the API refuses NUL: keep it out of what must be accepted)
+          title: `${title} meetup ${i}`.replaceAll('\u0000', ''),
+          startAt: `2025-03-${String(2 + (i % 27)).padStart(2, '0')}T18:30:00+01:00`,
+          city: ['Zürich', 'Berlin', 'Wien'][i % 3],
+          venue: `Hall ${INJECTIONS[(i + 7) % INJECTIONS.length]}`.replaceAll('\u0000', ''),
+          organizer: `Org ${INJECTIONS[(i + 13) % INJECTIONS.length]}`.replaceAll('\u0000', ''),
+          description: INJECTIONS.join(' ').replaceAll('\u0000', ''),
+          topics: ['ai-ml'],
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+  });
+  afterAll(() => server?.close());
+
+  it('answers /api/events with JSON or a problem for any parameters', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, async (qs) => {
+        const res = await request(`${server.base}/api/events?${qs}`);
+        expectNoServerError(res, server.base, qs);
+        if (res.status === 200) {
+          expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+          expect(res.body.events.length).toBeLessThanOrEqual(res.body.total);
+          expect(res.body.events.length).toBeLessThanOrEqual(100);
+        } else {
+          expect([400, 422], qs).toContain(res.status);
+        }
+      }),
+      fuzzParams(300),
+    );
+  });
+
+  it('keeps /api/md a well-formed table for any parameters', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, async (qs) => {
+        const res = await request(`${server.base}/api/md?${qs}`);
+        expectNoServerError(res, server.base, qs);
+        if (res.status === 200) {
+          expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+          parseMarkdownTable(res.text, server.base);
+        }
+      }),
+      fuzzParams(200),
+    );
+  });
+
+  it('keeps /api/calendar a valid calendar for any parameters', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, async (qs) => {
+        const res = await request(`${server.base}/api/calendar?${qs}`);
+        expectNoServerError(res, server.base, qs);
+        if (res.status === 200) {
+          expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+          const { events } = parseCalendar(res.text);
+          // The same query as JSON lists the same events.
+          const json = await request(`${server.base}/api/events?${qs}`);
+          expect(events.map(({ e }) => e.uid.split('@')[0])).toEqual(json.body.events.map((e: { id: string }) => e.id));
+        }
+      }),
+      fuzzParams(200),
+    );
+  });
+
+  it('keeps the search pages safe HTML for any parameters', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/', '/ch', '/de', '/at'), query, async (path, qs) => {
+        const res = await request(`${server.base}${path}?${qs}`);
+        expect(res.status, qs).toBeLessThan(500);
+        if (res.status === 400) return expectProblem(res, server.base); // a key-like parameter name
+        expect([200, 422], qs).toContain(res.status);
+        expectSecurityHeaders(res.headers, qs);
+        const doc = parsePage(res.text);
+        expect(doc.byTag('script'), qs).toHaveLength(0);
+        const qs_ = new URLSearchParams(qs).getAll('q');
+        const q = qs_.length === 1 ? qs_[0] : undefined; // a repeated q is not echoed into the form
+        const input = doc.byTag('input').find((i) => doc.attr(i, 'name') === 'q');
+        if (q?.trim()) expect(doc.attr(input!, 'value')).toBe(q.replace(/\r\n?/g, '\n').replaceAll('\u0000', '\ufffd'));
+      }),
+      fuzzParams(150),
+    );
+  });
+
+  it('answers hostile path segments and raw byte escapes without a 5xx', async () => {
+    const segment = fc.oneof(
+      hostileString().map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ''))),
+      rawBytes,
+      fc.constantFrom('..', '%2e%2e', '%2F', '%00', 'ch', 'devopsdays-zurich', 'a'.repeat(300)),
+    );
+    const shape = fc.constantFrom(
+      (s: string) => `/${s}`,
+      (s: string) => `/ch/events/${s}`,
+      (s: string) => `/ch/events/${s}.ics`,
+      (s: string) => `/${s}/events/x`,
+      (s: string) => `/${s}.md`,
+      (s: string) => `/ch/cities/${s}.md`,
+      (s: string) => `/de/topics/${s}.md`,
+      (s: string) => `/problems/${s}`,
+      (s: string) => `/api/events?q=${s}&city=${s}`,
+      (s: string) => `/api/md?${s}=${s}`,
+      (s: string) => `/?q=${s}`,
+    );
+    await fc.assert(
+      fc.asyncProperty(shape, segment, async (make, s) => {
+        const path = make(s);
+        const res = await request(`${server.base}${path}`);
+        expectNoServerError(res, server.base, path, [/^text\/html/, /^text\/markdown/]);
+        if (/^text\/html/.test(res.headers.get('content-type') ?? '')) {
+          expectSecurityHeaders(res.headers, path);
+          expect(parsePage(res.text).byTag('script').length, path).toBeLessThanOrEqual(1);
+        }
+      }),
+      fuzzParams(300),
+    );
+  });
+
+  it('refuses a key in the query string under every parameter name, on every read route', async () => {
+    const names = ['key', 'api_key', 'apikey', 'apiKey', 'access_token', 'token'];
+    for (const path of ['/api/events', '/api/md', '/api/calendar', '/', '/ch.md', '/api/events?mine=1']) {
+      for (const name of names) {
+        const sep = path.includes('?') ? '&' : '?';
+        const res = await request(`${server.base}${path}${sep}${name}=tev_0123456789ab_${'A'.repeat(43)}`);
+        expect(res.status, `${path} ${name}`).toBe(400);
+        expectProblem(res, server.base);
+        expect(res.body.detail).toMatch(/never accepted in the query string/);
+      }
+    }
+  });
+});
+
+/** Messages of exceptions that escaped a tool instead of becoming advice. */
+const RAW_ERROR =
+  /internal error|URI malformed|invalid byte sequence|encoding "UTF8"|syntax error|TypeError|RangeError|ReferenceError|\bat \w+ \(/i;
+
+describe('fuzzing MCP tool arguments', () => {
+  let server: TestServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { now: NOW, env: { SEED: '1' } });
+    const key = await server.createKey('MCP Fuzz Host', 'ch');
+    client = new Client({ name: 'fuzz', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  /** A value of the right type or of any type at all. */
+  const anything = fc.oneof(
+    { weight: 4, arbitrary: hostileString() },
+    { weight: 1, arbitrary: hostileOrLong(500) },
+    { weight: 1, arbitrary: fc.integer() },
+    { weight: 1, arbitrary: fc.double() },
+    { weight: 1, arbitrary: fc.boolean() },
+    { weight: 1, arbitrary: fc.constantFrom(null, [], {}, ['ai-ml'], ['junior', 'x']) },
+  );
+  const field = (good: fc.Arbitrary<unknown>) =>
+    fc.oneof({ weight: 8, arbitrary: good }, { weight: 1, arbitrary: anything });
+  const filters = {
+    country: field(fc.constantFrom('ch', 'de', 'at')),
+    city: field(fc.constantFrom('Zürich', 'Berlin', 'Wien')),
+    near: field(fc.boolean()),
+    topic: field(fc.constantFrom(['ai-ml'], ['web', 'data'])),
+    seniority: field(fc.constantFrom(['junior'], ['executive'])),
+    format: field(fc.constantFrom('online', 'hybrid')),
+    org: field(fc.constantFrom('basta.net')),
+    who: field(fc.constant('founders')),
+    limit: field(fc.integer({ min: 1, max: 100 })),
+  };
+  const dates = { from: field(fc.constant('2025-03-01')), to: field(fc.constant('2025-06-30')) };
+  const call = fc.oneof(
+    fc.record({
+      name: fc.constant('search_events'),
+      args: fc.record({ q: field(hostileString()), ...filters }, { requiredKeys: [] }),
+    }),
+    fc.record({ name: fc.constant('find_events'), args: fc.record({ ...filters, ...dates }, { requiredKeys: [] }) }),
+    fc.record({
+      name: fc.constant('best_next_event'),
+      args: fc.record(
+        {
+          wishes: field(hostileString()),
+          country: filters.country,
+          city: filters.city,
+          ...dates,
+          audience: field(fc.constant('founders')),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+    fc.record({
+      name: fc.constant('get_event'),
+      args: fc.record(
+        {
+          id: field(fc.constantFrom('devopsdays-zurich', 'nope')),
+          country: filters.country,
+          url: field(hostileString()),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+    fc.record({
+      name: fc.constant('subscribe_calendar'),
+      args: fc.record({ q: field(hostileString()), ...filters }, { requiredKeys: [] }),
+    }),
+    fc.record({
+      name: fc.constant('rsvp'),
+      args: fc.record(
+        {
+          id: field(fc.constantFrom('devopsdays-zurich', 'nope')),
+          country: filters.country,
+          action: field(fc.constantFrom('register', 'withdraw')),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+  );
+
+  it('answers any tool arguments with a result, a tool error or an invalid-params error, never an internal error', async () => {
+    const outcomes = { ok: 0, toolError: 0, invalidParams: 0 };
+    await fc.assert(
+      fc.asyncProperty(call, async ({ name, args }) => {
+        try {
+          const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
+          const content = result.content as { type: string; text: string }[];
+          expect(content.length).toBeGreaterThan(0);
+          if (result.isError) {
+            outcomes.toolError++;
+            // A tool error is advice for the assistant, never a raw exception or database message.
+            expect(content[0]!.text, `${name} ${JSON.stringify(args)}`).not.toMatch(RAW_ERROR);
+          } else {
+            outcomes.ok++;
+            expect(result.structuredContent).toBeDefined();
+          }
+        } catch (error) {
+          expect(error, `${name} ${JSON.stringify(args)}: ${String(error)}`).toBeInstanceOf(McpError);
+          expect((error as McpError).code, String(error)).toBe(-32602);
+          outcomes.invalidParams++;
+        }
+      }),
+      fuzzParams(250),
+    );
+    console.log(`fuzz MCP tool calls: ${JSON.stringify(outcomes)}`);
+    expect(outcomes.ok).toBeGreaterThan(0);
+  });
+
+  it('answers malformed ids and page URLs with advice, not raw exception or database messages', async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ['get_event', { id: '%' }],
+      ['get_event', { url: `${server.base}/ch/events/%E0%A4%A` }],
+      ['get_event', { id: '\u0000', country: 'ch' }],
+      ['get_event', { id: '%00' }],
+      ['rsvp', { id: '\u0000' }],
+    ];
+    for (const [name, args] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      const text = (result.content as { text: string }[])[0]!.text;
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(text, `${name} ${JSON.stringify(args)}`).not.toMatch(RAW_ERROR);
+    }
+  });
+
+  it('answers arbitrary JSON-RPC bodies without a 5xx', async () => {
+    const body = fc.oneof(
+      fc.json({ maxDepth: 3 }),
+      fc
+        .record({
+          jsonrpc: fc.oneof(fc.constant('2.0'), hostileString()),
+          id: fc.oneof(fc.integer(), hostileString(), fc.constant(null)),
+          method: fc.oneof(
+            fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping', 'resources/list'),
+            hostileString(),
+          ),
+          params: fc.oneof(
+            fc.object(),
+            fc.record({
+              name: fc.oneof(fc.constantFrom('search_events', 'rsvp'), hostileString()),
+              arguments: fc.object(),
+            }),
+          ),
+        })
+        .map((o) => JSON.stringify(o)),
+      hostileString(),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        const res = await request(`${server.base}/api/mcp`, {
+          body: text,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        });
+        expect(res.status, `${text.slice(0, 200)} → ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      fuzzParams(150),
+    );
+  });
+});
