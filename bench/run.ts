@@ -231,6 +231,7 @@ async function main() {
           BASE_URL: `http://127.0.0.1:${port}`,
           // One client address sends everything here: per-client read limits would measure the limiter.
           RATE_LIMIT_READS_PER_MINUTE: '0',
+          RATE_LIMIT_WRITES_PER_MINUTE: '0',
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },

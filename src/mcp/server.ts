@@ -139,6 +139,18 @@ export interface McpCaller {
   keyProblem: 'missing' | 'invalid' | undefined;
 }
 
+/** Ids are slugs: not empty, no control characters (PostgreSQL text refuses NUL), well-formed Unicode. */
+function isPlausibleId(id: string): boolean {
+  return id.length > 0 && id.length <= 200 && !/\p{Cc}/u.test(id) && id.isWellFormed();
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
@@ -260,9 +272,12 @@ export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
     if (!id && a.url) {
       const match = /\/(ch|de|at)\/events\/([^/?#]+)/.exec(a.url);
       if (match) [, country, id] = match;
+      id = id === undefined ? undefined : safeDecode(id);
     }
     if (!id) return toolError('Give the event id (with its country), or the event page URL.');
-    const event = await ctx.events.findById(decodeURIComponent(id));
+    if (!isPlausibleId(id))
+      return toolError(`That is not an event id. Use search_events to find events and their ids.`);
+    const event = await ctx.events.findById(id);
     if (!event || (country && event.country !== country)) {
       return toolError(
         `No event “${id}”${country ? ` in ${country}` : ''}. Use search_events to find events and their ids.`,
@@ -326,6 +341,8 @@ export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
       );
     }
     const a = args as { id: string; country?: string; action: 'register' | 'withdraw' };
+    if (!isPlausibleId(a.id))
+      return toolError('That is not an event id. Use search_events to find events and their ids.');
     try {
       const existing = await ctx.events.findById(a.id);
       if (!existing || (a.country && existing.country !== a.country)) {

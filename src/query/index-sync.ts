@@ -25,10 +25,23 @@ export async function startIndexSync(ctx: AppContext): Promise<() => Promise<voi
         ctx.logger.warn({ err: error }, 'could not refresh the read index; will catch up on the next change'),
       );
   };
-  const unlisten = await ctx.storage.listen('events_changed', (id) => {
-    pending.add(id);
-    timer ??= setTimeout(flush, BATCH_MS);
-  });
+  const since = () => new Date(ctx.now().getTime() - 86_400_000);
+  const unlisten = await ctx.storage.listen(
+    'events_changed',
+    (id) => {
+      pending.add(id);
+      timer ??= setTimeout(flush, BATCH_MS);
+    },
+    // Notifications sent while the LISTEN connection was down are lost: catch up by re-reading what is current.
+    () => {
+      running = running
+        .then(async () => {
+          for (const event of await ctx.events.listNotEndedSince(since())) ctx.index.apply(event);
+          ctx.index.setAttendance(await ctx.registrations.attendanceAll());
+        })
+        .catch((error) => ctx.logger.warn({ err: error }, 'could not resync the read index after reconnecting'));
+    },
+  );
 
   const unlistenRegistrations = await ctx.storage.listen('registrations_changed', (id) => {
     running = running
@@ -39,9 +52,8 @@ export async function startIndexSync(ctx: AppContext): Promise<() => Promise<voi
       .catch((error) => ctx.logger.warn({ err: error }, 'could not refresh registration counts'));
   });
 
-  const since = new Date(ctx.now().getTime() - 86_400_000);
   const started = performance.now();
-  ctx.index.load(await ctx.events.listNotEndedSince(since));
+  ctx.index.load(await ctx.events.listNotEndedSince(since()));
   ctx.index.setAttendance(await ctx.registrations.attendanceAll());
   ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
 

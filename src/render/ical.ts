@@ -79,10 +79,22 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): vo
   }
 }
 
+/**
+ * Calendar-level texts (name, description) come from queries and titles, and ical-generator writes them unescaped:
+ * here they become one line (a calendar's name has no line breaks; a raw one would let a query add lines to a
+ * feed) and `;` `,` `\` are escaped as RFC 5545 TEXT.
+ */
+function icalText(text: string): string {
+  return text
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/[;,]/g, '\\$&');
+}
+
 function calendarShell(options: { name: string; description?: string | undefined; baseUrl: string }): ICalCalendar {
   return ical({
-    name: options.name,
-    description: options.description ?? null,
+    name: icalText(options.name),
+    description: options.description === undefined ? null : icalText(options.description),
     prodId: { company: 'tech-events', product: 'catalogue', language: 'EN' },
     ttl: FEED_REFRESH_SECONDS,
     url: options.baseUrl,
@@ -117,5 +129,6 @@ export function renderCalendar(events: readonly CatalogueEvent[], options: Calen
   });
   for (const event of events) parts.push(veventOf(event, options.baseUrl));
   const end = shell.lastIndexOf('END:VCALENDAR');
-  return shell.slice(0, end) + parts.filter(Boolean).join('') + shell.slice(end);
+  // RFC 5545 ends every content line, the last one included, with CRLF.
+  return `${shell.slice(0, end)}${parts.filter(Boolean).join('')}END:VCALENDAR\r\n`;
 }

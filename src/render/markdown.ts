@@ -10,11 +10,15 @@ import { formatDate, formatWhen, whereOf } from './when.js';
  * or inject markup (a backslash escapes ASCII punctuation in CommonMark, so the text renders unchanged).
  */
 export function escapeCell(text: string): string {
-  return text
-    .replace(/\p{Cc}|[\u2028\u2029]/gu, ' ')
-    .replace(/[\\`*_[\]<>|~&]/g, '\\$&')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/\p{Cc}|[\u2028\u2029]/gu, ' ')
+      .replace(/[\\`*_[\]<>|~&]/g, '\\$&')
+      // GFM turns bare URLs, www. names and e-mail addresses into links, which would show the escapes above literally.
+      .replace(/:(?=\/\/)|(?<=www)\.|@/gi, '\\$&')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** A URL safe inside `(…)` of a markdown link. */
