@@ -295,33 +295,21 @@ describe.each(ENGINES)('discovery on %s', (engine) => {
 
   describe('the index follows writes', () => {
     it('shows a new event at once, hides it on cancel, shows it again on restore', async () => {
-      const created = await request(api, {
-        key,
-        json: {
-          externalId: 'flow',
-          title: 'Quantum Computing Night',
-          startAt: '2025-04-01T18:00:00+02:00',
-          city: 'Bern',
-          topics: ['quantum'],
-        },
-      });
+      const flow = {
+        externalId: 'flow',
+        title: 'Quantum Computing Night',
+        startAt: '2025-04-01T18:00:00+02:00',
+        city: 'Bern',
+        topics: ['quantum'],
+      };
+      const created = await request(api, { key, json: flow });
       expect(titles((await get('topic=quantum')).body)).toEqual(['Quantum Computing Night']);
       await request(`${api}?externalId=flow`, { key, method: 'DELETE' });
       expect(titles((await get('topic=quantum')).body)).toEqual([]);
       await request(api, { key, json: { action: 'restore', externalId: 'flow' } });
       const back = await get('topic=quantum');
       expect(back.body.events.map((e: { id: string }) => e.id)).toEqual([created.body.id]);
-      await request(api, {
-        key,
-        json: {
-          externalId: 'flow',
-          title: 'Quantum Computing Night',
-          startAt: '2025-04-01T18:00:00+02:00',
-          city: 'Bern',
-          topics: ['quantum'],
-          visibility: 'unlisted',
-        },
-      });
+      await request(api, { key, json: { ...flow, visibility: 'unlisted' } });
       expect(titles((await get('topic=quantum')).body)).toEqual([]);
     });
   });

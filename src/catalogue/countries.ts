@@ -18,3 +18,24 @@ export const COUNTRY_INFO: Record<Country, CountryInfo> = {
 export function isCountry(value: unknown): value is Country {
   return typeof value === 'string' && (COUNTRIES as readonly string[]).includes(value);
 }
+
+/** Country names in en/de/fr/it, folded (lower case, no accents): "Schweiz", "Suisse", "Österreich", "Germany"… */
+const COUNTRY_NAMES: Readonly<Record<string, Country>> = {
+  switzerland: 'ch',
+  schweiz: 'ch',
+  suisse: 'ch',
+  svizzera: 'ch',
+  germany: 'de',
+  deutschland: 'de',
+  allemagne: 'de',
+  germania: 'de',
+  austria: 'at',
+  osterreich: 'at',
+  oesterreich: 'at',
+  autriche: 'at',
+};
+
+/** The country a folded name stands for, if any. */
+export function countryNamed(folded: string): Country | undefined {
+  return Object.hasOwn(COUNTRY_NAMES, folded) ? COUNTRY_NAMES[folded] : undefined;
+}

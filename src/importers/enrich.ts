@@ -1,31 +1,17 @@
 import { DateTime } from 'luxon';
 import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
-import { COUNTRY_INFO, type Country, isCountry } from '../catalogue/countries.js';
+import { COUNTRY_INFO, type Country, countryNamed, isCountry } from '../catalogue/countries.js';
 import type { EventContent, GeoPrecision } from '../catalogue/event.js';
 import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
 import { countryCentroid, countryOfPoint, foldName, resolveCity } from '../places/gazetteer.js';
 import type { ImportedRecord } from './importer.js';
-
-const COUNTRY_NAMES: Record<string, Country> = {
-  switzerland: 'ch',
-  schweiz: 'ch',
-  suisse: 'ch',
-  svizzera: 'ch',
-  germany: 'de',
-  deutschland: 'de',
-  allemagne: 'de',
-  germania: 'de',
-  austria: 'at',
-  osterreich: 'at',
-  autriche: 'at',
-};
 
 /** A country named by a source: a code (ch/CH), or its name in en/de/fr/it. */
 export function countryFromName(name: string | undefined): Country | undefined {
   if (!name) return undefined;
   const lower = name.trim().toLowerCase();
   if (isCountry(lower)) return lower;
-  return COUNTRY_NAMES[foldName(lower)];
+  return countryNamed(foldName(lower));
 }
 
 /** The instant a record's start or end stands for; dates are local midnights in the country's zone. */

@@ -1,4 +1,4 @@
-import type { Country } from '../catalogue/countries.js';
+import { type Country, countryNamed } from '../catalogue/countries.js';
 import { closestTopicTerm, foldText, matchLexicon } from '../catalogue/lexicon.js';
 import {
   type EventKind,
@@ -66,22 +66,6 @@ const STOPWORDS = new Set(
     'développeurs sviluppatore sviluppatori people leute'
   ).split(' '),
 );
-
-/** Country names in en/de/fr/it (folded): "in Österreich" searches Austria when `country` is not given. */
-const COUNTRY_WORDS: Record<string, Country> = {
-  switzerland: 'ch',
-  schweiz: 'ch',
-  suisse: 'ch',
-  svizzera: 'ch',
-  germany: 'de',
-  deutschland: 'de',
-  allemagne: 'de',
-  germania: 'de',
-  austria: 'at',
-  osterreich: 'at',
-  oesterreich: 'at',
-  autriche: 'at',
-};
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#'’.-]*/gu;
 
@@ -169,7 +153,8 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   if (result.founders) result.seniority = result.seniority.filter((s) => s !== 'executive');
 
   for (const w of words(rest)) {
-    const named = COUNTRY_WORDS[foldText(w.text)];
+    // Country names in en/de/fr/it: "in Österreich" searches Austria when `country` is not given.
+    const named = countryNamed(foldText(w.text));
     if (!named) continue;
     result.country ??= named;
     rest = blank(rest, w.start, w.text.length);
