@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { COUNTRY_INFO, type Country, isCountry } from '../../catalogue/countries.js';
+import { COUNTRIES, COUNTRY_INFO, type Country, isCountry } from '../../catalogue/countries.js';
 import { ValidationError } from '../../catalogue/errors.js';
 import type { AppContext } from '../../context.js';
 import { search } from '../../query/engine.js';
@@ -37,7 +37,15 @@ export function registerPageRoutes(app: FastifyInstance, ctx: AppContext): void 
         { ...params, countryExplicit: form.country !== undefined || country !== 'ch' },
         ctx.now(),
       );
-      return sendHtml(reply, 200, renderSearchPage({ baseUrl, country: chosen, form, result }));
+      // An empty page says where the same search does find events.
+      const elsewhere =
+        result.total === 0
+          ? COUNTRIES.filter((c) => c !== result.country).map((c) => ({
+              country: c,
+              total: search(ctx.index, { ...params, country: c, countryExplicit: true }, ctx.now()).total,
+            }))
+          : [];
+      return sendHtml(reply, 200, renderSearchPage({ baseUrl, country: chosen, form, result, elsewhere }));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return sendHtml(reply, 422, renderSearchPage({ baseUrl, country: chosen, form, errors: error.errors }));

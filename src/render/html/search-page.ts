@@ -15,10 +15,22 @@ export interface SearchPageInput {
   form: Record<string, string>;
   result?: SearchResult;
   errors?: FieldError[];
+  /** When nothing matches here: how many would match in the other countries (links to try them). */
+  elsewhere?: { country: Country; total: number }[];
 }
 
 function select(name: string, label: string, current: string, options: [string, string][]) {
   return html`<label>${label}<select name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}</select></label>`;
+}
+
+function noneHere(input: SearchPageInput) {
+  const others = (input.elsewhere ?? []).filter((o) => o.total > 0);
+  if (others.length === 0) return '';
+  const q = input.form.q ? `?q=${encodeURIComponent(input.form.q)}` : '';
+  return html`<p>The same search finds ${others.map(
+    (o, i) =>
+      html`${i > 0 ? ' and ' : ''}<a href="/${o.country}${q}">${o.total} in ${COUNTRY_INFO[o.country].name}</a>`,
+  )}.</p>`;
 }
 
 /** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
@@ -63,7 +75,7 @@ ${result.events.map(
 </li>`,
 )}
 </ol>
-${result.events.length === 0 ? html`<p>No upcoming events match. Try fewer words or another city.</p>` : ''}`
+${result.events.length === 0 ? html`<p>No upcoming events match. Try fewer words or another city.</p>${noneHere(input)}` : ''}`
     : ''
 }`;
   return layout(
