@@ -27,7 +27,9 @@ const USAGE = `Usage: tech-events <command>
                                             or ./feeds.json) as its source's complete state
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
-DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE.`;
+DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
+SYNC_INTERVAL_MINUTES, RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_READS_PER_MINUTE, TRUST_PROXY,
+REQUEST_TIMEOUT_MS, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see the README.`;
 
 class UsageError extends Error {}
 

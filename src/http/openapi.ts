@@ -212,6 +212,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             413: problem('Body over 64 KiB'),
             415: problem('Not application/json'),
             422: problem('Invalid fields, each listed in `errors`'),
+            429: problem('Over the per-key write limit; see Retry-After'),
           },
         },
         delete: {
@@ -225,6 +226,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             403: problem('The event belongs to another key'),
             404: problem('Unknown event'),
             422: problem('Neither externalId nor id'),
+            429: problem('Over the per-key write limit; see Retry-After'),
           },
         },
         get: {
@@ -237,6 +239,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             200: json('Event list response (spec §2.2)', { $ref: '#/components/schemas/EventList' }),
             401: problem('mine=1 without a valid key'),
             422: problem('An invalid parameter, named in `errors`'),
+            429: problem('Over the per-client read limit; see Retry-After'),
           },
         },
         ...((extraPaths['/api/events'] as object | undefined) ?? {}),

@@ -159,6 +159,8 @@ export class CatalogueIndex {
       boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
       prefix: (t) => t.length >= 4,
       fuzzy: (t) => (t.length >= 5 ? 0.2 : false),
+      // At most two edits: 0.2 of a long word would allow three ("modernisation" → "tokenisation").
+      maxFuzzy: 2,
     });
     const out = new Map<string, { score: number; fields: Set<SearchField> }>();
     for (const r of results) {
