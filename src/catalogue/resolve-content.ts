@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
-import { countryCentroid, countryOfPoint, resolveCity } from '../places/gazetteer.js';
 import { classifySeniority, classifyTopics } from './classify.js';
 import { COUNTRY_INFO, type Country } from './countries.js';
 import { type FieldError, ValidationError } from './errors.js';
-import type { EventContent, GeoPrecision } from './event.js';
+import type { EventContent } from './event.js';
+import { locate, pointOf } from './locate.js';
 import type { EventSubmission } from './submission.js';
 
 export interface SubmissionDefaults {
@@ -18,51 +18,25 @@ export interface SubmissionDefaults {
  * home), the currency it implies, a geo point (exact if given, else the city centroid), inferred topics.
  */
 export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaults): EventContent {
-  const errors: FieldError[] = [];
-  let country: Country | undefined = s.country;
-  let lat: number | null = null;
-  let lng: number | null = null;
-  let geoPrecision: GeoPrecision = 'none';
-
-  if (s.city !== undefined) {
-    const place = resolveCity(s.city, country);
-    if (!place) {
-      const elsewhere = country ? resolveCity(s.city) : undefined;
-      errors.push({
+  const location = locate({ city: s.city, country: s.country, lat: s.lat, lng: s.lng });
+  const errors = location.problems.map((problem): FieldError => {
+    if (problem.kind === 'unknown-city') {
+      return {
         field: 'city',
-        message: elsewhere
-          ? `is in ${elsewhere.country}, not in ${country}`
+        message: problem.elsewhere
+          ? `is in ${problem.elsewhere.country}, not in ${s.country}`
           : 'is not a known city in Switzerland, Germany or Austria',
-      });
-    } else {
-      country = place.country;
-      lat = place.lat;
-      lng = place.lng;
-      geoPrecision = 'city';
+      };
     }
-  }
-  if (s.lat !== undefined && s.lng !== undefined) {
-    const pointCountry = countryOfPoint(s.lat, s.lng);
-    if (!pointCountry) {
-      errors.push({ field: 'lat', message: 'the point is not in Switzerland, Germany or Austria' });
-    } else if (country && pointCountry !== country) {
-      errors.push({ field: 'lat', message: `the point is in ${pointCountry}, not in ${country}` });
-    } else {
-      country = pointCountry;
-      lat = s.lat;
-      lng = s.lng;
-      geoPrecision = 'exact';
+    if (problem.kind === 'point-outside') {
+      return { field: 'lat', message: 'the point is not in Switzerland, Germany or Austria' };
     }
-  }
+    return { field: 'lat', message: `the point is in ${problem.pointCountry}, not in ${problem.country}` };
+  });
   if (errors.length > 0) throw new ValidationError(errors);
 
-  const resolvedCountry = country ?? defaults.country;
-  if (geoPrecision === 'none') {
-    const centroid = countryCentroid(resolvedCountry);
-    lat = centroid.lat;
-    lng = centroid.lng;
-    geoPrecision = 'country';
-  }
+  const resolvedCountry = location.country ?? defaults.country;
+  const { lat, lng, geoPrecision } = pointOf(location, resolvedCountry);
   const description = s.description?.trim() ? s.description : null;
   return {
     country: resolvedCountry,

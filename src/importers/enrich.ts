@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon';
 import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
 import { COUNTRY_INFO, type Country, countryNamed, isCountry } from '../catalogue/countries.js';
-import type { EventContent, GeoPrecision } from '../catalogue/event.js';
+import type { EventContent } from '../catalogue/event.js';
+import { locate, pointOf } from '../catalogue/locate.js';
 import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
-import { countryCentroid, countryOfPoint, foldName, resolveCity } from '../places/gazetteer.js';
+import { foldName } from '../places/gazetteer.js';
 import type { ImportedRecord } from './importer.js';
 
 /** A country named by a source: a code (ch/CH), or its name in en/de/fr/it. */
@@ -29,29 +30,15 @@ function instantOf(when: ImportedRecord['start'], zone: string, dayAfter = false
 export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): EventContent {
   const named = countryFromName(record.country);
   if (record.country && !named) throw new Error(`country "${record.country}" is not ch, de or at`);
-  const place = record.city ? resolveCity(record.city, named) : undefined;
-  if (record.city && !place && record.format !== 'online') {
+  const location = locate({ city: record.city, country: named, lat: record.lat, lng: record.lng });
+  // An unknown city is fatal unless the event is online; a point outside the country is only not used.
+  if (location.problems.some((p) => p.kind === 'unknown-city') && record.format !== 'online') {
     throw new Error(`city "${record.city}" is not a known place in ${named ?? 'Switzerland, Germany or Austria'}`);
   }
-  let country = named ?? place?.country;
-  let lat: number | null = place?.lat ?? null;
-  let lng: number | null = place?.lng ?? null;
-  let geoPrecision: GeoPrecision = place ? 'city' : 'none';
-  if (record.lat !== undefined && record.lng !== undefined) {
-    const pointCountry = countryOfPoint(record.lat, record.lng);
-    if (pointCountry && (!country || pointCountry === country)) {
-      country = pointCountry;
-      lat = record.lat;
-      lng = record.lng;
-      geoPrecision = 'exact';
-    }
-  }
-  country ??= defaultCountry;
+  const { place } = location;
+  const country = location.country ?? defaultCountry;
   if (!country) throw new Error('no country: give a country or a city in ch, de or at');
-  if (geoPrecision === 'none') {
-    ({ lat, lng } = countryCentroid(country));
-    geoPrecision = 'country';
-  }
+  const { lat, lng, geoPrecision } = pointOf(location, country);
   const zone = COUNTRY_INFO[country].timeZone;
   const allDay = 'date' in record.start;
   const start = instantOf(record.start, zone);
