@@ -242,19 +242,15 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
     // How strongly the event is about what was asked, strongest evidence only (see WEIGHT).
     const named = topicsNamedInTitle(ev).get(slug);
     if (specific && mentions(e.foldedTitle, word)) {
-      matched = true;
       score += WEIGHT.titleTerm;
       reasons?.push(`Title mentions “${term}”`);
     } else if (specific && mentions(e.foldedOrganizer, word)) {
-      matched = true;
       score += WEIGHT.titleTerm;
       reasons?.push(`Organizer: ${ev.organizer}`);
     } else if (named) {
-      matched = true;
       score += WEIGHT.titleTopic;
       reasons?.push(`Title mentions “${named}”`);
     } else if (specific && ev.description && mentions(foldedDescription(ev), word)) {
-      matched = true;
       score += WEIGHT.descriptionTerm;
       reasons?.push(`Description mentions “${term}”`);
     }
