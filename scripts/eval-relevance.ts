@@ -84,7 +84,7 @@ export interface EvalReport {
   passed: boolean;
 }
 
-function readQueries(): LabelledQuery[] {
+export function readQueries(): LabelledQuery[] {
   return JSON.parse(readFileSync(QUERIES_FILE, 'utf8')) as LabelledQuery[];
 }
 
@@ -184,7 +184,7 @@ interface Catalogue {
 }
 
 /** The evaluation catalogue in a fresh temporary database, with the read index loaded as at start-up. */
-async function buildCatalogue(): Promise<Catalogue> {
+export async function buildCatalogue(): Promise<Catalogue> {
   const dir = mkdtempSync(join(tmpdir(), 'tev-eval-'));
   const config = loadConfig({ DATA_DIR: dir, TECH_EVENTS_NOW: EVAL_NOW, LOG_LEVEL: 'silent', SEED: '0' });
   const storage = await openStorage({ dataDir: config.dataDir });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import MiniSearch from 'minisearch';
 import { classifyKinds } from '../catalogue/classify-kind.js';
 import type { Country } from '../catalogue/countries.js';
@@ -7,6 +8,7 @@ import { type EventKind, isTopic, topicLabel } from '../catalogue/taxonomy.js';
 import { groupDuplicates } from '../importers/dedupe.js';
 import { type Place, resolveCity } from '../places/gazetteer.js';
 import { founderFit } from './founders.js';
+import { CountryShard } from './postings.js';
 
 /** An event with everything the engine needs precomputed once, at write time rather than per query. */
 export interface IndexedEvent {
@@ -60,6 +62,18 @@ interface SearchDocument {
 export const SEARCH_FIELDS = ['title', 'organizer', 'topics', 'venue', 'city', 'description'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
+/** A field as one bit, so a full-text hit carries the fields it matched in one number. */
+export function fieldBit(field: SearchField): number {
+  return 1 << SEARCH_FIELDS.indexOf(field);
+}
+const FIELD_BITS = new Map<string, number>(SEARCH_FIELDS.map((f) => [f, fieldBit(f)]));
+
+/** How well one event matches one full-text term, and in which fields (bits of `fieldBit`). */
+export interface TextHit {
+  score: number;
+  fields: number;
+}
+
 /**
  * The read path: every public, listed, not-yet-ended event in memory, with a MiniSearch full-text index.
  * Kept in step with the database by `apply` (local writes, and NOTIFYs from other app nodes); a revision
@@ -75,7 +89,10 @@ export class CatalogueIndex {
     processTerm,
   });
   private duplicatesDirty = true;
-  private readonly byCountry = new Map<Country, IndexedEvent[]>();
+  /** Recent full-text results by term, valid for one index version. */
+  private readonly termHits = new LRUCache<string, Map<string, TextHit>>({ max: 256 });
+  private termsVersion = -1;
+  private readonly byCountry = new Map<Country, CountryShard>();
   private hidden = new Set<string>();
   /** Bumped on every change; outputs derive ETags from it. */
   version = 0;
@@ -143,18 +160,42 @@ export class CatalogueIndex {
 
   /** A country's visible events (listed, not hidden as a duplicate of a richer record) sorted by start, then id; rebuilt only after a change. */
   visibleIn(country: Country): readonly IndexedEvent[] {
-    this.refreshDuplicates();
-    let list = this.byCountry.get(country);
-    if (!list) {
-      list = [...this.entries.values()].filter((e) => e.event.country === country && !this.hidden.has(e.event.id));
-      list.sort((a, b) => a.startMs - b.startMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0));
-      this.byCountry.set(country, list);
-    }
-    return list;
+    return this.shard(country).events;
   }
 
-  /** Full-text scores of one query term: id → score and the fields it matched. */
-  searchTerm(term: string): Map<string, { score: number; fields: Set<SearchField> }> {
+  /** A country's visible events with their posting lists (see postings.ts); rebuilt on the first read after a change. */
+  shard(country: Country): CountryShard {
+    this.refreshDuplicates();
+    let shard = this.byCountry.get(country);
+    if (!shard) {
+      const list = [...this.entries.values()].filter(
+        (e) => e.event.country === country && !this.hidden.has(e.event.id),
+      );
+      list.sort((a, b) => a.startMs - b.startMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0));
+      shard = new CountryShard(list);
+      this.byCountry.set(country, shard);
+    }
+    return shard;
+  }
+
+  /**
+   * Full-text scores of one query term: id → score and the fields it matched. Kept until the next change: people
+   * and programs ask with the same words over and over, and a common word matches a large part of the catalogue.
+   */
+  searchTerm(term: string): ReadonlyMap<string, TextHit> {
+    if (this.termsVersion !== this.version) {
+      this.termHits.clear();
+      this.termsVersion = this.version;
+    }
+    let hits = this.termHits.get(term);
+    if (!hits) {
+      hits = this.searchTermUncached(term);
+      this.termHits.set(term, hits);
+    }
+    return hits;
+  }
+
+  private searchTermUncached(term: string): Map<string, TextHit> {
     const results = this.search.search(term, {
       boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
       prefix: (t) => t.length >= 4,
@@ -162,10 +203,10 @@ export class CatalogueIndex {
       // At most two edits: 0.2 of a long word would allow three ("modernisation" → "tokenisation").
       maxFuzzy: 2,
     });
-    const out = new Map<string, { score: number; fields: Set<SearchField> }>();
+    const out = new Map<string, TextHit>();
     for (const r of results) {
-      const fields = new Set<SearchField>();
-      for (const matched of Object.values(r.match)) for (const f of matched) fields.add(f as SearchField);
+      let fields = 0;
+      for (const matched of Object.values(r.match)) for (const f of matched) fields |= FIELD_BITS.get(f) ?? 0;
       out.set(String(r.id), { score: r.score, fields });
     }
     return out;

@@ -12,8 +12,16 @@ import {
   topicLabel,
 } from '../catalogue/taxonomy.js';
 import { distanceKm } from '../places/gazetteer.js';
-import { type CatalogueIndex, founderFitOf, type IndexedEvent, type SearchField } from './catalogue-index.js';
+import {
+  type CatalogueIndex,
+  fieldBit,
+  founderFitOf,
+  type IndexedEvent,
+  type SearchField,
+  type TextHit,
+} from './catalogue-index.js';
 import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
+import { type CountryShard, formatCode, plain } from './postings.js';
 import { describeQuery } from './restate.js';
 import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
 
@@ -82,10 +90,6 @@ function topicsNamedInTitle(ev: CatalogueEvent): Map<string, string> {
   return named;
 }
 
-/** Letters and digits only, single-spaced and padded: how a query is found as a phrase in a title or organizer. */
-function plain(folded: string): string {
-  return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
-}
 const plainNames = new WeakMap<IndexedEvent, { title: string; organizer: string }>();
 
 function plainNamesOf(e: IndexedEvent): { title: string; organizer: string } {
@@ -133,12 +137,11 @@ function roughlyNear(here: { lat: number; lng: number }, lat: number, lng: numbe
   return Math.abs(lat - here.lat) < 0.41 && Math.abs(lng - here.lng) < 0.7;
 }
 
-/** Structured parameters: hard filters. */
-function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined, from: number, to: number): boolean {
+/** Structured parameters that need the event itself (time and format filters read the shard's columns). */
+function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined): boolean {
   const ev = e.event;
   if (p.topics.length && !p.topics.some((t) => ev.topics.includes(t))) return false;
   if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
-  if (p.format && ev.format !== p.format) return false;
   if (org !== undefined && org !== e.foldedOrganizer) return false;
   if (p.who === 'founders' && founderFitOf(e) === 0) return false;
   if (p.city) {
@@ -150,7 +153,7 @@ function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined
       return false;
     }
   }
-  return e.startMs >= from && e.startMs < to;
+  return true;
 }
 
 /** Reasons a structured filter matched, so listings without `q` still explain themselves. */
@@ -177,7 +180,7 @@ function filterReasons(e: IndexedEvent, p: SearchParams): string[] {
 interface PreparedQuery {
   u: Understanding;
   topics: { slug: string; term: string; word: string; specific: boolean }[];
-  text: Map<string, Map<string, { score: number; fields: Set<SearchField> }>>;
+  text: Map<string, ReadonlyMap<string, TextHit>>;
   maxText: number;
   phrase: string | undefined;
   /** Local day labels by day, for date reasons ("Next week: Thu 26 Nov"). */
@@ -323,13 +326,170 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
     if (!hit) continue;
     matched = true;
     score += (WEIGHT.text * hit.score) / maxText;
-    const field = FIELD_ORDER.find((f) => hit.fields.has(f));
+    const field = FIELD_ORDER.find((f) => hit.fields & fieldBit(f));
     if (field) {
       const reason = FIELD_REASON[field](term, e);
       if (reasons && !reasons.includes(reason)) reasons.push(reason);
     }
   }
   return matched ? score : undefined;
+}
+
+/** The slots on both ascending lists. */
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (const slot of a) {
+    while (j < b.length && b[j]! < slot) j++;
+    if (j === b.length) break;
+    if (b[j] === slot) out.push(slot);
+  }
+  return out;
+}
+
+/**
+ * Title bonuses of a prompt topic for every event of the topic's posting list, as `scorePrompt` gives them; kept per
+ * shard, since a shard lives until the next change and prompts repeat their topics' words.
+ */
+function topicBonuses(shard: CountryShard, list: readonly number[], t: PreparedQuery['topics'][number]): Float64Array {
+  const key = `${t.slug}|${t.specific ? t.word : ''}`;
+  let bonuses = shard.memo.get(key);
+  if (bonuses) return bonuses;
+  bonuses = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const e = shard.events[list[i]!]!;
+    const ev = e.event;
+    if (t.specific && mentions(e.foldedTitle, t.word)) bonuses[i] = WEIGHT.titleTerm;
+    else if (t.specific && mentions(e.foldedOrganizer, t.word)) bonuses[i] = WEIGHT.titleTerm;
+    else if (topicsNamedInTitle(ev).get(t.slug)) bonuses[i] = WEIGHT.titleTopic;
+    else if (t.specific && ev.description && mentions(foldedDescription(ev), t.word))
+      bonuses[i] = WEIGHT.descriptionTerm;
+  }
+  if (shard.memo.size >= 256) shard.memo.clear();
+  shard.memo.set(key, bonuses);
+  return bonuses;
+}
+
+/**
+ * Scores a prompt over a country's posting lists, facet by facet (term at a time), touching only the events that
+ * match something. Facets are added in `scorePrompt`'s order, so each event's score is the very same floating-point
+ * sum. Scores land in the shard's scratch array; returns the slots touched.
+ */
+function scoreShard(shard: CountryShard, q: PreparedQuery): number[] {
+  const { u } = q;
+  const { events, score, stamp } = shard;
+  const epoch = shard.nextEpoch();
+  const touched: number[] = [];
+  const add = (slot: number, weight: number) => {
+    if (stamp[slot] === epoch) {
+      score[slot] = score[slot]! + weight;
+    } else {
+      stamp[slot] = epoch;
+      score[slot] = weight;
+      touched.push(slot);
+    }
+  };
+  if (q.phrase) {
+    // Every word of a phrase found in a name is a word of that name: the events on every word's list are the
+    // candidates (lists ascend by slot; intersected rarest first).
+    const lists = q.phrase
+      .trim()
+      .split(' ')
+      .map((word) => shard.byNameWord.get(word) ?? [])
+      .sort((a, b) => a.length - b.length);
+    let candidates = lists[0]!;
+    for (let i = 1; i < lists.length && candidates.length > 0; i++) candidates = intersect(candidates, lists[i]!);
+    for (const slot of candidates) {
+      const names = plainNamesOf(events[slot]!);
+      if (names.title.includes(q.phrase) || names.organizer.includes(q.phrase)) add(slot, WEIGHT.phrase);
+    }
+  }
+  for (const t of q.topics) {
+    const list = shard.byTopic.get(t.slug);
+    if (!list) continue;
+    const bonuses = topicBonuses(shard, list, t);
+    for (let i = 0; i < list.length; i++) {
+      const slot = list[i]!;
+      add(slot, WEIGHT.topic);
+      if (bonuses[i]) score[slot] = score[slot]! + bonuses[i]!;
+    }
+  }
+  if (u.place) {
+    const here = u.place.place;
+    for (const slot of shard.byPlace.get(here.geonameId) ?? []) add(slot, WEIGHT.place);
+    const factor = u.place.mode === 'near' ? 0.9 : 0.75;
+    for (const cell of shard.cellsAround(here.lat, here.lng)) {
+      for (const slot of cell) {
+        if (shard.geonameId[slot] === here.geonameId) continue;
+        const lat = shard.lat[slot]!;
+        const lng = shard.lng[slot]!;
+        if (!roughlyNear(here, lat, lng)) continue;
+        const d = distanceKm(here, { lat, lng });
+        if (d <= NEAR_RADIUS_KM) add(slot, WEIGHT.place * factor * (1 - d / (2 * NEAR_RADIUS_KM)));
+      }
+    }
+  }
+  if (u.window) {
+    const from = u.window.from.getTime();
+    const to = u.window.to.getTime();
+    const end = shard.firstStartingAt(to);
+    for (let slot = shard.firstStartingAt(from - shard.longestShortMs); slot < end; slot++) {
+      if (shard.long[slot] === 0 && shard.endsAt[slot]! > from) add(slot, WEIGHT.window);
+    }
+    for (const slot of shard.longEvents) {
+      if (shard.startMs[slot]! < to && shard.endsAt[slot]! > from) add(slot, WEIGHT.window);
+    }
+  }
+  for (const f of u.formats) {
+    for (const slot of shard.byFormat.get(f) ?? []) add(slot, WEIGHT.format);
+    if (f !== 'hybrid') for (const slot of shard.byFormat.get('hybrid') ?? []) add(slot, WEIGHT.format * 0.75);
+  }
+  if (u.price) for (const slot of shard.byPrice.get(u.price) ?? []) add(slot, WEIGHT.price);
+  if (u.founders) {
+    const { slots, fits } = shard.founders();
+    for (let i = 0; i < slots.length; i++) add(slots[i]!, (WEIGHT.founders * fits[i]!) / 2);
+  }
+  for (const s of u.seniority) for (const slot of shard.bySeniority.get(s) ?? []) add(slot, WEIGHT.seniority);
+  for (const k of u.kinds) for (const slot of shard.byKind.get(k) ?? []) add(slot, WEIGHT.kind);
+  for (const hits of q.text.values()) {
+    for (const [id, hit] of hits) {
+      const slot = shard.slotOf.get(id);
+      if (slot !== undefined) add(slot, (WEIGHT.text * hit.score) / q.maxText);
+    }
+  }
+  return touched;
+}
+
+/**
+ * The best `limit` of the scored slots that `accept` lets through, best first (equal scores: earlier start first, as
+ * a stable sort of the start order would give), and how many it let through. A sorted window of at most `limit`
+ * slots: no sort of every match.
+ */
+function topScored(
+  shard: CountryShard,
+  touched: readonly number[],
+  limit: number,
+  accept: (slot: number) => boolean,
+): { slots: number[]; total: number } {
+  const { score } = shard;
+  const better = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && a < b);
+  const best: number[] = [];
+  let total = 0;
+  for (const slot of touched) {
+    if (!accept(slot)) continue;
+    total++;
+    if (best.length === limit && !better(slot, best[limit - 1]!)) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (better(best[mid]!, slot)) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, slot);
+    if (best.length > limit) best.pop();
+  }
+  return { slots: best, total };
 }
 
 /** Local day bounds of the `from`/`to` parameters in the country's zone; open ends are ±infinity. */
@@ -362,18 +522,24 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date): 
   return result;
 }
 
-/**
- * Ranks a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt and
- * its full-text words rank, and events matching nothing of it are left out. Sorted by start without `q`.
- */
-function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
+/** What a query resolves to before any event is looked at. */
+interface Plan {
+  understanding: Understanding;
+  country: Country;
+  shard: CountryShard;
+  prepared: PreparedQuery;
+  /** Whether the event at a slot is upcoming and passes the structured filters. */
+  accept: (slot: number) => boolean;
+}
+
+function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
   const understanding = understandQuery(params.q, now, COUNTRY_INFO[params.country].timeZone);
   const country = effectiveCountry(understanding, params.country, params.countryExplicit);
   const zone = COUNTRY_INFO[country].timeZone;
   const nowMs = now.getTime();
   const [from, to] = dateBounds(params, zone);
 
-  const text = new Map<string, Map<string, { score: number; fields: Set<SearchField> }>>();
+  const text = new Map<string, ReadonlyMap<string, TextHit>>();
   let maxText = 0;
   for (const term of understanding.terms) {
     const hits = index.searchTerm(term);
@@ -384,36 +550,76 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchRes
   const typed = plain(foldText(params.q));
   const prepared = prepare(understanding, text, maxText || 1, zone, typed.trim().includes(' ') ? typed : undefined);
   const org = params.org === undefined ? undefined : foldText(params.org);
+  const shard = index.shard(country);
+  // Time and format filters read the shard's columns; the others need the event itself.
+  const format = params.format === undefined ? -1 : formatCode(params.format);
+  const needsEvent =
+    params.topics.length > 0 ||
+    params.seniority.length > 0 ||
+    org !== undefined ||
+    params.who !== undefined ||
+    params.city !== undefined;
+  const accept = (slot: number) =>
+    shard.endsAt[slot]! > nowMs &&
+    shard.startMs[slot]! >= from &&
+    shard.startMs[slot]! < to &&
+    (format === -1 || shard.formatCode[slot] === format) &&
+    (!needsEvent || passesFilters(shard.events[slot]!, params, org));
+  return { understanding, country, shard, prepared, accept };
+}
 
-  // The country's events come sorted by start (then id), so a listing without q needs no sort, and a stable
-  // sort by score keeps that order among equals. Reasons are built only for the events returned.
-  const candidates: RankedEvent[] = [];
-  for (const entry of index.visibleIn(country)) {
-    if (entry.endsAt <= nowMs || !passesFilters(entry, params, org, from, to)) continue;
-    if (!params.q) {
-      candidates.push({ entry, score: 0, reasons: [] });
-      continue;
+/**
+ * Ranks a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt and
+ * its full-text words rank (scored over posting lists, see `scoreShard`), and events matching nothing of it are
+ * left out. Sorted by start without `q`. Reasons are built only for the events returned.
+ */
+function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
+  const { understanding, country, shard, prepared, accept } = plan(index, params, now);
+  let total = 0;
+  let events: RankedEvent[];
+  if (params.q) {
+    const ranked = topScored(shard, scoreShard(shard, prepared), params.limit, accept);
+    total = ranked.total;
+    events = ranked.slots.map((slot) => {
+      const entry = shard.events[slot]!;
+      const reasons: string[] = [];
+      scorePrompt(entry, prepared, reasons);
+      for (const r of filterReasons(entry, params)) if (!reasons.includes(r)) reasons.push(r);
+      return { entry, score: shard.score[slot]!, reasons };
+    });
+  } else {
+    // The country's events come sorted by start (then id): a listing without q is the first that pass.
+    events = [];
+    for (let slot = 0; slot < shard.size; slot++) {
+      if (!accept(slot)) continue;
+      total++;
+      if (events.length < params.limit) {
+        const reasons = filterReasons(shard.events[slot]!, params);
+        events.push({ entry: shard.events[slot]!, score: 0, reasons: reasons.length > 0 ? reasons : ['Upcoming'] });
+      }
     }
-    const score = scorePrompt(entry, prepared);
-    if (score !== undefined) candidates.push({ entry, score, reasons: [] });
-  }
-  if (params.q) candidates.sort((a, b) => b.score - a.score);
-  const events = candidates.slice(0, params.limit);
-  for (const ranked of events) {
-    if (params.q) scorePrompt(ranked.entry, prepared, ranked.reasons);
-    const base = filterReasons(ranked.entry, params);
-    ranked.reasons = params.q
-      ? [...ranked.reasons, ...base.filter((r) => !ranked.reasons.includes(r))]
-      : base.length > 0
-        ? base
-        : ['Upcoming'];
   }
   return {
     params,
     country,
     understanding,
     understood: describeQuery(params, understanding, country),
-    total: candidates.length,
+    total,
     events,
   };
+}
+
+/**
+ * What the posting lists must agree with: every accepted event of the country scored one by one with
+ * `scorePrompt`, best first (equal scores in start order). A full scan, for tests; `search` is the fast path.
+ */
+export function scoreByScan(index: CatalogueIndex, params: SearchParams, now: Date): { id: string; score: number }[] {
+  const { shard, prepared, accept } = plan(index, params, now);
+  const scored: { id: string; score: number }[] = [];
+  for (let slot = 0; slot < shard.size; slot++) {
+    if (!accept(slot)) continue;
+    const score = scorePrompt(shard.events[slot]!, prepared);
+    if (score !== undefined) scored.push({ id: shard.events[slot]!.event.id, score });
+  }
+  return scored.sort((a, b) => b.score - a.score);
 }

@@ -1,0 +1,171 @@
+import type { EventFormat } from '../catalogue/event.js';
+import { FORMATS } from '../catalogue/taxonomy.js';
+import type { IndexedEvent } from './catalogue-index.js';
+import { founderFitOf } from './catalogue-index.js';
+
+/** Grid cells for "near" lookups: a cell is as large as the box `roughlyNear` accepts, so 3 × 3 cells cover it. */
+export const CELL_LAT = 0.41;
+export const CELL_LNG = 0.7;
+/** Events lasting longer than this are kept apart, so date windows can bound the rest by start alone. */
+const LONG_EVENT_MS = 14 * 86_400_000;
+
+/** Letters and digits only, single-spaced and padded: how a query is found as a phrase in a title or organizer. */
+export function plain(folded: string): string {
+  return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+}
+
+const FORMAT_CODES: readonly EventFormat[] = FORMATS;
+
+/** A format as a small number, for the per-slot format column. */
+export function formatCode(format: EventFormat): number {
+  return FORMAT_CODES.indexOf(format);
+}
+
+function cellKey(lat: number, lng: number): number {
+  // Cells are integers in a small range (lat 40–60° → ~100–150, lng 0–20° → 0–30): one number per cell.
+  return Math.floor(lat / CELL_LAT) * 1000 + Math.floor(lng / CELL_LNG);
+}
+
+function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
+  const list = map.get(key);
+  if (list) list.push(slot);
+  else map.set(key, [slot]);
+}
+
+/**
+ * One country's visible events, sorted by start then id, with posting lists: for every value a prompt can ask for,
+ * the positions ("slots") of the events that have it. The engine scores a prompt facet by facet over these lists
+ * (term at a time) instead of scoring every event of the country, so a query costs what it matches.
+ * Built when first queried after a change; read-only afterwards, apart from caches keyed by query values.
+ */
+export class CountryShard {
+  /** Slot of each event id (for full-text hits, which come by id). */
+  readonly slotOf = new Map<string, number>();
+  /** Per-slot columns, so hot loops read flat arrays instead of chasing every event object. */
+  readonly startMs: Float64Array;
+  readonly endsAt: Float64Array;
+  /** Index in FORMAT_CODES. */
+  readonly formatCode: Uint8Array;
+  /** Gazetteer place of the city, 0 when none. */
+  readonly geonameId: Int32Array;
+  readonly lat: Float64Array;
+  readonly lng: Float64Array;
+  readonly long: Uint8Array;
+  readonly byTopic = new Map<string, number[]>();
+  readonly byKind = new Map<string, number[]>();
+  readonly byFormat = new Map<string, number[]>();
+  readonly byPrice = new Map<string, number[]>();
+  readonly bySeniority = new Map<string, number[]>();
+  /** Events with coordinates that are not online (the only ones a place can rank), by gazetteer place … */
+  readonly byPlace = new Map<number, number[]>();
+  /** … and by grid cell. */
+  readonly byCell = new Map<number, number[]>();
+  /** Words of titles and organizers (as `plain` splits them), for phrase matches. */
+  readonly byNameWord = new Map<string, number[]>();
+  /** Slots of events longer than LONG_EVENT_MS, and the longest duration among the others. */
+  readonly longEvents: number[] = [];
+  readonly longestShortMs: number;
+  private foundersList: { slots: number[]; fits: number[] } | undefined;
+  /** Per-query-value scores worth keeping (topic title bonuses), dropped when they grow past a bound. */
+  readonly memo = new Map<string, Float64Array>();
+  /** Scratch for scoring: one query at a time (the engine is synchronous). */
+  readonly score: Float64Array;
+  readonly stamp: Uint32Array;
+  stampEpoch = 0;
+
+  constructor(readonly events: readonly IndexedEvent[]) {
+    const n = events.length;
+    this.startMs = new Float64Array(n);
+    this.endsAt = new Float64Array(n);
+    this.formatCode = new Uint8Array(n);
+    this.geonameId = new Int32Array(n);
+    this.lat = new Float64Array(n);
+    this.lng = new Float64Array(n);
+    this.long = new Uint8Array(n);
+    this.score = new Float64Array(n);
+    this.stamp = new Uint32Array(n);
+    let longestShort = 0;
+    for (let slot = 0; slot < n; slot++) {
+      const entry = events[slot]!;
+      const ev = entry.event;
+      this.slotOf.set(ev.id, slot);
+      this.startMs[slot] = entry.startMs;
+      this.endsAt[slot] = entry.endsAt;
+      this.formatCode[slot] = formatCode(ev.format);
+      this.geonameId[slot] = entry.place?.geonameId ?? 0;
+      this.lat[slot] = ev.lat ?? Number.NaN;
+      this.lng[slot] = ev.lng ?? Number.NaN;
+      const duration = entry.endsAt - entry.startMs;
+      if (duration > LONG_EVENT_MS) {
+        this.longEvents.push(slot);
+        this.long[slot] = 1;
+      } else if (duration > longestShort) longestShort = duration;
+      for (const t of new Set(ev.topics)) push(this.byTopic, t, slot);
+      for (const k of entry.kinds) push(this.byKind, k, slot);
+      push(this.byFormat, ev.format, slot);
+      push(this.byPrice, ev.priceType, slot);
+      for (const s of new Set(ev.seniority)) push(this.bySeniority, s, slot);
+      if (ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {
+        if (entry.place) push(this.byPlace, entry.place.geonameId, slot);
+        push(this.byCell, cellKey(ev.lat, ev.lng), slot);
+      }
+      const words = new Set(`${plain(entry.foldedTitle)}${plain(entry.foldedOrganizer)}`.split(' '));
+      for (const w of words) if (w) push(this.byNameWord, w, slot);
+    }
+    this.longestShortMs = longestShort;
+  }
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  /** Slots in the 3 × 3 cells around a point: every event `roughlyNear` it, and some more. */
+  *cellsAround(lat: number, lng: number): Generator<number[]> {
+    const row = Math.floor(lat / CELL_LAT);
+    const col = Math.floor(lng / CELL_LNG);
+    for (let r = row - 1; r <= row + 1; r++) {
+      for (let c = col - 1; c <= col + 1; c++) {
+        const list = this.byCell.get(r * 1000 + c);
+        if (list) yield list;
+      }
+    }
+  }
+
+  /** First slot whose start is at or after `ms` (binary search over the start order). */
+  firstStartingAt(ms: number): number {
+    let lo = 0;
+    let hi = this.startMs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.startMs[mid]! < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Events with a founder fit, and the fit, computed on the first query that asks (most never do). */
+  founders(): { slots: number[]; fits: number[] } {
+    if (!this.foundersList) {
+      const slots: number[] = [];
+      const fits: number[] = [];
+      this.events.forEach((entry, slot) => {
+        const fit = founderFitOf(entry);
+        if (fit > 0) {
+          slots.push(slot);
+          fits.push(fit);
+        }
+      });
+      this.foundersList = { slots, fits };
+    }
+    return this.foundersList;
+  }
+
+  /** Starts a new query's scratch scores; returns the stamp marking the slots it touches. */
+  nextEpoch(): number {
+    if (this.stampEpoch === 0xffffffff) {
+      this.stamp.fill(0);
+      this.stampEpoch = 0;
+    }
+    return ++this.stampEpoch;
+  }
+}
