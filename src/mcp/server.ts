@@ -1,5 +1,7 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { COUNTRIES } from '../catalogue/countries.js';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
@@ -32,15 +34,21 @@ export const MCP_TOOL_NAMES = [
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-/** Tool definitions (schemas built once at load, not per request). */
+/*
+ * Tool definitions, built once at load. The schemas are whole `z.object`s rather than raw shapes: the SDK wraps a raw
+ * shape in a new object schema at every registration, and zod caches its per-schema work (shape normalisation,
+ * recursion checks, compiled parsers) on the schema instance, so one shared instance serves every pooled server.
+ */
+const LIST_OUTPUT = z.object(listOutput);
+
 const SEARCH_EVENTS_TOOL = {
   title: 'Search tech events',
   description:
     'Ranked search over upcoming tech events in Switzerland, Germany and Austria from a free-text wish in English, German, French or Italian ' +
     '("AI meetups in Zürich for founders next week"), optionally with hard filters. Use it when the user describes what they want in words. ' +
     'Returns events with the reasons each matched and a sentence saying how the wish was understood.',
-  inputSchema: { q: z.string().max(500).describe('The wish in plain words'), ...filterInput },
-  outputSchema: listOutput,
+  inputSchema: z.object({ q: z.string().max(500).describe('The wish in plain words'), ...filterInput }),
+  outputSchema: LIST_OUTPUT,
   annotations: { title: 'Search tech events', ...READ_ONLY },
 };
 
@@ -49,8 +57,8 @@ const FIND_EVENTS_TOOL = {
   description:
     'Lists upcoming events matching structured filters only (country, city, near, topic, seniority, format, organizer, date range, audience), ' +
     'in chronological order. Use it for exact questions like "all security events in Munich in May"; use search_events for free text.',
-  inputSchema: { ...filterInput, ...dateRangeInput },
-  outputSchema: listOutput,
+  inputSchema: z.object({ ...filterInput, ...dateRangeInput }),
+  outputSchema: LIST_OUTPUT,
   annotations: { title: 'Find events by filters', ...READ_ONLY },
 };
 
@@ -59,7 +67,7 @@ const BEST_NEXT_EVENT_TOOL = {
   description:
     "Picks the single best upcoming event for a person's wishes (free text, city, date window, audience) and says why it wins, " +
     'with two runners-up. Use it when the user asks "what should I go to?".',
-  inputSchema: {
+  inputSchema: z.object({
     wishes: z.string().max(500).describe('What the person wants, in plain words'),
     country: filterInput.country,
     city: filterInput.city,
@@ -69,13 +77,13 @@ const BEST_NEXT_EVENT_TOOL = {
       .enum(['founders', ...SENIORITIES])
       .optional()
       .describe('Who the person is'),
-  },
-  outputSchema: {
+  }),
+  outputSchema: z.object({
     understood: z.string(),
     best: eventOutput.nullable(),
     runnersUp: z.array(eventOutput),
     total: z.number().int(),
-  },
+  }),
   annotations: { title: 'Best next event', ...READ_ONLY },
 };
 
@@ -83,12 +91,12 @@ const GET_EVENT_TOOL = {
   title: 'Get one event',
   description:
     'The full record of one event by its id and country, or by its page URL: details, page, calendar file, whether it is cancelled.',
-  inputSchema: {
+  inputSchema: z.object({
     id: z.string().max(200).optional().describe('Event id (slug)'),
     country: z.enum(COUNTRIES).optional(),
     url: z.string().max(500).optional().describe('The event page URL, e.g. https://…/ch/events/<id>'),
-  },
-  outputSchema: {
+  }),
+  outputSchema: z.object({
     event: eventOutput.extend({
       lifecycle: z.string(),
       end: z.string().nullable(),
@@ -98,7 +106,7 @@ const GET_EVENT_TOOL = {
     page: z.string(),
     calendar: z.string(),
     cancelled: z.boolean(),
-  },
+  }),
   annotations: { title: 'Get one event', ...READ_ONLY },
 };
 
@@ -107,8 +115,8 @@ const SUBSCRIBE_CALENDAR_TOOL = {
   description:
     'Turns a query (free text and/or filters) into a live calendar subscription (https and webcal) and a markdown table URL. ' +
     'New matching events appear in the calendar by themselves; cancelled ones disappear.',
-  inputSchema: { q: z.string().max(500).optional(), ...filterInput },
-  outputSchema: subscriptionOutput,
+  inputSchema: z.object({ q: z.string().max(500).optional(), ...filterInput }),
+  outputSchema: z.object(subscriptionOutput),
   annotations: { title: 'Calendar subscription', ...READ_ONLY },
 };
 
@@ -117,12 +125,12 @@ const RSVP_TOOL = {
   description:
     'Registers (or withdraws) the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request for an event. Honours the event: ' +
     'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host). Idempotent.',
-  inputSchema: {
+  inputSchema: z.object({
     id: z.string().max(200).describe('Event id'),
     country: z.enum(COUNTRIES).optional(),
     action: z.enum(['register', 'withdraw']).default('register'),
-  },
-  outputSchema: registrationOutput,
+  }),
+  outputSchema: z.object(registrationOutput),
   annotations: {
     title: 'RSVP',
     readOnlyHint: false,
@@ -137,6 +145,21 @@ export interface McpCaller {
   key: ApiKeyRecord | undefined;
   /** Why there is no key: none was sent, or the one sent is unknown/revoked. */
   keyProblem: 'missing' | 'invalid' | undefined;
+}
+
+const ANONYMOUS: McpCaller = { key: undefined, keyProblem: 'missing' };
+
+/**
+ * The caller as the SDK carries it to a tool handler: the HTTP transport reads `auth` off the request given to
+ * `handleRequest` and hands it to the handler as `extra.authInfo`. Servers are pooled and shared by requests in turn,
+ * so the caller must travel with the request, never in a closure of the server.
+ */
+export function callerAuthInfo(caller: McpCaller, token: string | undefined): AuthInfo {
+  return { token: token ?? '', clientId: caller.key?.id ?? '', scopes: [], extra: { caller } };
+}
+
+function callerOf(authInfo: AuthInfo | undefined): McpCaller {
+  return (authInfo?.extra?.caller as McpCaller | undefined) ?? ANONYMOUS;
 }
 
 /** Ids are slugs: not empty, no control characters (PostgreSQL text refuses NUL), well-formed Unicode. */
@@ -195,19 +218,25 @@ function listText(result: SearchResult, baseUrl: string): string {
   return lines.join('\n');
 }
 
+const SERVER_INFO = { name: 'tech-events', title: 'Tech events in Switzerland, Germany and Austria', version: '1.0.0' };
+const INSTRUCTIONS =
+  'Search, rank and subscribe to tech events in ch, de and at. Answers carry match reasons; event pages link to the host.';
+
 /**
- * A new MCP server for one request (stateless mode: any app node can answer any request). Every tool calls the
- * same query engine as /api/events; only `rsvp` needs a key.
+ * One JSON Schema validator (an Ajv instance, costly to build) for all servers instead of one per server. A server
+ * only uses it to check what a client answers to a server-initiated request (elicitation), which these tools never make.
  */
-export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * A new MCP server (stateless mode: any app node can answer any request). Every tool calls the same query engine as
+ * /api/events; only `rsvp` needs a key, which it reads per request from `extra.authInfo` (see `callerAuthInfo`).
+ * The server holds no per-request state, so it can serve request after request (see `McpServerPool`).
+ */
+export function buildMcpServer(ctx: AppContext): McpServer {
   const baseUrl = ctx.config.baseUrl;
-  const server = new McpServer(
-    { name: 'tech-events', title: 'Tech events in Switzerland, Germany and Austria', version: '1.0.0' },
-    {
-      instructions:
-        'Search, rank and subscribe to tech events in ch, de and at. Answers carry match reasons; event pages link to the host.',
-    },
-  );
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
   const runSearch = (raw: Record<string, string>) => search(ctx.index, parseSearchParams(raw), ctx.now());
   const listResult = (result: SearchResult): CallToolResult => {
     const structured = toSearchResponse(result, baseUrl);
@@ -332,7 +361,8 @@ export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
     }
   });
 
-  server.registerTool('rsvp', RSVP_TOOL, async (args) => {
+  server.registerTool('rsvp', RSVP_TOOL, async (args, extra) => {
+    const caller = callerOf(extra.authInfo);
     if (!caller.key) {
       return toolError(
         caller.keyProblem === 'invalid'
@@ -373,4 +403,33 @@ export function buildMcpServer(ctx: AppContext, caller: McpCaller): McpServer {
     }
   });
   return server;
+}
+
+/**
+ * Idle MCP servers, reused across requests: building one (six tools, their schemas and handlers) costs more than
+ * answering most calls. A server serves one request at a time — it is taken with `acquire`, connected to that
+ * request's own transport (a stateless transport serves one request only), and given back with `release` once the
+ * transport is closed. Servers beyond `maxIdle` are dropped, so a burst does not pin memory.
+ */
+export class McpServerPool {
+  private readonly idle: McpServer[] = [];
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly maxIdle = 32,
+  ) {}
+
+  acquire(): McpServer {
+    return this.idle.pop() ?? buildMcpServer(this.ctx);
+  }
+
+  /** Takes back a server whose transport is closed; one still connected is never handed out again. */
+  release(server: McpServer): void {
+    if (server.isConnected() || this.idle.length >= this.maxIdle || this.idle.includes(server)) return;
+    this.idle.push(server);
+  }
+
+  get idleCount(): number {
+    return this.idle.length;
+  }
 }

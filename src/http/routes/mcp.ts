@@ -1,7 +1,8 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { buildMcpServer, MCP_TOOL_NAMES, type McpCaller } from '../../mcp/server.js';
+import { callerAuthInfo, MCP_TOOL_NAMES, type McpCaller, McpServerPool } from '../../mcp/server.js';
 import { bearerToken, lookupKey } from '../authenticate.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -56,12 +57,14 @@ export function originPolicy(baseUrl: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
- * POST /api/mcp — MCP over streamable HTTP (protocol 2025-06-18), stateless: a new server and transport per request,
- * so any app node behind a load balancer can answer. GET and DELETE have no session to serve: 405.
+ * POST /api/mcp — MCP over streamable HTTP (protocol 2025-06-18), stateless: a new transport per request and a server
+ * from a pool of idle ones, so any app node behind a load balancer can answer. The caller (the bearer key) travels with
+ * the request as the transport's auth info, never with the pooled server. GET and DELETE have no session to serve: 405.
  */
 export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const policy = originPolicy(ctx.config.baseUrl);
   const known = new Set<string>(MCP_TOOL_NAMES);
+  const servers = new McpServerPool(ctx);
 
   app.post('/api/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!policy.hostOk(request.headers.host))
@@ -87,18 +90,21 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext): void {
     const key = token ? await lookupKey(ctx, token) : undefined;
     const caller: McpCaller = { key, keyProblem: key ? undefined : token === undefined ? 'missing' : 'invalid' };
 
-    const server = buildMcpServer(ctx, caller);
+    // A stateless transport serves one request only (the SDK refuses reuse: JSON-RPC ids of clients would collide).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
+    const server = servers.acquire();
+    // Closing the transport disconnects the server (aborting a handler still running), which may then serve again.
+    reply.raw.once('close', () => {
+      void transport.close().then(() => servers.release(server));
     });
     await server.connect(transport);
     // The transport writes the raw response itself; carry over the headers set so far (CORS, ETag policy…).
     for (const [name, value] of Object.entries(reply.getHeaders()))
       if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    const raw = request.raw as typeof request.raw & { auth?: AuthInfo };
+    raw.auth = callerAuthInfo(caller, token);
+    await transport.handleRequest(raw, reply.raw, request.body);
   });
 
   const notAllowed = (_request: FastifyRequest, reply: FastifyReply) =>
