@@ -15,7 +15,6 @@ import { de, en, fr, it, type ParsedComponents, type ParsedResult } from 'chrono
 import { DateTime } from 'luxon';
 import {
   BARE_DURATION,
-  CHRONO_HINT,
   CHRONO_LEAD_IN,
   CHRONO_STOP_WORDS,
   DOTTED_DATE_PATTERN,
@@ -23,6 +22,7 @@ import {
   MONTH_NEEDS_CONTEXT,
   MONTH_PATTERN,
   MONTH_WORDS,
+  mayHoldChronoDate,
   NUMBER_WORDS,
   RELATIVE_PATTERNS,
   type Relative,
@@ -145,8 +145,7 @@ function phraseCandidates(text: string, folded: string, map: number[], ctx: Ctx)
 }
 
 function chronoCandidates(text: string, folded: string, ctx: Ctx): Candidate[] {
-  // chrono costs ~0.1–1 ms per locale; most searches ("AI meetups Berlin") have nothing for it.
-  if (!CHRONO_HINT.test(folded)) return [];
+  if (!mayHoldChronoDate(folded)) return [];
   const l = ctx.local;
   // Process-local wall clock == target-zone wall clock, so chrono's "today" is the target zone's today.
   const ref = new Date(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);
