@@ -1,5 +1,18 @@
 import pino, { type Logger } from 'pino';
 
+/**
+ * Standard output for a long-running server: written asynchronously (a busy server coalesces its lines instead of
+ * blocking on every write); `flushLogs` before exiting.
+ */
+export function asyncStdout(): pino.DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
+}
+
+/** Writes out whatever an asynchronous destination still holds. */
+export function flushLogs(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
+}
+
 /** Structured JSON logs. Authorization headers and anything key-like are redacted wherever they appear. */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(

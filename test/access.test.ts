@@ -263,7 +263,7 @@ describe('secrets in logs', () => {
 
     const logs = server.output();
     expect(logs.length).toBeGreaterThan(1000);
-    expect(logs).toContain('incoming request');
+    expect(logs).toContain('"msg":"request"');
     for (const [what, value] of [
       ['key', key],
       ['secret', secret],

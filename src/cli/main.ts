@@ -7,7 +7,7 @@ import { keySummary } from '../http/routes/admin.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { type ImportReport, runImport } from '../importers/run-import.js';
 import { FeedsFileError, loadFeeds, runSync, sourceNameError } from '../importers/sync.js';
-import { createLogger } from '../logger.js';
+import { asyncStdout, createLogger, flushLogs } from '../logger.js';
 import { startService } from '../service.js';
 import { openStorage } from '../storage/database.js';
 import { KeysRepository } from '../storage/keys.repository.js';
@@ -43,7 +43,7 @@ async function serve(args: string[]): Promise<void> {
   if (values.host !== undefined) env.HOST = values.host;
   if (values['no-seed']) env.SEED = '0';
   const config = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, asyncStdout());
   const service = await startService(config, logger);
   logger.info(
     { engine: service.ctx.storage.engine, baseUrl: config.baseUrl },
@@ -52,6 +52,7 @@ async function serve(args: string[]): Promise<void> {
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await service.close();
+    await flushLogs(logger);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -27,6 +27,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { timeouts } = ctx.config;
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
+    // One line per request, written when it completes (see the onResponse hook), rather than two.
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -71,6 +73,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request) => {
     refuseKeyInQuery(request);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: { statusCode: reply.statusCode }, ms: reply.elapsedTime }, 'request');
   });
 
   app.setErrorHandler((error, request, reply) => {
