@@ -154,6 +154,30 @@ describe('markdown, iCal and caching over the same query engine', () => {
       expect(write.headers.get('cache-control')).toMatch(/no-store/);
     });
 
+    it('serves repeated reads in each coding the client accepts, the same body and ETag as uncompressed', async () => {
+      const path = `${server.base}/api/events?q=${encodeURIComponent('devops conference')}&limit=50`;
+      const plain = await fetch(path);
+      const body = await plain.text();
+      expect(body.length).toBeGreaterThan(1024);
+      const expectations: [string, string | null][] = [
+        ['br', 'br'],
+        ['gzip', 'gzip'],
+        ['gzip, deflate, br', 'br'],
+        ['br;q=0, gzip', 'gzip'],
+        ['identity', null],
+      ];
+      for (const [coding, expected] of expectations) {
+        // Twice: the first may render or compress, the second comes from the response cache.
+        for (let round = 0; round < 2; round++) {
+          const res = await fetch(path, { headers: { 'accept-encoding': coding } });
+          expect(res.headers.get('content-encoding'), coding).toBe(expected);
+          expect(res.headers.get('etag'), coding).toBe(plain.headers.get('etag'));
+          expect(await res.text(), coding).toBe(body); // fetch decodes br and gzip
+          if (expected) expect(res.headers.get('vary'), coding).toMatch(/accept-encoding/i);
+        }
+      }
+    });
+
     it('answers 304 to a matching If-None-Match on every read output', async () => {
       for (const path of [
         '/api/events?q=devops',

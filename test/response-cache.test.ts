@@ -1,15 +1,34 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createResponseCache } from '../src/http/response-cache.js';
+import { createResponseCache, encodedBody } from '../src/http/response-cache.js';
 
 describe('response cache', () => {
   it('evicts the least recently used entry beyond its count or byte budget, and skips oversized bodies', () => {
     const cache = createResponseCache(2, 1600);
-    cache.set('a', { body: 'x'.repeat(10), headers: {} });
-    cache.set('b', { body: 'y'.repeat(10), headers: {} });
+    cache.set('a', { body: 'x'.repeat(10), headers: {}, encoded: {} });
+    cache.set('b', { body: 'y'.repeat(10), headers: {}, encoded: {} });
     cache.get('a');
-    cache.set('c', { body: 'z'.repeat(10), headers: {} });
+    cache.set('c', { body: 'z'.repeat(10), headers: {}, encoded: {} });
     expect([...cache.keys()].sort()).toEqual(['a', 'c']);
-    cache.set('huge', { body: 'h'.repeat(200), headers: {} }); // over 1/16 of the budget
+    cache.set('huge', { body: 'h'.repeat(200), headers: {}, encoded: {} }); // over 1/16 of the budget
     expect(cache.has('huge')).toBe(false);
+  });
+
+  it('compresses a cached body once per coding the client accepts, and small bodies not at all', () => {
+    const entry = {
+      body: JSON.stringify({ events: Array.from({ length: 50 }, (_, i) => ({ i, t: 'Zürich' })) }),
+      headers: {},
+      encoded: {},
+    };
+    const br = encodedBody(entry, 'gzip, deflate, br')!;
+    expect(br.coding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(entry.body);
+    expect(encodedBody(entry, 'br')!.body).toBe(br.body); // the same buffer: compressed once
+    const gz = encodedBody(entry, 'br;q=0, gzip;q=0.5')!;
+    expect(gz.coding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(entry.body);
+    expect(encodedBody(entry, 'identity')).toBeUndefined();
+    expect(encodedBody(entry, undefined)).toBeUndefined();
+    expect(encodedBody({ body: 'small', headers: {}, encoded: {} }, 'br')).toBeUndefined();
   });
 });

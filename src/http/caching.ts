@@ -3,7 +3,13 @@ import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { AppContext } from '../context.js';
-import { type CachedResponse, createResponseCache } from './response-cache.js';
+import {
+  type CachedResponse,
+  COMPRESS_THRESHOLD,
+  CONTENT_CODINGS,
+  createResponseCache,
+  encodedBody,
+} from './response-cache.js';
 
 /** How long shared caches and clients may reuse each kind of read (feeds short, so new events show soon). */
 export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } as const;
@@ -55,7 +61,11 @@ export async function registerCaching(
       return;
     }
     reply.headers(hit.headers);
-    return reply.send(hit.body);
+    const encoded = encodedBody(hit, request.headers['accept-encoding']);
+    if (!encoded) return reply.send(hit.body);
+    // Marked as encoded, so the compression plugin leaves it as it is.
+    reply.header('Content-Encoding', encoded.coding).header('Vary', 'accept-encoding');
+    return reply.send(encoded.body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -66,11 +76,11 @@ export async function registerCaching(
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(key, { body: payload, headers });
+      cache.set(key, { body: payload, headers, encoded: {} });
     }
     return payload;
   });
 
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...CONTENT_CODINGS] });
   return cache;
 }

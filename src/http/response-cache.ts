@@ -1,3 +1,5 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -9,6 +11,39 @@ import { LRUCache } from 'lru-cache';
 export interface CachedResponse {
   body: string | Buffer;
   headers: Record<string, string>;
+  /** The body compressed, per content coding, made on the first request that accepts it. */
+  encoded: Partial<Record<ContentCoding, Buffer>>;
+}
+
+export const CONTENT_CODINGS = ['br', 'gzip'] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
+/** Bodies smaller than this are sent as they are (compression would save too little to pay for itself). */
+export const COMPRESS_THRESHOLD = 1024;
+
+/**
+ * A cached body in the coding a client accepts (Accept-Encoding, negotiated as @fastify/compress does), compressed
+ * once per entry rather than on every hit; undefined when it goes as it is.
+ */
+export function encodedBody(
+  entry: CachedResponse,
+  acceptEncoding: string | undefined,
+): { coding: ContentCoding; body: Buffer } | undefined {
+  if (!acceptEncoding || Buffer.byteLength(entry.body) < COMPRESS_THRESHOLD) return undefined;
+  const coding = negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), [
+    ...CONTENT_CODINGS,
+  ]) as ContentCoding | null;
+  if (!coding) return undefined;
+  let body = entry.encoded[coding];
+  if (!body) {
+    body =
+      coding === 'br'
+        ? brotliCompressSync(entry.body, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+          })
+        : gzipSync(entry.body, { level: 6 });
+    entry.encoded[coding] = body;
+  }
+  return { coding, body };
 }
 
 export function createResponseCache(maxEntries = 2000, maxBytes = 64 * 1024 * 1024): LRUCache<string, CachedResponse> {
@@ -17,6 +52,7 @@ export function createResponseCache(maxEntries = 2000, maxBytes = 64 * 1024 * 10
     maxSize: maxBytes,
     // One huge body must not flush everything else.
     maxEntrySize: maxBytes / 16,
-    sizeCalculation: (value) => Math.max(1, Buffer.byteLength(value.body)),
+    // The compressed copies are a fraction of the body; counted as one more body at most.
+    sizeCalculation: (value) => Math.max(1, 2 * Buffer.byteLength(value.body)),
   });
 }
