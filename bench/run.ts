@@ -190,6 +190,28 @@ async function prepare(size: number, store: Store): Promise<{ eventId: string; c
   return { eventId: first.id, country: first.country };
 }
 
+const Q_CASE = '/api/events q (4 words) + filters';
+
+/** Issue 8's targets for a catalogue size, checked against this run's figures. */
+function targetChecks(size: number, q: Measured, ceiling: number, buildMs: number, rss: number): string[] {
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const share = q.rps / ceiling;
+  const lines: string[] = [];
+  if (size === 10_000) {
+    lines.push(
+      `Target ${mark(share >= 0.4 && q.p99 < 25)}: q at 10k ≥ 40 % of the ceiling with p99 < 25 ms — ${(share * 100).toFixed(0)} %, p99 ${q.p99} ms`,
+    );
+  }
+  if (size === 100_000) {
+    lines.push(
+      `Target ${mark(share >= 0.15 && q.p99 < 100)}: q at 100k ≥ 15 % of the ceiling with p99 < 100 ms — ${(share * 100).toFixed(0)} %, p99 ${q.p99} ms`,
+      `Target ${mark(buildMs < 5000)}: read index for 100k built in < 5 s — ${(buildMs / 1000).toFixed(1)} s`,
+      `Target ${mark(rss < 400)}: resident memory at 100k < 400 MB — ${rss.toFixed(0)} MB at most (after start-up, after the run)`,
+    );
+  }
+  return lines;
+}
+
 function row(name: string, m: Measured, ceiling: number): string {
   const ratio = ((m.rps / ceiling) * 100).toFixed(0);
   return `| ${name} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${ratio} % |${m.errors ? ` ${m.errors} errors` : ''}`;
@@ -245,7 +267,7 @@ async function main() {
     const calendarUrl = `${base}/api/calendar?country=de&q=${encodeURIComponent('kubernetes munich')}`;
     const cases: [string, string, CaseRequest?][] = [
       ['/api/events (no q)', `${base}/api/events?country=de`],
-      ['/api/events q (4 words) + filters', qUrl],
+      [Q_CASE, qUrl],
       [
         '  q + filters, a different prompt each request',
         `${base}/api/events?country=de&q={q}&format=in_person&limit=20`,
@@ -271,8 +293,17 @@ async function main() {
     );
     console.log('| case | req/s | p50 ms | p99 ms | of ceiling |');
     console.log('|---|---|---|---|---|');
-    for (const [name, url, request] of cases) console.log(row(name, await measure(url, request), ceiling.rps));
-    console.log(`\nRSS after the run: ${rssMb(service.pid!).toFixed(0)} MB\n`);
+    const results = new Map<string, Measured>();
+    for (const [name, url, request] of cases) {
+      const m = await measure(url, request);
+      results.set(name, m);
+      console.log(row(name, m, ceiling.rps));
+    }
+    const rssAfterRun = rssMb(service.pid!);
+    console.log(`\nRSS after the run: ${rssAfterRun.toFixed(0)} MB\n`);
+    const rss = Math.max(rssAfterBuild, rssAfterRun);
+    for (const line of targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss)) console.log(line);
+    console.log('');
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
     await store.drop();
