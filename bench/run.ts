@@ -41,7 +41,11 @@ interface CaseRequest {
   distinct?: boolean;
 }
 
-/** 1,600 distinct prompts: topic word × kind × city (German cities, for the de catalogue). */
+/**
+ * 12,800 distinct prompts: topic word × kind × city (German cities, for the de catalogue) × a modifier. A prompt
+ * comes round again only after 12,800 others, long after the response cache (2,000 entries) and the engine's result
+ * cache (500) have let it go.
+ */
 const PROMPTS = (() => {
   const words = ['AI', 'Kubernetes', 'Rust', 'Python', 'Security', 'Data', 'React', 'Startup', 'UX', 'Product'];
   const kinds = ['meetup', 'conference', 'workshop', 'night'];
@@ -87,7 +91,10 @@ const PROMPTS = (() => {
     'Rostock',
     'Kassel',
   ];
-  return words.flatMap((w) => kinds.flatMap((k) => cities.map((c) => encodeURIComponent(`${w} ${k} ${c}`))));
+  const modifiers = ['', ' free', ' online', ' next week', ' for beginners', ' this weekend', ' in person', ' for founders'];
+  return words.flatMap((w) =>
+    kinds.flatMap((k) => cities.flatMap((c) => modifiers.map((m) => encodeURIComponent(`${w} ${k} ${c}${m}`)))),
+  );
 })();
 
 async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
