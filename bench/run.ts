@@ -6,7 +6,7 @@
  * BENCH_DATABASE_URL (a PostgreSQL server to run on instead of the embedded engine).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -91,7 +91,16 @@ const PROMPTS = (() => {
     'Rostock',
     'Kassel',
   ];
-  const modifiers = ['', ' free', ' online', ' next week', ' for beginners', ' this weekend', ' in person', ' for founders'];
+  const modifiers = [
+    '',
+    ' free',
+    ' online',
+    ' next week',
+    ' for beginners',
+    ' this weekend',
+    ' in person',
+    ' for founders',
+  ];
   return words.flatMap((w) =>
     kinds.flatMap((k) => cities.flatMap((c) => modifiers.map((m) => encodeURIComponent(`${w} ${k} ${c}${m}`)))),
   );
@@ -128,20 +137,21 @@ async function measure(url: string, request: CaseRequest = {}): Promise<Measured
   };
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((resolveLine, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n').find((l) => pattern.test(l));
-      if (line) {
-        child.stdout!.off('data', onData);
-        resolveLine(line);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${buffer}`)));
-  });
+/**
+ * The first line of the service's log file that matches, waiting for it to be written. The log goes to a file rather
+ * than a pipe into this process: reading ten thousand lines a second here would take time from autocannon, which
+ * runs on this thread, and handicap the service against the ceiling (which logs nothing).
+ */
+async function waitForLine(child: ChildProcess, logFile: string, pattern: RegExp): Promise<string> {
+  for (;;) {
+    const line = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .find((l) => pattern.test(l));
+    if (line) return line;
+    if (child.exitCode !== null)
+      throw new Error(`service exited with ${child.exitCode}: ${readFileSync(logFile, 'utf8')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 function rssMb(pid: number): number {
@@ -248,6 +258,8 @@ async function main() {
     const store = await freshStore();
     const { eventId, country } = await prepare(size, store);
     const port = 4401;
+    const logFile = join(tmpdir(), `tev-bench-${process.pid}-${size}.log`);
+    const logFd = openSync(logFile, 'w');
     const service = spawn(
       process.execPath,
       [join(ROOT, 'dist/cli/main.js'), 'serve', '--no-seed', '--port', String(port), '--host', '127.0.0.1'],
@@ -262,12 +274,12 @@ async function main() {
           RATE_LIMIT_READS_PER_MINUTE: '0',
           RATE_LIMIT_WRITES_PER_MINUTE: '0',
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', logFd, 'inherit'],
       },
     );
-    const built = JSON.parse(await waitForLine(service, /read index built/)) as { ms: number; events: number };
-    await waitForLine(service, /listening/);
-    service.stdout!.resume(); // keep draining the logs: a full pipe would block the service's writes
+    closeSync(logFd);
+    const built = JSON.parse(await waitForLine(service, logFile, /read index built/)) as { ms: number; events: number };
+    await waitForLine(service, logFile, /listening/);
     const rssAfterBuild = rssMb(service.pid!);
     const base = `http://127.0.0.1:${port}`;
     const qUrl = `${base}/api/events?country=de&q=${encodeURIComponent('AI meetup Berlin free')}&format=in_person&limit=20`;
@@ -313,6 +325,7 @@ async function main() {
     console.log('');
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
+    rmSync(logFile, { force: true });
     await store.drop();
   }
 }

@@ -71,11 +71,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
   const rateLimitUnknownPaths = await registerRateLimits(app, ctx.config);
 
-  app.addHook('onRequest', async (request) => {
-    refuseKeyInQuery(request);
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      refuseKeyInQuery(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, res: { statusCode: reply.statusCode }, ms: reply.elapsedTime }, 'request');
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {

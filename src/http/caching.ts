@@ -50,25 +50,25 @@ export async function registerCaching(
   const cache = createResponseCache();
   await app.register(etag);
 
-  // Looked up in preHandler, after rate limits and validation of the route have run.
-  app.addHook('preHandler', async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return;
-    if (!CACHEABLE.test(request.url.split('?')[0]!)) return;
+  // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
+  // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
+  app.addHook('preHandler', (request, reply, done) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
+    if (!CACHEABLE.test(request.url.split('?')[0]!)) return done();
     const key = `${ctx.index.version}|${Math.floor(ctx.now().getTime() / 60_000)}|${request.url}`;
     const hit = cache.get(key);
     if (!hit) {
       request.responseCacheKey = key;
-      return;
+      return done();
     }
     reply.headers(hit.headers);
     const encoded = encodedBody(hit, request.headers['accept-encoding']);
-    if (!encoded) return reply.send(hit.body);
     // Marked as encoded, so the compression plugin leaves it as it is.
-    reply.header('Content-Encoding', encoded.coding).header('Vary', 'accept-encoding');
-    return reply.send(encoded.body);
+    if (encoded) reply.header('Content-Encoding', encoded.coding).header('Vary', 'accept-encoding');
+    reply.send(encoded ? encoded.body : hit.body);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));
     const key = request.responseCacheKey;
     if (key && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
@@ -78,7 +78,7 @@ export async function registerCaching(
       }
       cache.set(key, { body: payload, headers, encoded: {} });
     }
-    return payload;
+    done(null, payload);
   });
 
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...CONTENT_CODINGS] });
