@@ -172,7 +172,7 @@ const JS_SUFFIX: Cand = {
 
 function lookup(key: string): Cand[] | undefined {
   const list = INDEX.get(key);
-  if (list || !/(\+\+|#)$/.test(key)) return list;
+  if (list || !(key.endsWith('++') || key.endsWith('#'))) return list;
   return INDEX.get(key.replace(/(\+\+|#)$/, ''));
 }
 
@@ -180,8 +180,22 @@ function singleCand(key: string): Cand | undefined {
   return INDEX.get(key)?.find((c) => c.keys.length === 1 && c.exact === undefined);
 }
 
+/** `splitCompound` per word: titles repeat the same few thousand words (null: not a compound). */
+const compounds = new Map<string, { prefix: Cand; head: Cand | undefined } | null>();
+
 function splitCompound(key: string): { prefix: Cand; head: Cand | undefined } | undefined {
   if (key.length < 5) return undefined;
+  if (key.length > 40) return findCompound(key);
+  let split = compounds.get(key);
+  if (split === undefined) {
+    split = findCompound(key) ?? null;
+    if (compounds.size >= 50_000) compounds.clear();
+    compounds.set(key, split);
+  }
+  return split ?? undefined;
+}
+
+function findCompound(key: string): { prefix: Cand; head: Cand | undefined } | undefined {
   for (const head of COMPOUND_HEADS) {
     if (!key.endsWith(head) || key.length - head.length < 2) continue;
     const stem = key.slice(0, -head.length);

@@ -131,20 +131,25 @@ export function groupDuplicates(events: CatalogueEvent[]): DuplicateGroup[] {
     if (bucket) bucket.push({ event, order });
     else buckets.set(key, [{ event, order }]);
   });
+  // Each group at the position of its first member (positions are distinct: every event is in one group), so the
+  // groups come out in order without sorting 100k of them; most buckets hold one event and need no clustering.
+  const byOrder: (DuplicateGroup | undefined)[] = new Array(events.length);
   const clusters: Cluster[] = [];
   for (const bucket of buckets.values()) {
     if (bucket.length === 1) {
       const only = bucket[0]!;
-      clusters.push({ members: [only.event], firstStart: 0, owners: new Set(), city: undefined, order: only.order });
+      byOrder[only.order] = { canonical: only.event, duplicates: [] };
     } else {
       clusterBucket(bucket, clusters);
     }
   }
-  clusters.sort((a, b) => a.order - b.order);
-  return clusters.map(({ members }) => {
+  for (const { members, order } of clusters) {
     const canonical = members.reduce((best, e) => (better(e, best) ? e : best));
-    return { canonical, duplicates: members.filter((e) => e !== canonical) };
-  });
+    byOrder[order] = { canonical, duplicates: members.filter((e) => e !== canonical) };
+  }
+  const groups: DuplicateGroup[] = [];
+  for (const group of byOrder) if (group) groups.push(group);
+  return groups;
 }
 
 /** The original links of a group's duplicates that the canonical record does not already carry. */

@@ -32,8 +32,14 @@ const SAINT_RE = /\b(?:sankt|saint|sainte|skt)\b/;
 const SAINT_RE_GLOBAL = new RegExp(SAINT_RE.source, 'g');
 
 export function foldStrict(s: string): string {
-  // Most names are plain ASCII; skip the Unicode normalisation for them (indexing folds ~40k names).
-  const base = /^[\x20-\x7e]*$/.test(s) ? s : s.normalize('NFKD').replace(/\p{M}/gu, '');
+  // Most names and titles are plain ASCII: no normalisation and no special letters, and the only letters and digits
+  // are a-z and 0-9 once lower-cased (the gazetteer folds ~40k names, duplicate detection every event title).
+  if (/^[\x20-\x7e]*$/.test(s))
+    return s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  const base = s.normalize('NFKD').replace(/\p{M}/gu, '');
   return base
     .toLowerCase()
     .replace(SPECIAL_LETTER_RE, (c) => SPECIAL_LETTERS[c] ?? c)

@@ -153,6 +153,28 @@ const VENUE_ALIASES: Record<string, { name: string; country: Country }> = {
  * Compounds that are a place of their own ("Rapperswil-Jona") are tried whole first.
  */
 export function resolveCity(text: string, country?: Country): Place | undefined {
+  // Every event's city is resolved when the read index is built, and a catalogue names a few hundred cities.
+  // (Queries resolve their city parameter here too: long texts are not kept.)
+  if (text.length > CITY_MEMO_MAX_LENGTH) return resolveCityUncached(text, country);
+  let memo = cityMemo.get(country);
+  if (!memo) {
+    memo = new Map();
+    cityMemo.set(country, memo);
+  }
+  const known = memo.get(text);
+  if (known !== undefined) return known ?? undefined;
+  const place = resolveCityUncached(text, country);
+  if (memo.size >= CITY_MEMO_LIMIT) memo.clear();
+  memo.set(text, place ?? null);
+  return place;
+}
+
+const CITY_MEMO_LIMIT = 20_000;
+const CITY_MEMO_MAX_LENGTH = 100;
+/** Resolved cities per country (undefined: any), null for names that resolve to nothing. */
+const cityMemo = new Map<Country | undefined, Map<string, Place | null>>();
+
+function resolveCityUncached(text: string, country?: Country): Place | undefined {
   const whole = resolvePlace(text, country);
   if (whole) return whole;
   const alias = VENUE_ALIASES[foldName(text)];

@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import MiniSearch from 'minisearch';
 import { classifyKinds } from '../catalogue/classify-kind.js';
 import type { Country } from '../catalogue/countries.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
@@ -9,6 +8,7 @@ import { groupDuplicates } from '../importers/dedupe.js';
 import { type Place, resolveCity } from '../places/gazetteer.js';
 import { founderFit } from './founders.js';
 import { CountryShard } from './postings.js';
+import { BulkMiniSearch } from './search-index.js';
 
 /** An event with everything the engine needs precomputed once, at write time rather than per query. */
 export interface IndexedEvent {
@@ -81,9 +81,12 @@ export interface TextHit {
  */
 export class CatalogueIndex {
   private readonly entries = new Map<string, IndexedEvent>();
-  /** The highest revision seen per id, including events no longer listed. */
+  /**
+   * The highest revision seen of events not listed (any more); a listed event's is its entry's (see `revisionSeen`):
+   * a second map of every listed id would cost some 5 MB at 100k events.
+   */
   private readonly revisions = new Map<string, number>();
-  private readonly search = new MiniSearch<SearchDocument>({
+  private readonly search = new BulkMiniSearch<SearchDocument>({
     idField: 'id',
     fields: [...SEARCH_FIELDS],
     processTerm,
@@ -111,22 +114,77 @@ export class CatalogueIndex {
 
   /** Replaces the whole content (start-up). */
   load(events: Iterable<CatalogueEvent>): void {
-    this.entries.clear();
-    this.byCountry.clear();
-    this.search.removeAll();
-    for (const event of events) this.apply(event);
+    this.beginLoad();
+    this.loadBatch(events);
+    this.endLoad();
     // V8 gives the first objects of a shape field representations that later rows generalise (null beside numbers,
     // …), leaving the bulk of a freshly loaded catalogue on deprecated hidden classes and every scan megamorphic
-    // (measured: 4× slower queries). Copies made now all get the final shape.
+    // (measured: 4× slower queries). Copies made now all get the final shape. (Events of `loadPages`, decoded by
+    // the storage layer's BulkDecoder, all share one hidden class already.)
     for (const entry of this.entries.values()) entry.event = { ...entry.event };
+  }
+
+  /**
+   * Replaces the whole content with pages as the database delivers them (start-up; see
+   * EventsRepository.pagesNotEndedSince): each page is indexed and dropped before the next arrives.
+   */
+  async loadPages(pages: AsyncIterable<readonly CatalogueEvent[]>): Promise<void> {
+    this.beginLoad();
+    try {
+      for await (const page of pages) this.loadBatch(page);
+    } finally {
+      this.endLoad();
+    }
+  }
+
+  private beginLoad(): void {
+    for (const [id, entry] of this.entries) this.revisions.set(id, entry.event.revision);
+    this.entries.clear();
+    this.search.removeAll();
+    this.changed();
+  }
+
+  private endLoad(): void {
+    this.search.forgetBulkMemo();
+    this.changed();
+  }
+
+  /** After a change: outputs key cached responses on the version; shards and duplicates are rebuilt on demand. */
+  private changed(): void {
+    this.version++;
+    this.duplicatesDirty = true;
     this.byCountry.clear();
+  }
+
+  /** `apply` for many events, with their full-text documents added in one `addAll` (much faster than one by one). */
+  private loadBatch(events: Iterable<CatalogueEvent>): void {
+    const now = this.now().getTime();
+    const documents: SearchDocument[] = [];
+    for (const event of events) {
+      if (this.entries.has(event.id)) {
+        // Seen before (a repeated id, or a change applied during the load): the general path, in order.
+        this.search.addAll(documents.splice(0));
+        this.apply(event);
+        continue;
+      }
+      const seen = this.revisions.get(event.id);
+      if (seen !== undefined && seen > event.revision) continue;
+      if (event.lifecycle === 'listed' && event.visibility === 'public' && endsAt(event) > now - 86_400_000) {
+        if (seen !== undefined) this.revisions.delete(event.id);
+        this.entries.set(event.id, indexEvent(event));
+        documents.push(toDocument(event));
+      } else {
+        this.revisions.set(event.id, event.revision);
+      }
+    }
+    this.search.addAll(documents);
+    this.changed();
   }
 
   /** Adds, replaces or removes one event according to its current state. Returns whether anything changed. */
   apply(event: CatalogueEvent): boolean {
-    const seen = this.revisions.get(event.id);
+    const seen = this.revisionSeen(event.id);
     if (seen !== undefined && seen > event.revision) return false;
-    this.revisions.set(event.id, event.revision);
     const listed =
       event.lifecycle === 'listed' &&
       event.visibility === 'public' &&
@@ -137,8 +195,11 @@ export class CatalogueIndex {
       this.entries.delete(event.id);
     }
     if (listed) {
+      this.revisions.delete(event.id);
       this.entries.set(event.id, indexEvent(event));
       this.search.add(toDocument(event));
+    } else {
+      this.revisions.set(event.id, event.revision);
     }
     // Every change counts for the version (outputs key cached responses on it), listed or not: an unlisted or
     // cancelled event's page changes too.
@@ -148,6 +209,11 @@ export class CatalogueIndex {
       this.byCountry.clear();
     }
     return had || listed;
+  }
+
+  /** The highest revision seen of an event, listed or not. */
+  private revisionSeen(id: string): number | undefined {
+    return this.entries.get(id)?.event.revision ?? this.revisions.get(id);
   }
 
   get size(): number {
@@ -216,17 +282,47 @@ export class CatalogueIndex {
     if (!this.duplicatesDirty) return;
     this.duplicatesDirty = false;
     const hidden = new Set<string>();
-    for (const entry of this.entries.values()) entry.alsoListedAt = [];
+    for (const entry of this.entries.values()) entry.alsoListedAt = NO_LINKS;
     for (const group of groupDuplicates([...this.entries.values()].map((e) => e.event))) {
       const canonical = this.entries.get(group.canonical.id);
       for (const duplicate of group.duplicates) {
         hidden.add(duplicate.id);
         const link = duplicate.sourceUrl ?? duplicate.url;
-        if (canonical && link && !canonical.alsoListedAt.includes(link)) canonical.alsoListedAt.push(link);
+        if (canonical && link && !canonical.alsoListedAt.includes(link)) {
+          if (canonical.alsoListedAt === NO_LINKS) canonical.alsoListedAt = [];
+          canonical.alsoListedAt.push(link);
+        }
       }
     }
     this.hidden = hidden;
   }
+}
+
+/** The `alsoListedAt` of every event without duplicates (most of them): one frozen array rather than 100k. */
+const NO_LINKS = Object.freeze([]) as unknown as string[];
+
+/** Folded organiser names: a catalogue has a few thousand organisers for 100k events. */
+const FOLDED_ORGANIZERS = new Map<string, string>();
+
+function foldedOrganizer(organizer: string): string {
+  let folded = FOLDED_ORGANIZERS.get(organizer);
+  if (folded === undefined) {
+    folded = foldText(organizer);
+    if (FOLDED_ORGANIZERS.size >= 20_000) FOLDED_ORGANIZERS.clear();
+    FOLDED_ORGANIZERS.set(organizer, folded);
+  }
+  return folded;
+}
+
+/** One Set per combination of kinds, shared by every event of that combination (a Set costs 150 bytes). */
+const KIND_SETS = new Map<string, ReadonlySet<EventKind>>();
+
+function sharedKinds(kinds: Set<EventKind>): ReadonlySet<EventKind> {
+  const key = kinds.size === 0 ? '' : kinds.size === 1 ? kinds.values().next().value! : [...kinds].join(' ');
+  const shared = KIND_SETS.get(key);
+  if (shared) return shared;
+  KIND_SETS.set(key, kinds);
+  return kinds;
 }
 
 function indexEvent(event: CatalogueEvent): IndexedEvent {
@@ -234,12 +330,12 @@ function indexEvent(event: CatalogueEvent): IndexedEvent {
     event,
     place: event.city ? resolveCity(event.city, event.country) : undefined,
     founderFit: -1,
-    kinds: classifyKinds(event),
+    kinds: sharedKinds(classifyKinds(event)),
     startMs: event.start.getTime(),
     endsAt: endsAt(event),
     foldedTitle: foldText(event.title),
-    foldedOrganizer: foldText(event.organizer),
-    alsoListedAt: [],
+    foldedOrganizer: foldedOrganizer(event.organizer),
+    alsoListedAt: NO_LINKS,
   };
 }
 
@@ -251,6 +347,18 @@ function toDocument(event: CatalogueEvent): SearchDocument {
     organizer: event.organizer,
     venue: event.venue ?? '',
     city: event.city ?? '',
-    topics: event.topics.map((t) => (isTopic(t) ? topicLabel(t) : t)).join(' '),
+    topics: topicsText(event.topics),
   };
+}
+
+/** Topic lists as searchable text; events read in bulk share their (frozen) topic lists, so this is mostly a lookup. */
+const TOPICS_TEXT = new WeakMap<readonly string[], string>();
+
+function topicsText(topics: readonly string[]): string {
+  let text = TOPICS_TEXT.get(topics);
+  if (text === undefined) {
+    text = topics.map((t) => (isTopic(t) ? topicLabel(t) : t)).join(' ');
+    if (Object.isFrozen(topics)) TOPICS_TEXT.set(topics, text);
+  }
+  return text;
 }

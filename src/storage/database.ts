@@ -155,11 +155,20 @@ async function listenWithReconnect(
   };
 }
 
+/**
+ * PGlite's share of its WASM heap for cached table pages. initdb writes PostgreSQL's default, 128MB, and PGlite touches
+ * all of it at start-up: that much resident memory before a single row is read, and a WASM heap never shrinks. The
+ * embedded engine serves reads from the in-memory index and its files sit in the OS page cache anyway.
+ */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 async function openPglite(dataDir: string): Promise<Storage> {
   const unlock = lockDataDirectory(dataDir);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(join(dataDir, 'pglite'));
+    pglite = await PGlite.create(join(dataDir, 'pglite'), {
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
   } catch (error) {
     unlock();
     throw error;

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Country } from '../catalogue/countries.js';
 import type {
   CatalogueEvent,
@@ -49,6 +49,161 @@ export function rowToEvent(row: EventRow): CatalogueEvent {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * Epoch milliseconds of a timestamptz column, microseconds truncated as node-postgres truncates them. In float8
+ * (twice as fast as numeric): the truncated value is whole milliseconds, far closer to them than rounding's 0.5.
+ */
+const epochMs = (column: string) =>
+  sql`round(date_part('epoch', date_trunc('milliseconds', ${sql.ref(column)})) * 1000)`;
+
+/** One events row as a JSON array, in the order `BulkDecoder.event` reads it. */
+const BULK_ROW = sql`json_build_array(
+  id, owner, external_id, source, country, title, description, ${epochMs('start_at')}, ${epochMs('end_at')}, all_day,
+  city, venue, format, topics, seniority, reg_mode, capacity, price_type, price_amount::text, currency, organizer, url,
+  source_url, lat, lng, geo_precision, visibility, lifecycle, revision, ${epochMs('created_at')}, ${epochMs('updated_at')}
+)`;
+
+type BulkRow = [
+  id: string,
+  owner: string,
+  externalId: string | null,
+  source: string,
+  country: string,
+  title: string,
+  description: string | null,
+  start: number,
+  end: number | null,
+  allDay: boolean,
+  city: string | null,
+  venue: string | null,
+  format: string,
+  topics: string[],
+  seniority: string[],
+  regMode: string,
+  capacity: number | null,
+  priceType: string,
+  priceAmount: string | null,
+  currency: string,
+  organizer: string,
+  url: string | null,
+  sourceUrl: string | null,
+  lat: number | null,
+  lng: number | null,
+  geoPrecision: string,
+  visibility: string,
+  lifecycle: string,
+  revision: number,
+  createdAt: number,
+  updatedAt: number,
+];
+
+/** Rows that have not ended by `since` (events without an end: not started before it). */
+const notEndedSince = (since: Date) => sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${since}))`;
+
+/**
+ * Gives equal strings of one column a single object, for columns whose values recur (cities, venues, organisers,
+ * descriptions of a series): after a trial, a column whose values mostly differ (titles, typically) is left alone,
+ * as looking its values up costs more than it saves. Strings of up to 10 characters are shared by JSON.parse
+ * already (V8 internalises them), long ones rarely recur.
+ */
+class SharedStrings {
+  private readonly values = new Map<string, string>();
+  private hits = 0;
+  private misses = 0;
+  private off = false;
+
+  get(s: string): string {
+    if (this.off || s.length <= 10 || s.length > 300) return s;
+    const shared = this.values.get(s);
+    if (shared !== undefined) {
+      this.hits++;
+      return shared;
+    }
+    if (++this.misses > 2_000 && this.misses > this.hits * 4) {
+      this.off = true;
+      this.values.clear();
+    } else {
+      this.values.set(s, s);
+    }
+    return s;
+  }
+}
+
+/**
+ * Decodes the rows of one bulk read, giving equal values one object: a catalogue repeats the same cities, venues,
+ * organisers, topic lists and start hours thousands of times, and 100k rows as separate strings, Date objects and
+ * arrays cost about three times the memory. Shared arrays are frozen; shared Dates are never mutated (nothing
+ * calls a setter on an event's dates).
+ */
+export class BulkDecoder {
+  private readonly owners = new SharedStrings();
+  private readonly sources = new SharedStrings();
+  private readonly titles = new SharedStrings();
+  private readonly descriptions = new SharedStrings();
+  private readonly places = new SharedStrings();
+  private readonly organizers = new SharedStrings();
+  private readonly terms = new SharedStrings();
+  private readonly dates = new Map<number, Date>();
+  private readonly lists = new Map<string, string[]>();
+
+  event(r: BulkRow): CatalogueEvent {
+    const url = r[21];
+    const sourceUrl = r[22];
+    return {
+      id: r[0],
+      owner: this.owners.get(r[1]) as Owner,
+      externalId: r[2],
+      source: this.sources.get(r[3]),
+      country: r[4] as Country,
+      title: this.titles.get(r[5]),
+      description: r[6] === null ? null : this.descriptions.get(r[6]),
+      start: this.date(r[7]),
+      end: r[8] === null ? null : this.date(r[8]),
+      allDay: r[9],
+      city: r[10] === null ? null : this.places.get(r[10]),
+      venue: r[11] === null ? null : this.places.get(r[11]),
+      format: r[12] as EventFormat,
+      topics: this.list(r[13]),
+      seniority: this.list(r[14]),
+      regMode: r[15] as RegMode,
+      capacity: r[16],
+      priceType: r[17] as PriceType,
+      priceAmount: r[18],
+      currency: r[19] as 'CHF' | 'EUR',
+      organizer: this.organizers.get(r[20]),
+      url,
+      sourceUrl: sourceUrl !== null && sourceUrl === url ? url : sourceUrl,
+      lat: r[23],
+      lng: r[24],
+      geoPrecision: r[25] as GeoPrecision,
+      visibility: r[26] as Visibility,
+      lifecycle: r[27] as Lifecycle,
+      revision: r[28],
+      createdAt: this.date(r[29]),
+      updatedAt: this.date(r[30]),
+    };
+  }
+
+  private date(ms: number): Date {
+    let date = this.dates.get(ms);
+    if (!date) {
+      date = new Date(ms);
+      this.dates.set(ms, date);
+    }
+    return date;
+  }
+
+  private list(values: string[]): string[] {
+    const key = values.join('\u0000');
+    let list = this.lists.get(key);
+    if (!list) {
+      list = Object.freeze(values.map((v) => this.terms.get(v))) as string[];
+      this.lists.set(key, list);
+    }
+    return list;
+  }
 }
 
 function contentColumns(c: EventContent) {
@@ -206,16 +361,93 @@ export class EventsRepository {
     return rows.map(rowToEvent);
   }
 
-  /** Every event that has not ended by `since`, for the in-memory read index. */
+  /** Every event that has not ended by `since`, for the in-memory read index (see `pagesNotEndedSince`). */
   async listNotEndedSince(since: Date): Promise<CatalogueEvent[]> {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where((eb) =>
-        eb.or([eb('end_at', '>=', since), eb.and([eb('end_at', 'is', null), eb('start_at', '>=', since)])]),
-      )
-      .execute();
-    return rows.map(rowToEvent);
+    const events: CatalogueEvent[] = [];
+    for await (const page of this.pagesNotEndedSince(since)) for (const event of page) events.push(event);
+    return events;
+  }
+
+  /**
+   * Every event that has not ended by `since`, in pages of at most `pageSize` rows ordered by id: the read index is
+   * built page by page, so neither side ever holds the whole catalogue twice, and PGlite's WASM heap (which never
+   * shrinks) only ever holds a page or two.
+   *
+   * A page is a single JSON value (an array of row arrays, timestamps as epoch milliseconds): one field to decode
+   * instead of 31 per row, which is what reading 100k rows costs on PGlite (its protocol layer copies every field),
+   * and JSON.parse instead of per-column text parsers on PostgreSQL. Equal values within a read share one object
+   * (see `BulkDecoder`).
+   *
+   * With `readAhead` > 0 the id ranges of all pages are read first (every `pageSize`th id, from the primary key) and
+   * that many pages requested ahead of the one being consumed: a PostgreSQL server prepares them while the caller
+   * indexes. PGlite runs queries on the caller's thread, where reading ahead gains nothing and the ranges query
+   * costs: there (readAhead 0) each page starts after the last id of the previous one.
+   */
+  async *pagesNotEndedSince(
+    since: Date,
+    { pageSize = 2_000, readAhead = 0 }: { pageSize?: number; readAhead?: number } = {},
+  ): AsyncGenerator<CatalogueEvent[]> {
+    const decoder = new BulkDecoder();
+    const pages = readAhead > 0 ? this.rangePages(since, pageSize, readAhead) : this.keysetPages(since, pageSize);
+    for await (const page of pages) yield page.map((row) => decoder.event(row));
+  }
+
+  private async *keysetPages(since: Date, pageSize: number): AsyncGenerator<BulkRow[]> {
+    let after: string | null = null;
+    for (;;) {
+      // The next `pageSize` ids through the primary key, the time filter applied within them: asked for the next
+      // `pageSize` matching rows instead, the planner may scan and sort the whole table for every page.
+      const result: { rows: { page: BulkRow[] | null; last: string | null }[] } = await sql<{
+        page: BulkRow[] | null;
+        last: string | null;
+      }>`
+        SELECT json_agg(r) FILTER (WHERE r IS NOT NULL) AS page, max(id) AS last FROM (
+          SELECT id, CASE WHEN ${notEndedSince(since)} THEN ${BULK_ROW} END AS r
+          FROM events ${after === null ? sql`` : sql`WHERE id > ${after}`}
+          ORDER BY id
+          LIMIT ${pageSize}
+        ) p`.execute(this.db);
+      const { page, last } = result.rows[0] ?? { page: null, last: null };
+      if (page?.length) yield page;
+      if (last === null) return;
+      after = last;
+    }
+  }
+
+  private async *rangePages(since: Date, pageSize: number, readAhead: number): AsyncGenerator<BulkRow[]> {
+    const { rows } = await sql<{ id: string }>`
+      SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM events) ids
+      WHERE n % ${pageSize} = 0 ORDER BY id`.execute(this.db);
+    // Page i holds the ids in (bounds[i], bounds[i + 1]]; null: unbounded.
+    const bounds: (string | null)[] = [null, ...rows.map((r) => r.id), null];
+    const pending: Promise<BulkRow[] | null>[] = [];
+    let next = 0;
+    const request = () => {
+      while (pending.length <= readAhead && next < bounds.length - 1) {
+        const page = this.rangePage(since, bounds[next]!, bounds[next + 1]!);
+        page.catch(() => {}); // awaited below; a caller that stops early must not leave it unhandled
+        pending.push(page);
+        next++;
+      }
+    };
+    request();
+    while (pending.length > 0) {
+      const page = await pending.shift()!;
+      request();
+      if (page?.length) yield page;
+    }
+  }
+
+  /** The rows with ids in (after, upTo] (null: unbounded) not ended by `since`, ordered by id. */
+  private async rangePage(since: Date, after: string | null, upTo: string | null): Promise<BulkRow[] | null> {
+    const { rows } = await sql<{ page: BulkRow[] | null }>`
+      SELECT json_agg(r) AS page FROM (
+        SELECT ${BULK_ROW} AS r FROM events
+        WHERE ${notEndedSince(since)}
+          ${after === null ? sql`` : sql`AND id > ${after}`} ${upTo === null ? sql`` : sql`AND id <= ${upTo}`}
+        ORDER BY id
+      ) p`.execute(this.db);
+    return rows[0]?.page ?? null;
   }
 
   /** Bulk insert for synthetic catalogues: one multi-row insert of events and one of their `create` revisions. */

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogueEvent } from '../src/catalogue/event.js';
+import { generateDemoEvents } from '../src/demo/generate.js';
+import { CatalogueIndex } from '../src/query/catalogue-index.js';
+
+/**
+ * Loading in bulk (`load`, `loadPages`: documents added to the full-text index in batches) must leave the index
+ * exactly as applying the same events one by one does; and later changes must follow the revision rule either way.
+ */
+
+const NOW = new Date('2026-01-05T09:00:00Z');
+
+function demoEvents(count: number): CatalogueEvent[] {
+  return generateDemoEvents(count, NOW, { seed: 3 }).map((d, i) => ({
+    ...d.content,
+    id: `demo-${i}`,
+    owner: 'source:demo',
+    externalId: d.externalId,
+    source: 'demo',
+    lifecycle: i % 17 === 0 ? 'cancelled' : 'listed',
+    revision: 1,
+    createdAt: NOW,
+    updatedAt: NOW,
+  }));
+}
+
+function snapshot(index: CatalogueIndex, terms: string[]): unknown {
+  return {
+    size: index.size,
+    countries: (['ch', 'de', 'at'] as const).map((c) =>
+      index.visibleIn(c).map((e) => [e.event.id, e.place?.geonameId, [...e.kinds], e.foldedTitle, e.foldedOrganizer]),
+    ),
+    terms: terms.map((t) => [...index.searchTerm(t)]),
+  };
+}
+
+const TERMS = ['rust', 'meetup', 'kubernets', 'zurich', 'münchen', 'konferenz', 'demo', 'synthetic', 'ai'];
+
+describe('CatalogueIndex bulk loading', () => {
+  it('builds the index that applying every event one by one builds', async () => {
+    const events = demoEvents(3000);
+    const oneByOne = new CatalogueIndex(() => NOW);
+    for (const e of events) oneByOne.apply(e);
+    const loaded = new CatalogueIndex(() => NOW);
+    loaded.load(events);
+    const paged = new CatalogueIndex(() => NOW);
+    await paged.loadPages(
+      (async function* () {
+        for (let i = 0; i < events.length; i += 700) yield events.slice(i, i + 700);
+      })(),
+    );
+    const expected = snapshot(oneByOne, TERMS);
+    expect(snapshot(loaded, TERMS)).toEqual(expected);
+    expect(snapshot(paged, TERMS)).toEqual(expected);
+  });
+
+  it('keeps the revision rule across loading, unlisting and reloading', async () => {
+    const [a, b] = demoEvents(2).map((e) => ({ ...e, lifecycle: 'listed' as const }));
+    const index = new CatalogueIndex(() => NOW);
+    await index.loadPages(
+      (async function* () {
+        yield [a!, b!, { ...a!, revision: 3, title: 'Renamed Rust Meetup' }];
+      })(),
+    );
+    expect(index.get(a!.id)?.event.title).toBe('Renamed Rust Meetup');
+    expect(index.apply({ ...a!, revision: 2, title: 'Stale' })).toBe(false);
+    expect(index.apply({ ...a!, revision: 4, lifecycle: 'cancelled' })).toBe(true);
+    expect(index.get(a!.id)).toBeUndefined();
+    expect(index.apply({ ...a!, revision: 3, title: 'Stale again' })).toBe(false);
+    index.load([b!]);
+    expect(index.apply({ ...b!, revision: 0, title: 'Older than loaded' })).toBe(false);
+    expect(index.apply({ ...a!, revision: 3 })).toBe(false);
+    expect(index.apply({ ...a!, revision: 5, title: 'Back' })).toBe(true);
+    expect(index.get(a!.id)?.event.title).toBe('Back');
+    expect([...index.searchTerm('back').keys()]).toEqual([a!.id]);
+  });
+});

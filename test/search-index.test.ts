@@ -1,0 +1,219 @@
+import fc from 'fast-check';
+import MiniSearch, { type SearchOptions } from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { generateDemoEvents } from '../src/demo/generate.js';
+import { processTerm, SEARCH_FIELDS } from '../src/query/catalogue-index.js';
+import { BulkMiniSearch, PostingList } from '../src/query/search-index.js';
+
+/**
+ * `BulkMiniSearch.addAll` builds the start-up index faster and smaller than `add` per document: it must build the
+ * same index (every term, posting, frequency, field length and average, in the same order) and so return the same
+ * results, score for score, before and after documents are discarded and the index vacuumed.
+ */
+
+interface Doc {
+  id: string;
+  title: string;
+  description: string;
+  organizer: string;
+  venue: string;
+  city: string;
+  topics: string;
+}
+
+const OPTIONS = { idField: 'id', fields: [...SEARCH_FIELDS], processTerm };
+const SEARCH: SearchOptions = {
+  boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
+  prefix: (t) => t.length >= 4,
+  fuzzy: (t) => (t.length >= 5 ? 0.2 : false),
+  maxFuzzy: 2,
+};
+
+function demoDocs(count: number, seed: number): Doc[] {
+  return generateDemoEvents(count, new Date('2026-01-05T09:00:00Z'), { seed }).map((d, i) => ({
+    id: `e${seed}-${i}`,
+    title: d.content.title,
+    // Some repeated words, so that term frequencies above 1 (and above 255) occur.
+    description: i % 50 === 0 ? `${d.content.description} ${'Rust '.repeat(300)}` : (d.content.description ?? ''),
+    organizer: d.content.organizer,
+    venue: d.content.venue ?? '',
+    city: d.content.city ?? '',
+    topics: d.content.topics.join(' '),
+  }));
+}
+
+/** Everything in the index, posting lists in their iteration order. */
+function dump(index: MiniSearch<Doc>): unknown {
+  const json = index.toJSON();
+  const internal = index as unknown as { _index: Iterable<[string, Map<number, Iterable<[number, number]>>]> };
+  const postings: unknown[] = [];
+  for (const [term, fields] of internal._index)
+    for (const [field, list] of fields) postings.push([term, field, ...[...list].flat()]);
+  return { ...json, postings };
+}
+
+function queries(docs: Doc[]): string[] {
+  const words = new Set<string>(['rust', 'kubernets', 'meetu', 'zurich', 'münchen', 'konferenz', 'ai', 'xyzzy']);
+  for (const d of docs.slice(0, 40)) for (const w of d.title.split(' ')) words.add(w);
+  return [...words];
+}
+
+function expectSameResults(a: MiniSearch<Doc>, b: MiniSearch<Doc>, terms: string[]): void {
+  for (const term of terms) expect(b.search(term, SEARCH), term).toEqual(a.search(term, SEARCH));
+}
+
+describe('BulkMiniSearch.addAll', () => {
+  it('builds the index add() builds, and answers every search alike', () => {
+    // Unique titles (a field whose values never recur) beside recurring organisers, venues and cities.
+    const docs = demoDocs(3000, 7).map((d, i) => ({ ...d, title: `${d.title} ${i}` }));
+    const reference = new MiniSearch<Doc>(OPTIONS);
+    for (const d of docs) reference.add(d);
+    const bulk = new BulkMiniSearch<Doc>(OPTIONS);
+    for (let i = 0; i < docs.length; i += 700) bulk.addAll(docs.slice(i, i + 700));
+    bulk.forgetBulkMemo();
+    expect(dump(bulk)).toEqual(dump(reference));
+    expectSameResults(reference, bulk, queries(docs));
+  });
+
+  it('stays identical through later adds, discards, searches over discarded documents and vacuuming', async () => {
+    const docs = demoDocs(2000, 11);
+    const later = demoDocs(300, 12);
+    const reference = new MiniSearch<Doc>(OPTIONS);
+    const bulk = new BulkMiniSearch<Doc>(OPTIONS);
+    for (const d of docs) reference.add(d);
+    bulk.addAll(docs);
+    for (const index of [reference, bulk]) {
+      for (const d of later.slice(0, 150)) index.add(d);
+      for (let i = 0; i < docs.length; i += 3) index.discard(docs[i]!.id);
+    }
+    // Searching meets discarded documents and drops their postings as it goes.
+    expectSameResults(reference, bulk, queries(docs));
+    expect(dump(bulk)).toEqual(dump(reference));
+    await Promise.all([reference.vacuum(), bulk.vacuum()]);
+    expect(dump(bulk)).toEqual(dump(reference));
+    for (const index of [reference, bulk]) {
+      index.addAll(later.slice(150));
+      index.remove(later[0]!);
+    }
+    expect(dump(bulk)).toEqual(dump(reference));
+    expectSameResults(reference, bulk, queries(later));
+  });
+
+  it('treats missing and empty fields as add() does', () => {
+    const docs = demoDocs(60, 5).map((d, i) => {
+      if (i % 3 === 0) return { ...d, venue: undefined, city: '' } as unknown as Doc;
+      if (i % 7 === 0) return { id: d.id } as Doc;
+      return d;
+    });
+    const reference = new MiniSearch<Doc>(OPTIONS);
+    for (const d of docs) reference.add(d);
+    const bulk = new BulkMiniSearch<Doc>(OPTIONS);
+    bulk.addAll(docs);
+    expect(dump(bulk)).toEqual(dump(reference));
+    expect(JSON.stringify(bulk)).toBe(JSON.stringify(reference));
+  });
+
+  it('rejects what add() rejects', () => {
+    const bulk = new BulkMiniSearch<Doc>(OPTIONS);
+    const [doc] = demoDocs(1, 3);
+    bulk.addAll([doc!]);
+    expect(() => bulk.addAll([doc!])).toThrow(/duplicate ID/);
+    expect(() => bulk.addAll([{ ...doc!, id: undefined as unknown as string }])).toThrow(/ID field/);
+  });
+});
+
+describe('PostingList', () => {
+  type Op =
+    | { kind: 'append' | 'setNew'; gap: number; freq: number }
+    | { kind: 'set' | 'delete'; at: number; freq: number };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({
+      kind: fc.constantFrom('append' as const, 'setNew' as const),
+      gap: fc.integer({ min: 1, max: 5 }),
+      freq: fc.integer({ min: 1, max: 300 }),
+    }),
+    fc.record({
+      kind: fc.constantFrom('set' as const, 'delete' as const),
+      at: fc.nat(),
+      freq: fc.integer({ min: 1, max: 300 }),
+    }),
+  );
+
+  it('behaves as a Map under the operations MiniSearch performs', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 32, max: 60 }), fc.array(op, { maxLength: 300 }), (initial, ops) => {
+        const map = new Map<number, number>();
+        for (let i = 0; i < initial; i++) map.set(i * 2, 1 + (i % 3));
+        const list = PostingList.from(map)!;
+        let next = initial * 2;
+        for (const o of ops) {
+          const keys = [...map.keys()];
+          if ('gap' in o) {
+            next += o.gap;
+            map.set(next, o.freq);
+            if (o.kind === 'append') list.append(next, o.freq);
+            else list.set(next, o.freq);
+          } else if (keys.length > 0) {
+            const key = keys[o.at % keys.length]!;
+            if (o.kind === 'set') {
+              map.set(key, o.freq);
+              list.set(key, o.freq);
+            } else {
+              expect(list.delete(key)).toBe(map.delete(key));
+              expect(list.delete(key)).toBe(false);
+            }
+          }
+          expect(list.size).toBe(map.size);
+        }
+        expect([...list]).toEqual([...map]);
+        expect([...list.keys()]).toEqual([...map.keys()]);
+        for (const key of map.keys()) expect(list.get(key)).toBe(map.get(key));
+        expect(list.get(-1)).toBeUndefined();
+        expect(list.has(next + 1)).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tolerates deletion while iterating, as a Map does', () => {
+    const map = new Map<number, number>(Array.from({ length: 40 }, (_, i) => [i, 1]));
+    const list = PostingList.from(map)!;
+    const seen: number[] = [];
+    for (const [id] of list) {
+      seen.push(id);
+      if (id % 2 === 0) list.delete(id + 1);
+    }
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
+    expect(list.size).toBe(20);
+  });
+
+  it('drops deleted postings when most are deleted and another is added', () => {
+    const map = new Map<number, number>(Array.from({ length: 100 }, (_, i) => [i * 3, 1 + (i % 200)]));
+    const list = PostingList.from(map)!;
+    for (let i = 0; i < 100; i++) {
+      if (i % 4 === 0) continue;
+      list.delete(i * 3);
+      map.delete(i * 3);
+    }
+    for (let id = 300; id < 340; id++) {
+      list.set(id, 300 + id);
+      map.set(id, 300 + id);
+    }
+    list.set(3 * 4, 7);
+    map.set(3 * 4, 7);
+    expect([...list]).toEqual([...map]);
+    expect(list.size).toBe(map.size);
+    for (const [id, freq] of map) expect(list.get(id)).toBe(freq);
+  });
+
+  it('keeps maps whose keys are not ascending as they are', () => {
+    expect(
+      PostingList.from(
+        new Map([
+          [2, 1],
+          [1, 1],
+        ]),
+      ),
+    ).toBeUndefined();
+  });
+});
