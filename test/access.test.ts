@@ -212,7 +212,7 @@ describe('secrets in logs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tev-logs-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const env = { DATA_DIR: dir };
-    const key = runCli(['keys', 'create', '--name', 'Log Host'], env).stdout.trim().split('\n').at(-1)!;
+    const key = (await runCli(['keys', 'create', '--name', 'Log Host'], env)).stdout.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^tev_/);
     const adminToken = `admin-${'s3cr3t'.repeat(6)}`;
     const server = await spawnServer({ ...env, LOG_LEVEL: 'trace', ADMIN_TOKEN: adminToken }, await freePort());

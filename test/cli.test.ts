@@ -14,8 +14,8 @@ describe('tech-events CLI on the embedded engine', () => {
   let keyId = '';
   let key = '';
 
-  it('creates a key and prints it as the last line of stdout', () => {
-    const res = runCli(['keys', 'create', '--name', 'Basel Devs', '--country', 'ch'], env);
+  it('creates a key and prints it as the last line of stdout', async () => {
+    const res = await runCli(['keys', 'create', '--name', 'Basel Devs', '--country', 'ch'], env);
     expect(res.status, res.stderr).toBe(0);
     const lines = res.stdout.trim().split('\n');
     key = lines.at(-1)!;
@@ -24,27 +24,27 @@ describe('tech-events CLI on the embedded engine', () => {
     expect(res.stdout).toContain(keyId);
   });
 
-  it('lists keys without their secrets', () => {
-    const res = runCli(['keys', 'list'], env);
+  it('lists keys without their secrets', async () => {
+    const res = await runCli(['keys', 'list'], env);
     expect(res.status).toBe(0);
     expect(res.stdout).toContain(keyId);
     expect(res.stdout).toContain('Basel Devs');
     expect(res.stdout).not.toContain(key.slice(17));
   });
 
-  it('refuses bad arguments with exit code 2 and the usage', () => {
-    const res = runCli(['keys', 'create', '--country', 'fr', '--name', 'X'], env);
+  it('refuses bad arguments with exit code 2 and the usage', async () => {
+    const res = await runCli(['keys', 'create', '--country', 'fr', '--name', 'X'], env);
     expect(res.status).toBe(2);
     expect(res.stderr).toMatch(/--country must be ch, de or at/);
-    expect(runCli(['keys', 'create'], env).status).toBe(2);
-    expect(runCli(['frobnicate'], env).status).toBe(2);
+    expect((await runCli(['keys', 'create'], env)).status).toBe(2);
+    expect((await runCli(['frobnicate'], env)).status).toBe(2);
   });
 
   it('fails with a clear message while the server owns the data directory, and the admin API works instead', async () => {
     const port = await freePort();
     const server = await spawnServer({ ...env, ADMIN_TOKEN: 'admin-secret-token' }, port);
     try {
-      const res = runCli(['keys', 'list'], env);
+      const res = await runCli(['keys', 'list'], env);
       expect(res.status).toBe(1);
       expect(res.stderr).toMatch(/in use by process \d+/);
       expect(res.stderr).toMatch(/ADMIN_TOKEN/);
@@ -81,7 +81,7 @@ describe('tech-events CLI on the embedded engine', () => {
   });
 
   it('revokes a key, after which the server answers 401', async () => {
-    const res = runCli(['keys', 'revoke', keyId], env);
+    const res = await runCli(['keys', 'revoke', keyId], env);
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/Revoked/);
     const port = await freePort();

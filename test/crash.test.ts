@@ -24,7 +24,7 @@ describe.each(ENGINES)('SIGKILL during writes on %s', (engine) => {
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
       env = { DATA_DIR: dir };
     }
-    const key = runCli(['keys', 'create', '--name', 'Crash Host'], env).stdout.trim().split('\n').at(-1)!;
+    const key = (await runCli(['keys', 'create', '--name', 'Crash Host'], env)).stdout.trim().split('\n').at(-1)!;
     expect(key).toMatch(/^tev_/);
 
     const first = await spawnServer(env, await freePort());

@@ -20,19 +20,19 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
   const env = { DATA_DIR: join(dir, 'data'), TECH_EVENTS_NOW: NOW };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('imports an iCal feed, printing the counts and each skipped record', () => {
+  it('imports an iCal feed, printing the counts and each skipped record', async () => {
     const args = ['import', ICS_PATH, '--format', 'ical', '--source', 'zurich-ai', '--country', 'ch'];
-    const res = runCli(args, env);
+    const res = await runCli(args, env);
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toContain('created 12, updated 0, unchanged 0, cancelled 1, restored 0, skipped 2');
     expect(res.stdout).toContain('skipped "Mystery Meetup" (event_300000006@meetup.com): no DTSTART');
     expect(res.stdout).toContain('skipped "Broken Date Night" (event_300000007@meetup.com): DTSTART');
-    const again = runCli([...args, '--cancel-missing'], env);
+    const again = await runCli([...args, '--cancel-missing'], env);
     expect(again.stdout).toContain('created 0, updated 0, unchanged 12, cancelled 0, restored 0, skipped 2');
   });
 
-  it('imports confs.tech JSON and JSON lines, naming the bad records', () => {
-    const confs = runCli(
+  it('imports confs.tech JSON and JSON lines, naming the bad records', async () => {
+    const confs = await runCli(
       ['import', 'test/fixtures/confs-tech-excerpt.json', '--format', 'confs-tech', '--source', 'confs'],
       env,
     );
@@ -40,31 +40,31 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
     expect(confs.stdout).toContain('created 6, updated 0, unchanged 0, cancelled 0, restored 0, skipped 2');
     expect(confs.stdout).toMatch(/skipped #4 "Frontend Nation Day": url: /);
     expect(confs.stdout).toMatch(/skipped "Paris Web" \(Paris Web@2026-10-01\): country "France"/);
-    const jsonl = runCli(['import', 'test/fixtures/events.jsonl', '--format', 'jsonl', '--source', 'bulk'], env);
+    const jsonl = await runCli(['import', 'test/fixtures/events.jsonl', '--format', 'jsonl', '--source', 'bulk'], env);
     expect(jsonl.status, jsonl.stderr).toBe(0);
     expect(jsonl.stdout).toContain('created 3, updated 0, unchanged 0, cancelled 0, restored 0, skipped 3');
     expect(jsonl.stdout).toMatch(/skipped line 4: startAt: must be an ISO 8601 date-time/);
   });
 
-  it('exits 1 when the input cannot be read or nothing in it is usable', () => {
-    const missing = runCli(['import', 'nope.ics', '--format', 'ical', '--source', 's'], env);
+  it('exits 1 when the input cannot be read or nothing in it is usable', async () => {
+    const missing = await runCli(['import', 'nope.ics', '--format', 'ical', '--source', 's'], env);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('nope.ics: no such file');
-    const wrongFormat = runCli(['import', ICS_PATH, '--format', 'jsonl', '--source', 's'], env);
+    const wrongFormat = await runCli(['import', ICS_PATH, '--format', 'jsonl', '--source', 's'], env);
     expect(wrongFormat.status).toBe(1);
     expect(wrongFormat.stdout).toMatch(/skipped line 1: not valid JSON/);
   });
 
-  it('exits 2 with the usage on bad arguments, before touching anything', () => {
-    const format = runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env);
+  it('exits 2 with the usage on bad arguments, before touching anything', async () => {
+    const format = await runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env);
     expect(format.status).toBe(2);
     expect(format.stderr).toContain('--format must be one of confs-tech, ical, jsonl');
-    const host = runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env);
+    const host = await runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env);
     expect(host.stderr).toContain('--source "host" is reserved for events pushed by hosts');
-    expect(runCli(['import', '--format', 'ical', '--source', 's'], env).status).toBe(2);
+    expect((await runCli(['import', '--format', 'ical', '--source', 's'], env)).status).toBe(2);
   });
 
-  it('syncs every feed of the feeds file; a failing feed is reported and does not stop the others', () => {
+  it('syncs every feed of the feeds file; a failing feed is reported and does not stop the others', async () => {
     const feeds = join(dir, 'feeds.json');
     writeFileSync(
       feeds,
@@ -73,11 +73,11 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
         { source: 'zurich-ai', format: 'ical', url: join(process.cwd(), ICS_PATH), country: 'ch' },
       ]),
     );
-    const res = runCli(['sync'], { ...env, FEEDS_FILE: feeds });
+    const res = await runCli(['sync'], { ...env, FEEDS_FILE: feeds });
     expect(res.status).toBe(1);
     expect(res.stdout).toMatch(/gone \(ical .*missing\.ics\): FAILED: .*missing\.ics: no such file/);
     expect(res.stdout).toMatch(/zurich-ai \(ical .*\): created 0, updated 0, unchanged 12, cancelled 0/);
-    const bad = runCli(['sync', '--feeds', join(dir, 'none.json')], env);
+    const bad = await runCli(['sync', '--feeds', join(dir, 'none.json')], env);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('not found');
   });

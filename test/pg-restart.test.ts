@@ -92,7 +92,7 @@ describe.skipIf(!PG_BIN)('PostgreSQL restarting under the service', () => {
     port = await freePort();
     pgStart();
     url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    const created = runCli(['keys', 'create', '--name', 'Restart Host'], { DATABASE_URL: url });
+    const created = await runCli(['keys', 'create', '--name', 'Restart Host'], { DATABASE_URL: url });
     key = created.stdout.trim().split('\n').at(-1)!;
     expect(key, created.stderr).toMatch(/^tev_/);
     server = await spawnServer({ DATABASE_URL: url }, await freePort());
@@ -215,7 +215,9 @@ describe.skipIf(!PG_BIN)('PostgreSQL restarting under the service', () => {
       file,
       `${JSON.stringify({ title: 'Imported After Restart', startAt: '2030-06-01T18:00:00+02:00', city: 'Basel', externalId: 'imp-1' })}\n`,
     );
-    const imported = runCli(['import', file, '--format', 'jsonl', '--source', 'restart-feed'], { DATABASE_URL: url });
+    const imported = await runCli(['import', file, '--format', 'jsonl', '--source', 'restart-feed'], {
+      DATABASE_URL: url,
+    });
     expect(imported.status, imported.stderr + imported.stdout).toBe(0);
     const seen = await until(
       'the imported event to reach the read index',

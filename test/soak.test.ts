@@ -1,15 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/process.js';
+import { ROOT, runNode } from './helpers/process.js';
 
 /** A short run of `npm run soak` (scripts/soak.ts): mixed load on a real server process, nothing lost. */
 describe('soak', () => {
-  it('serves a mixed read/write load with no error and no lost write; the flooders get well-formed 429s', () => {
+  it('serves a mixed read/write load with no error and no lost write; the flooders get well-formed 429s', async () => {
     const { BASE_URL: _b, DATABASE_URL: _d, DATA_DIR: _dd, ...env } = process.env;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'scripts/soak.ts')], {
-      cwd: ROOT,
-      env: {
+    const run = await runNode(
+      ['--import', 'tsx', resolve(ROOT, 'scripts/soak.ts')],
+      {
         ...env,
         SOAK_SECONDS: '5',
         SOAK_READERS: '6',
@@ -19,9 +18,8 @@ describe('soak', () => {
         RATE_LIMIT_READS_PER_MINUTE: '120',
         RATE_LIMIT_WRITES_PER_MINUTE: '60',
       },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
+      90_000,
+    );
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status, output).toBe(0);
     const line = run.stdout.split('\n').find((l) => l.startsWith('SOAK '));

@@ -24,7 +24,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two app nodes on one PostgreSQL
     const db = await createTestDatabase();
     drop = db.drop;
     const env = { DATABASE_URL: db.url };
-    key = runCli(['keys', 'create', '--name', 'Two Node Host'], env).stdout.trim().split('\n').at(-1)!;
+    key = (await runCli(['keys', 'create', '--name', 'Two Node Host'], env)).stdout.trim().split('\n').at(-1)!;
     [a, b] = await Promise.all([spawnServer(env, await freePort()), spawnServer(env, await freePort())]);
   });
   afterAll(async () => {

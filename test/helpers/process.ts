@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -10,18 +10,37 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...rest, ...extra };
 }
 
-/** Runs the CLI from source to completion. */
+/**
+ * Runs the CLI from source to completion. Asynchronously: a synchronous spawn would block the test worker's event
+ * loop for the whole run, and Vitest's messages between worker and main process time out behind a few such runs.
+ */
 export function runCli(
   args: string[],
   env: Record<string, string>,
-): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [...CLI, ...args], {
-    cwd: ROOT,
-    env: childEnv({ LOG_LEVEL: 'silent', ...env }),
-    encoding: 'utf8',
-    timeout: 60_000,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return runNode([...CLI, ...args], childEnv({ LOG_LEVEL: 'silent', ...env }), 60_000);
+}
+
+/** Runs `node <args>` from the repository root to completion, collecting its output (see `runCli`). */
+export async function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, timeout: timeoutMs });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const status = await new Promise<number | null>((resolveExit, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolveExit(code));
+  });
+  return { status, stdout, stderr };
 }
 
 export interface ServerProcess {
