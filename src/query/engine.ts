@@ -216,6 +216,29 @@ function prepare(
   };
 }
 
+type TopicEvidence = 'title' | 'organizer' | 'named' | 'description';
+const TOPIC_EVIDENCE_WEIGHT: Record<TopicEvidence, number> = {
+  title: WEIGHT.titleTerm,
+  organizer: WEIGHT.titleTerm,
+  named: WEIGHT.titleTopic,
+  description: WEIGHT.descriptionTerm,
+};
+
+/**
+ * How strongly an event carrying a prompt's topic is about what was asked, strongest evidence only (see WEIGHT): the
+ * title or organizer repeats the query's word, else the title names the topic, else the description repeats the word.
+ */
+function topicEvidence(
+  e: IndexedEvent,
+  t: { slug: string; word: string; specific: boolean },
+): TopicEvidence | undefined {
+  if (t.specific && mentions(e.foldedTitle, t.word)) return 'title';
+  if (t.specific && mentions(e.foldedOrganizer, t.word)) return 'organizer';
+  if (topicsNamedInTitle(e.event).get(t.slug)) return 'named';
+  if (t.specific && e.event.description && mentions(foldedDescription(e.event), t.word)) return 'description';
+  return undefined;
+}
+
 /**
  * Scores one event against the prompt; undefined when it matches nothing of it. With `reasons`, also says why —
  * done only for the events returned, since building strings for every candidate is most of the cost.
@@ -242,20 +265,18 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
     matched = true;
     score += WEIGHT.topic;
     reasons?.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
-    // How strongly the event is about what was asked, strongest evidence only (see WEIGHT).
-    const named = topicsNamedInTitle(ev).get(slug);
-    if (specific && mentions(e.foldedTitle, word)) {
-      score += WEIGHT.titleTerm;
-      reasons?.push(`Title mentions “${term}”`);
-    } else if (specific && mentions(e.foldedOrganizer, word)) {
-      score += WEIGHT.titleTerm;
-      reasons?.push(`Organizer: ${ev.organizer}`);
-    } else if (named) {
-      score += WEIGHT.titleTopic;
-      reasons?.push(`Title mentions “${named}”`);
-    } else if (specific && ev.description && mentions(foldedDescription(ev), word)) {
-      score += WEIGHT.descriptionTerm;
-      reasons?.push(`Description mentions “${term}”`);
+    const evidence = topicEvidence(e, { slug, word, specific });
+    if (evidence) {
+      score += TOPIC_EVIDENCE_WEIGHT[evidence];
+      reasons?.push(
+        evidence === 'organizer'
+          ? `Organizer: ${ev.organizer}`
+          : evidence === 'named'
+            ? `Title mentions “${topicsNamedInTitle(ev).get(slug)}”`
+            : evidence === 'title'
+              ? `Title mentions “${term}”`
+              : `Description mentions “${term}”`,
+      );
     }
   }
   if (u.place && ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {
@@ -357,13 +378,8 @@ function topicBonuses(shard: CountryShard, list: readonly number[], t: PreparedQ
   if (bonuses) return bonuses;
   bonuses = new Float64Array(list.length);
   for (let i = 0; i < list.length; i++) {
-    const e = shard.events[list[i]!]!;
-    const ev = e.event;
-    if (t.specific && mentions(e.foldedTitle, t.word)) bonuses[i] = WEIGHT.titleTerm;
-    else if (t.specific && mentions(e.foldedOrganizer, t.word)) bonuses[i] = WEIGHT.titleTerm;
-    else if (topicsNamedInTitle(ev).get(t.slug)) bonuses[i] = WEIGHT.titleTopic;
-    else if (t.specific && ev.description && mentions(foldedDescription(ev), t.word))
-      bonuses[i] = WEIGHT.descriptionTerm;
+    const evidence = topicEvidence(shard.events[list[i]!]!, t);
+    if (evidence) bonuses[i] = TOPIC_EVIDENCE_WEIGHT[evidence];
   }
   if (shard.memo.size >= 256) shard.memo.clear();
   shard.memo.set(key, bonuses);
