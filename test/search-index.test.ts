@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../src/demo/generate.js';
-import { processTerm, SEARCH_FIELDS } from '../src/query/catalogue-index.js';
+import { processTerm, SEARCH_FIELDS, type SearchDocument } from '../src/query/catalogue-index.js';
 import { BulkMiniSearch, PostingList } from '../src/query/search-index.js';
 
 /**
@@ -11,15 +11,7 @@ import { BulkMiniSearch, PostingList } from '../src/query/search-index.js';
  * results, score for score, before and after documents are discarded and the index vacuumed.
  */
 
-interface Doc {
-  id: string;
-  title: string;
-  description: string;
-  organizer: string;
-  venue: string;
-  city: string;
-  topics: string;
-}
+type Doc = SearchDocument;
 
 const OPTIONS = { idField: 'id', fields: [...SEARCH_FIELDS], processTerm };
 const SEARCH: SearchOptions = {

@@ -49,7 +49,8 @@ export function processTerm(term: string): string | null {
   return folded;
 }
 
-interface SearchDocument {
+/** What MiniSearch indexes of an event (see `toDocument`). */
+export interface SearchDocument {
   id: string;
   title: string;
   description: string;
