@@ -79,8 +79,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
     done();
   });
+  // The access line holds method, path (never the query), address, id, status and time: nothing a redaction path
+  // could match, so it skips the redaction pass every other line pays (a third of this line's cost).
+  const accessLog = ctx.logger.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: { statusCode: reply.statusCode }, ms: reply.elapsedTime }, 'request');
+    accessLog.info(
+      {
+        reqId: request.id,
+        req: requestSerializer(request),
+        res: { statusCode: reply.statusCode },
+        ms: reply.elapsedTime,
+      },
+      'request',
+    );
     done();
   });
 

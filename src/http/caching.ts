@@ -76,7 +76,7 @@ export async function registerCaching(
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(key, { body: payload, headers, encoded: {} });
+      cache.set(key, { body: Buffer.from(payload), headers, encoded: {} });
     }
     done(null, payload);
   });

@@ -9,7 +9,8 @@ import { LRUCache } from 'lru-cache';
  * the index changes or the minute turns. Nothing personal is cached (requests with a key are not).
  */
 export interface CachedResponse {
-  body: string | Buffer;
+  /** Encoded once when cached: a string body would be measured and UTF-8-encoded again on every hit. */
+  body: Buffer;
   headers: Record<string, string>;
   /** The body compressed, per content coding, made on the first request that accepts it. */
   encoded: Partial<Record<ContentCoding, Buffer>>;
@@ -28,7 +29,7 @@ export function encodedBody(
   entry: CachedResponse,
   acceptEncoding: string | undefined,
 ): { coding: ContentCoding; body: Buffer } | undefined {
-  if (!acceptEncoding || Buffer.byteLength(entry.body) < COMPRESS_THRESHOLD) return undefined;
+  if (!acceptEncoding || entry.body.length < COMPRESS_THRESHOLD) return undefined;
   const coding = negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), [
     ...CONTENT_CODINGS,
   ]) as ContentCoding | null;
@@ -53,6 +54,6 @@ export function createResponseCache(maxEntries = 2000, maxBytes = 64 * 1024 * 10
     // One huge body must not flush everything else.
     maxEntrySize: maxBytes / 16,
     // The compressed copies are a fraction of the body; counted as one more body at most.
-    sizeCalculation: (value) => Math.max(1, 2 * Buffer.byteLength(value.body)),
+    sizeCalculation: (value) => Math.max(1, 2 * value.body.length),
   });
 }
