@@ -178,6 +178,41 @@ describe('markdown, iCal and caching over the same query engine', () => {
       }
     });
 
+    it('never serves a cached body after a write, a cancel or a restore, or once the minute has turned', async () => {
+      const paths = ['/api/events?country=ch&q=zebra', '/ch.md?q=zebra', '/api/calendar?country=ch&q=zebra'];
+      /** Whether each output lists the event; read twice, so the second answer is the response cache's. */
+      const listed = async () => {
+        const rounds = [];
+        for (let round = 0; round < 2; round++) {
+          const texts = await Promise.all(paths.map(async (p) => (await request(`${server.base}${p}`)).text));
+          rounds.push(texts.map((t) => t.includes('Zebra Crossing Night')));
+        }
+        expect(rounds[1]).toEqual(rounds[0]);
+        return rounds[0];
+      };
+      expect(await listed()).toEqual([false, false, false]);
+      const zebra = { externalId: 'zebra', title: 'Zebra Crossing Night', startAt: '2025-03-20T18:00:00+01:00' };
+      expect((await request(`${server.base}/api/events`, { key, json: { ...zebra, city: 'Basel' } })).status).toBe(201);
+      expect(await listed()).toEqual([true, true, true]);
+      const change = (action: string) =>
+        request(`${server.base}/api/events`, { key, json: { action, externalId: 'zebra' } });
+      expect((await change('cancel')).status).toBe(200);
+      expect(await listed()).toEqual([false, false, false]);
+      expect((await change('restore')).status).toBe(200);
+      expect(await listed()).toEqual([true, true, true]);
+      // Nothing written, but "now" has moved past the event: the bodies cached a minute ago no longer hold.
+      const { ctx } = server.service;
+      const realNow = ctx.now;
+      ctx.now = () => new Date('2025-03-21T09:00:00Z');
+      try {
+        expect(await listed()).toEqual([false, false, false]);
+      } finally {
+        ctx.now = realNow;
+      }
+      expect(await listed()).toEqual([true, true, true]);
+      expect((await change('cancel')).status).toBe(200);
+    });
+
     it('answers 304 to a matching If-None-Match on every read output', async () => {
       for (const path of [
         '/api/events?q=devops',

@@ -22,7 +22,8 @@ const PER_EXCHANGE =
 
 declare module 'fastify' {
   interface FastifyRequest {
-    responseCacheKey?: string;
+    /** Set on a cacheable read the cache did not have: where its response goes, and for which generation. */
+    responseCacheSlot?: { url: string; generation: number };
   }
 }
 
@@ -40,7 +41,8 @@ function cacheControlFor(request: FastifyRequest, status: number): string {
 /**
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
- * - rendered read responses kept in a bounded LRU keyed by URL, read-index version and minute (see response-cache.ts).
+ * - rendered read responses kept in a bounded LRU keyed by URL, for the current read-index version and minute
+ *   (see response-cache.ts).
  * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
  */
 export async function registerCaching(
@@ -50,15 +52,33 @@ export async function registerCaching(
   const cache = createResponseCache();
   await app.register(etag);
 
+  // Every cached body belongs to one read-index version and one minute; when either moves on, none of them can be
+  // served again, so the cache is emptied then and keyed by URL alone.
+  let indexVersion = -1;
+  let minute = -1;
+  let generation = 0;
+  const currentGeneration = (): number => {
+    const now = Math.floor(ctx.now().getTime() / 60_000);
+    if (now !== minute || ctx.index.version !== indexVersion) {
+      minute = now;
+      indexVersion = ctx.index.version;
+      generation++;
+      cache.clear();
+    }
+    return generation;
+  };
+
   // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
   // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
   app.addHook('preHandler', (request, reply, done) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
-    if (!CACHEABLE.test(request.url.split('?')[0]!)) return done();
-    const key = `${ctx.index.version}|${Math.floor(ctx.now().getTime() / 60_000)}|${request.url}`;
-    const hit = cache.get(key);
+    const url = request.url;
+    const query = url.indexOf('?');
+    if (!CACHEABLE.test(query < 0 ? url : url.slice(0, query))) return done();
+    const generation = currentGeneration();
+    const hit = cache.get(url);
     if (!hit) {
-      request.responseCacheKey = key;
+      request.responseCacheSlot = { url, generation };
       return done();
     }
     reply.headers(hit.headers);
@@ -70,13 +90,19 @@ export async function registerCaching(
 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));
-    const key = request.responseCacheKey;
-    if (key && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    const slot = request.responseCacheSlot;
+    // A body rendered before the index changed or the minute turned is sent, but not kept.
+    if (
+      slot &&
+      reply.statusCode === 200 &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+      slot.generation === currentGeneration()
+    ) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(key, { body: Buffer.from(payload), headers, encoded: {} });
+      cache.set(slot.url, { body: Buffer.from(payload), headers, encoded: {} });
     }
     done(null, payload);
   });
