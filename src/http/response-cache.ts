@@ -47,7 +47,7 @@ export function encodedBody(
   return { coding, body };
 }
 
-export function createResponseCache(maxEntries = 2000, maxBytes = 64 * 1024 * 1024): LRUCache<string, CachedResponse> {
+export function createResponseCache(maxEntries = 2000, maxBytes = 32 * 1024 * 1024): LRUCache<string, CachedResponse> {
   return new LRUCache<string, CachedResponse>({
     max: maxEntries,
     maxSize: maxBytes,

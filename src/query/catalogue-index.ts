@@ -93,8 +93,15 @@ export class CatalogueIndex {
     processTerm,
   });
   private duplicatesDirty = true;
-  /** Recent full-text results by term, valid for one index version. */
-  private readonly termHits = new LRUCache<string, Map<string, TextHit>>({ max: 256 });
+  /**
+   * Recent full-text results by term, valid for one index version. Bounded by hits as well as terms: at 100k events
+   * a common word matches tens of thousands of them (~50 bytes a hit).
+   */
+  private readonly termHits = new LRUCache<string, Map<string, TextHit>>({
+    max: 256,
+    maxSize: 400_000,
+    sizeCalculation: (hits) => Math.max(1, hits.size),
+  });
   private termsVersion = -1;
   private readonly byCountry = new Map<Country, CountryShard>();
   private hidden = new Set<string>();
