@@ -33,6 +33,20 @@ function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
 }
 
 /**
+ * The distinct words of an entry's title and organizer, kept across shard rebuilds (a change replaces an entry, never
+ * alters its title): every change rebuilds the shards, and splitting 100k titles again was a good part of that.
+ */
+const nameWordsByEntry = new WeakMap<IndexedEvent, readonly string[]>();
+function nameWords(entry: IndexedEvent): readonly string[] {
+  let words = nameWordsByEntry.get(entry);
+  if (!words) {
+    words = [...new Set(`${plain(entry.foldedTitle)}${plain(entry.foldedOrganizer)}`.split(' '))].filter(Boolean);
+    nameWordsByEntry.set(entry, words);
+  }
+  return words;
+}
+
+/**
  * One country's visible events, sorted by start then id, with posting lists: for every value a prompt can ask for,
  * the positions ("slots") of the events that have it. The engine scores a prompt facet by facet over these lists
  * (term at a time) instead of scoring every event of the country, so a query costs what it matches.
@@ -109,8 +123,7 @@ export class CountryShard {
         if (entry.place) push(this.byPlace, entry.place.geonameId, slot);
         push(this.byCell, cellKey(ev.lat, ev.lng), slot);
       }
-      const words = new Set(`${plain(entry.foldedTitle)}${plain(entry.foldedOrganizer)}`.split(' '));
-      for (const w of words) if (w) push(this.byNameWord, w, slot);
+      for (const w of nameWords(entry)) push(this.byNameWord, w, slot);
     }
     this.longestShortMs = longestShort;
   }
