@@ -16,14 +16,9 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
-
-/** A URL's path: query strings may carry secrets and are never logged. */
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
-}
 
 /** Logs the path but never a secret: query strings are dropped from request logs. */
 function requestSerializer(request: { method: string; url: string; ip?: string; id?: string }) {
@@ -55,7 +50,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
     // Errors of the router (a malformed %-escape, an overlong path parameter) as problems like everything else.
     frameworkErrors: (error, request, reply) => {
-      const path = request.url.split('?')[0]!;
+      const path = pathOf(request.url);
       const problem =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new ServiceError('not-found', 'Nothing here has a name that long.')
@@ -107,14 +102,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), request.url.split('?')[0]!);
+    sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), pathOf(request.url));
   });
   app.setNotFoundHandler(rateLimitUnknownPaths ? { preHandler: rateLimitUnknownPaths } : {}, (request, reply) => {
     sendProblem(
       reply,
       ctx.config.baseUrl,
-      new ServiceError('not-found', `Nothing at ${request.method} ${request.url.split('?')[0]}.`),
-      request.url.split('?')[0]!,
+      new ServiceError('not-found', `Nothing at ${request.method} ${pathOf(request.url)}.`),
+      pathOf(request.url),
     );
   });
 

@@ -10,6 +10,7 @@ import {
   createResponseCache,
   encodedBody,
 } from './response-cache.js';
+import { pathOf } from './url-path.js';
 
 /** How long shared caches and clients may reuse each kind of read (feeds short, so new events show soon). */
 export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } as const;
@@ -28,7 +29,7 @@ declare module 'fastify' {
 }
 
 function cacheControlFor(request: FastifyRequest, status: number): string {
-  const path = request.url.split('?')[0]!;
+  const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
   if (request.headers.authorization || status >= 400 || path === '/healthz') return 'private, no-store';
   if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
@@ -73,8 +74,7 @@ export async function registerCaching(
   app.addHook('preHandler', (request, reply, done) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
     const url = request.url;
-    const query = url.indexOf('?');
-    if (!CACHEABLE.test(query < 0 ? url : url.slice(0, query))) return done();
+    if (!CACHEABLE.test(pathOf(url))) return done();
     const generation = currentGeneration();
     const hit = cache.get(url);
     if (!hit) {

@@ -6,6 +6,7 @@ import { ServiceError } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { bearerToken } from './authenticate.js';
 import { rawProblemResponse } from './problem.js';
+import { pathOf } from './url-path.js';
 
 /** Bytes of the request line plus all headers (Node's `maxHeaderSize`); more is a 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -15,7 +16,7 @@ export const MAX_PARAM_LENGTH = 200;
 const WINDOW_MS = 60_000;
 
 /** The route a request matched (its pattern), else its path. */
-const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? request.url.split('?')[0];
+const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? pathOf(request.url);
 
 /** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
 function isWrite(request: FastifyRequest): boolean {
