@@ -24,6 +24,8 @@ export interface IndexedEvent {
   endsAt: number;
   foldedTitle: string;
   foldedOrganizer: string;
+  /** The distinct words of title and organizer, for the shards' phrase lists; undefined until a shard first asks. */
+  nameWords: readonly string[] | undefined;
   /** Links to the same event listed by other sources (cross-source duplicates). */
   alsoListedAt: string[];
 }
@@ -343,6 +345,7 @@ function indexEvent(event: CatalogueEvent): IndexedEvent {
     endsAt: endsAt(event),
     foldedTitle: foldText(event.title),
     foldedOrganizer: foldedOrganizer(event.organizer),
+    nameWords: undefined,
     alsoListedAt: NO_LINKS,
   };
 }

@@ -33,17 +33,14 @@ function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
 }
 
 /**
- * The distinct words of an entry's title and organizer, kept across shard rebuilds (a change replaces an entry, never
- * alters its title): every change rebuilds the shards, and splitting 100k titles again was a good part of that.
+ * The entry's title and organizer words, computed on first use and kept on the entry (a change replaces an entry,
+ * never alters its title): every change rebuilds the shards, and splitting 100k titles again was a good part of that.
  */
-const nameWordsByEntry = new WeakMap<IndexedEvent, readonly string[]>();
-function nameWords(entry: IndexedEvent): readonly string[] {
-  let words = nameWordsByEntry.get(entry);
-  if (!words) {
-    words = [...new Set(`${plain(entry.foldedTitle)}${plain(entry.foldedOrganizer)}`.split(' '))].filter(Boolean);
-    nameWordsByEntry.set(entry, words);
-  }
-  return words;
+function nameWordsOf(entry: IndexedEvent): readonly string[] {
+  entry.nameWords ??= [...new Set(`${plain(entry.foldedTitle)}${plain(entry.foldedOrganizer)}`.split(' '))].filter(
+    Boolean,
+  );
+  return entry.nameWords;
 }
 
 /**
@@ -123,7 +120,7 @@ export class CountryShard {
         if (entry.place) push(this.byPlace, entry.place.geonameId, slot);
         push(this.byCell, cellKey(ev.lat, ev.lng), slot);
       }
-      for (const w of nameWords(entry)) push(this.byNameWord, w, slot);
+      for (const w of nameWordsOf(entry)) push(this.byNameWord, w, slot);
     }
     this.longestShortMs = longestShort;
   }
