@@ -50,7 +50,7 @@ export class TurnBatchedStream {
     this.target.flush(callback);
   }
 
-  /** Used by pino when the process exits. */
+  /** pino calls this after a fatal line, so that line is out before the process goes down. */
   flushSync(): void {
     this.drain();
     this.target.flushSync();
