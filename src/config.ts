@@ -19,6 +19,8 @@ export interface Config {
   rateLimits: { writesPerMinute: number; readsPerMinute: number };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
+  /** How far the JS heap may grow past its live size before a full collection, in percent; 0 = V8's choice (see heap.ts). */
+  heapGrowingPercent: number;
   /** Socket-level limits of the HTTP server, in milliseconds. */
   timeouts: {
     /** The whole request (headers and body) must arrive within this (Node `requestTimeout`); else 408. */
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       readsPerMinute: parseCount('RATE_LIMIT_READS_PER_MINUTE', env.RATE_LIMIT_READS_PER_MINUTE, 600),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    heapGrowingPercent: parseCount('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT, 20),
     timeouts: {
       requestMs: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000),
       keepAliveMs: positive('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 72_000),

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { type Country, isCountry } from '../catalogue/countries.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
+import { limitHeapGrowth } from '../heap.js';
 import { keySummary } from '../http/routes/admin.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { type ImportReport, runImport } from '../importers/run-import.js';
@@ -29,7 +30,7 @@ const USAGE = `Usage: tech-events <command>
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
 SYNC_INTERVAL_MINUTES, RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_READS_PER_MINUTE, TRUST_PROXY,
-REQUEST_TIMEOUT_MS, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see the README.`;
+REQUEST_TIMEOUT_MS, HEAP_GROWING_PERCENT, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see the README.`;
 
 class UsageError extends Error {}
 
@@ -43,6 +44,8 @@ async function serve(args: string[]): Promise<void> {
   if (values.host !== undefined) env.HOST = values.host;
   if (values['no-seed']) env.SEED = '0';
   const config = loadConfig(env);
+  // A process-wide setting, so made here, where the process is the service (tests start services in their workers).
+  limitHeapGrowth(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel, asyncStdout());
   const service = await startService(config, logger);
   logger.info(

@@ -1,39 +1,11 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { AppContext } from '../context.js';
+import { collectGarbage } from '../heap.js';
 
 /** How long to gather notifications before fetching the changed rows in one query. */
 const BATCH_MS = 15;
 
 /** A catalogue this large leaves enough garbage behind its loading to collect it at once (see `collectGarbage`). */
 const COLLECT_AFTER_LOADING = 10_000;
-
-/**
- * One full garbage collection. Loading a large catalogue leaves about as much garbage as it keeps (decoded pages,
- * outgrown hash tables), resident until V8's memory reducer collects it once the process has idled for half a
- * minute or more, or the first requests do: at 100k events, some 130 MB. Node offers no call for this without
- * --expose-gc, so the flag is set for the moment it takes to get hold of V8's `gc` function.
- */
-function collectGarbage(): void {
-  let gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    try {
-      gc = runInNewContext('gc') as () => void;
-    } finally {
-      setFlagsFromString('--no-expose-gc');
-    }
-  }
-  // Compacting every page, not just the most fragmented: the garbage is spread over all of them, and pages are only
-  // given back to the system once empty (measured at 100k events: a heap of 245 MB after a plain collection, 180
-  // after this one, for 150 MB live). With an options argument, Node 20's `gc` runs a lesser collection.
-  setFlagsFromString('--compact-on-every-full-gc');
-  try {
-    gc();
-  } finally {
-    setFlagsFromString('--no-compact-on-every-full-gc');
-  }
-}
 
 /**
  * Fills the read index from the database and keeps it in step with writes made by any app node: every change to

@@ -1,0 +1,40 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * How far V8 lets the old generation grow past what the last full collection kept, in percent (V8's
+ * --heap-growing-percent). V8 picks up to 100 % by itself, a fit for heaps that are mostly short-lived objects; this
+ * one is mostly the read index, kept for the life of the process, and growing by its size again for the garbage
+ * of requests held resident memory ~100 MB higher at 100k events. Measured (npm run bench, 100k events): at 20 %,
+ * a full collection every few seconds under load, no loss of throughput. 0 leaves V8's own heuristic.
+ */
+export function limitHeapGrowth(percent: number): void {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+/**
+ * One full garbage collection. Loading a large catalogue leaves about as much garbage as it keeps (decoded pages,
+ * outgrown hash tables), resident until V8's memory reducer collects it once the process has idled for half a
+ * minute or more, or the first requests do: at 100k events, some 130 MB. Node offers no call for this without
+ * --expose-gc, so the flag is set for the moment it takes to get hold of V8's `gc` function.
+ */
+export function collectGarbage(): void {
+  let gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    try {
+      gc = runInNewContext('gc') as () => void;
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
+  }
+  // Compacting every page, not just the most fragmented: the garbage is spread over all of them, and pages are only
+  // given back to the system once empty (measured at 100k events: a heap of 245 MB after a plain collection, 180
+  // after this one, for 150 MB live). With an options argument, Node 20's `gc` runs a lesser collection.
+  setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    gc();
+  } finally {
+    setFlagsFromString('--no-compact-on-every-full-gc');
+  }
+}
