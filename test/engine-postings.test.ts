@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, readQueries } from '../scripts/eval-relevance.js';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
+import { foldText } from '../src/catalogue/lexicon.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { CatalogueIndex } from '../src/query/catalogue-index.js';
 import { scoreByScan, search } from '../src/query/engine.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { hasPhrase, plain, wordsOf } from '../src/query/postings.js';
 
 /**
  * The engine scores prompts over posting lists (term at a time) for speed; `scoreByScan` scores every event one by
@@ -110,5 +112,43 @@ describe('ranking over posting lists agrees with a full scan', () => {
         for (const country of ['de', 'ch', 'at']) expectSameAsScan(index, { q, country, limit: '50', ...extra }, now);
       }
     }
+  });
+});
+
+describe('phrase matches over word lists', () => {
+  it('find a phrase in a name exactly when its plain form holds the plain phrase', () => {
+    const names = [
+      'Rust Meetup Zürich #12',
+      'node.js / TypeScript night — Berlin',
+      'AI-Meetup: Berlin (free)',
+      'Meetup AI Berlin',
+      'GenAI Meetup Berlin',
+      'Berlin AI Meetup Berlin AI',
+      '',
+      '   ',
+      'C++ User Group Wien',
+      'Data & AI Summit 2026',
+    ];
+    const phrases = [
+      'ai meetup',
+      'meetup berlin',
+      'ai meetup berlin',
+      'js typescript',
+      'c user group',
+      'berlin ai',
+      'ai summit 2026',
+      'genai meetup',
+    ];
+    let found = 0;
+    for (const name of names) {
+      const folded = foldText(name);
+      const words = wordsOf(folded);
+      for (const phrase of phrases) {
+        const expected = plain(folded).includes(plain(phrase));
+        expect(hasPhrase(words, plain(phrase).trim().split(' ')), `${name} / ${phrase}`).toBe(expected);
+        if (expected) found++;
+      }
+    }
+    expect(found).toBeGreaterThan(5);
   });
 });

@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
+import { SecondSight } from '../cache-admission.js';
 import type { AppContext } from '../context.js';
 import {
   type CachedResponse,
@@ -43,7 +44,7 @@ function cacheControlFor(request: FastifyRequest, status: number): string {
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
  * - rendered read responses kept in a bounded LRU keyed by URL, for the current read-index version and minute
- *   (see response-cache.ts).
+ *   (see response-cache.ts), from the second time a URL is asked for (see SecondSight).
  * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
  */
 export async function registerCaching(
@@ -51,6 +52,8 @@ export async function registerCaching(
   ctx: AppContext,
 ): Promise<LRUCache<string, CachedResponse>> {
   const cache = createResponseCache();
+  // A body is kept from the second time its URL is asked for: one-off URLs would only push out the ones that recur.
+  const admission = new SecondSight(8000);
   await app.register(etag);
 
   // Every cached body belongs to one read-index version and one minute; when either moves on, none of them can be
@@ -78,7 +81,7 @@ export async function registerCaching(
     const generation = currentGeneration();
     const hit = cache.get(url);
     if (!hit) {
-      request.responseCacheSlot = { url, generation };
+      if (admission.admit(url)) request.responseCacheSlot = { url, generation };
       return done();
     }
     reply.headers(hit.headers);

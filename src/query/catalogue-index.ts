@@ -24,8 +24,12 @@ export interface IndexedEvent {
   endsAt: number;
   foldedTitle: string;
   foldedOrganizer: string;
-  /** The distinct words of title and organizer, for the shards' phrase lists; undefined until a shard first asks. */
-  nameWords: readonly string[] | undefined;
+  /**
+   * The words of title and organizer in order, as `plain` splits them (see `nameWordsOf` in postings.ts), for the
+   * shards' word lists and phrase matches; undefined until first asked.
+   */
+  titleWords: readonly string[] | undefined;
+  organizerWords: readonly string[] | undefined;
   /** Links to the same event listed by other sources (cross-source duplicates). */
   alsoListedAt: string[];
 }
@@ -345,7 +349,8 @@ function indexEvent(event: CatalogueEvent): IndexedEvent {
     endsAt: endsAt(event),
     foldedTitle: foldText(event.title),
     foldedOrganizer: foldedOrganizer(event.organizer),
-    nameWords: undefined,
+    titleWords: undefined,
+    organizerWords: undefined,
     alsoListedAt: NO_LINKS,
   };
 }

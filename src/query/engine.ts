@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
+import { SecondSight } from '../cache-admission.js';
 import { COUNTRY_INFO, type Country } from '../catalogue/countries.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { foldText, isTopicName, matchLexicon } from '../catalogue/lexicon.js';
@@ -21,7 +22,7 @@ import {
   type TextHit,
 } from './catalogue-index.js';
 import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
-import { type CountryShard, formatCode, plain } from './postings.js';
+import { type CountryShard, formatCode, hasPhrase, nameWordsOf, plain } from './postings.js';
 import { describeQuery } from './restate.js';
 import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
 
@@ -64,41 +65,28 @@ const WEIGHT = {
   phrase: 3,
 };
 
-/** Folded descriptions and the topics each title names (with the words it uses), computed once per event version. */
-const foldedDescriptions = new WeakMap<CatalogueEvent, string>();
-const titleTopics = new WeakMap<CatalogueEvent, Map<string, string>>();
+/**
+ * The topics each title names, with the words it uses (slug, words, slug, words, …), computed once per event
+ * version. Most titles name none and share one empty list. Descriptions are folded when asked instead of kept: a
+ * real catalogue's descriptions run to hundreds of characters, and topic bonuses are kept per shard anyway.
+ */
+const titleTopics = new WeakMap<CatalogueEvent, readonly string[]>();
+const NO_TOPICS: readonly string[] = Object.freeze([]);
 
-function foldedDescription(ev: CatalogueEvent): string {
-  let folded = foldedDescriptions.get(ev);
-  if (folded === undefined) {
-    folded = foldText(ev.description ?? '');
-    foldedDescriptions.set(ev, folded);
-  }
-  return folded;
-}
-
-function topicsNamedInTitle(ev: CatalogueEvent): Map<string, string> {
+/** The words of `ev`'s title that name topic `slug`, if it names it. */
+function titleNamesTopic(ev: CatalogueEvent, slug: string): string | undefined {
   let named = titleTopics.get(ev);
   if (!named) {
-    named = new Map();
+    const pairs: string[] = [];
     for (const hit of matchLexicon(ev.title)) {
-      if (hit.kind === 'topic' && !named.has(hit.value))
-        named.set(hit.value, ev.title.slice(hit.start, hit.start + hit.length));
+      if (hit.kind === 'topic' && !pairs.some((v, i) => i % 2 === 0 && v === hit.value))
+        pairs.push(hit.value, ev.title.slice(hit.start, hit.start + hit.length));
     }
+    named = pairs.length > 0 ? pairs : NO_TOPICS;
     titleTopics.set(ev, named);
   }
-  return named;
-}
-
-const plainNames = new WeakMap<IndexedEvent, { title: string; organizer: string }>();
-
-function plainNamesOf(e: IndexedEvent): { title: string; organizer: string } {
-  let names = plainNames.get(e);
-  if (!names) {
-    names = { title: plain(e.foldedTitle), organizer: plain(e.foldedOrganizer) };
-    plainNames.set(e, names);
-  }
-  return names;
+  for (let i = 0; i < named.length; i += 2) if (named[i] === slug) return named[i + 1];
+  return undefined;
 }
 
 const wordPatterns = new Map<string, RegExp>();
@@ -175,14 +163,16 @@ function filterReasons(e: IndexedEvent, p: SearchParams): string[] {
   return reasons;
 }
 
-/** Scores one event against the prompt; undefined when it matches nothing of it. */
 /** What a query needs per event, computed once per query rather than once per event. */
 interface PreparedQuery {
   u: Understanding;
   topics: { slug: string; term: string; word: string; specific: boolean }[];
   text: Map<string, ReadonlyMap<string, TextHit>>;
   maxText: number;
+  /** The whole prompt as `plain` writes it (" ai meetup berlin "), when it has two or more words … */
   phrase: string | undefined;
+  /** … and its words, matched against names' word lists (see `hasPhrase`). */
+  phraseWords: readonly string[];
   /** Local day labels by day, for date reasons ("Next week: Thu 26 Nov"). */
   day: (date: Date) => string;
 }
@@ -204,6 +194,7 @@ function prepare(
     text,
     maxText,
     phrase,
+    phraseWords: phrase ? phrase.trim().split(' ') : [],
     day: (date) => {
       const key = Math.floor(date.getTime() / 3_600_000);
       let label = days.get(key);
@@ -234,8 +225,8 @@ function topicEvidence(
 ): TopicEvidence | undefined {
   if (t.specific && mentions(e.foldedTitle, t.word)) return 'title';
   if (t.specific && mentions(e.foldedOrganizer, t.word)) return 'organizer';
-  if (topicsNamedInTitle(e.event).get(t.slug)) return 'named';
-  if (t.specific && e.event.description && mentions(foldedDescription(e.event), t.word)) return 'description';
+  if (titleNamesTopic(e.event, t.slug)) return 'named';
+  if (t.specific && e.event.description && mentions(foldText(e.event.description), t.word)) return 'description';
   return undefined;
 }
 
@@ -244,17 +235,17 @@ function topicEvidence(
  * done only for the events returned, since building strings for every candidate is most of the cost.
  */
 function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): number | undefined {
-  const { u, text, maxText, phrase } = q;
+  const { u, text, maxText, phrase, phraseWords } = q;
   let matched = false;
   const ev = e.event;
   let score = 0;
   if (phrase) {
-    const names = plainNamesOf(e);
-    if (names.title.includes(phrase)) {
+    const names = nameWordsOf(e);
+    if (hasPhrase(names.title, phraseWords)) {
       matched = true;
       score += WEIGHT.phrase;
       reasons?.push(`Title mentions “${phrase.trim()}”`);
-    } else if (names.organizer.includes(phrase)) {
+    } else if (hasPhrase(names.organizer, phraseWords)) {
       matched = true;
       score += WEIGHT.phrase;
       reasons?.push(`Organizer: ${ev.organizer}`);
@@ -272,7 +263,7 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
         evidence === 'organizer'
           ? `Organizer: ${ev.organizer}`
           : evidence === 'named'
-            ? `Title mentions “${topicsNamedInTitle(ev).get(slug)}”`
+            ? `Title mentions “${titleNamesTopic(ev, slug)}”`
             : evidence === 'title'
               ? `Title mentions “${term}”`
               : `Description mentions “${term}”`,
@@ -389,35 +380,32 @@ function topicBonuses(shard: CountryShard, list: readonly number[], t: PreparedQ
 /**
  * Scores a prompt over a country's posting lists, facet by facet (term at a time), touching only the events that
  * match something. Facets are added in `scorePrompt`'s order, so each event's score is the very same floating-point
- * sum. Scores land in the shard's scratch array; returns the slots touched.
+ * sum. Scores land in the shard's scratch arrays (no list grown per query: a broad prompt touches most of a country,
+ * and growing that list was nearly all a query allocated); returns how many slots of `shard.touched` it filled.
  */
-function scoreShard(shard: CountryShard, q: PreparedQuery): number[] {
+function scoreShard(shard: CountryShard, q: PreparedQuery): number {
   const { u } = q;
-  const { events, score, stamp } = shard;
+  const { events, score, stamp, touched } = shard;
   const epoch = shard.nextEpoch();
-  const touched: number[] = [];
+  let count = 0;
   const add = (slot: number, weight: number) => {
     if (stamp[slot] === epoch) {
       score[slot] = score[slot]! + weight;
     } else {
       stamp[slot] = epoch;
       score[slot] = weight;
-      touched.push(slot);
+      touched[count++] = slot;
     }
   };
   if (q.phrase) {
     // Every word of a phrase found in a name is a word of that name: the events on every word's list are the
     // candidates (lists ascend by slot; intersected rarest first).
-    const lists = q.phrase
-      .trim()
-      .split(' ')
-      .map((word) => shard.byNameWord.get(word) ?? [])
-      .sort((a, b) => a.length - b.length);
+    const lists = q.phraseWords.map((word) => shard.byNameWord.get(word) ?? []).sort((a, b) => a.length - b.length);
     let candidates = lists[0]!;
     for (let i = 1; i < lists.length && candidates.length > 0; i++) candidates = intersect(candidates, lists[i]!);
     for (const slot of candidates) {
-      const names = plainNamesOf(events[slot]!);
-      if (names.title.includes(q.phrase) || names.organizer.includes(q.phrase)) add(slot, WEIGHT.phrase);
+      const names = nameWordsOf(events[slot]!);
+      if (hasPhrase(names.title, q.phraseWords) || hasPhrase(names.organizer, q.phraseWords)) add(slot, WEIGHT.phrase);
     }
   }
   for (const t of q.topics) {
@@ -468,30 +456,32 @@ function scoreShard(shard: CountryShard, q: PreparedQuery): number[] {
   for (const s of u.seniority) for (const slot of shard.bySeniority.get(s) ?? []) add(slot, WEIGHT.seniority);
   for (const k of u.kinds) for (const slot of shard.byKind.get(k) ?? []) add(slot, WEIGHT.kind);
   for (const hits of q.text.values()) {
-    for (const [id, hit] of hits) {
+    // forEach rather than for…of: the latter allocates an [id, hit] pair per hit, and a common word has thousands.
+    hits.forEach((hit, id) => {
       const slot = shard.slotOf.get(id);
       if (slot !== undefined) add(slot, (WEIGHT.text * hit.score) / q.maxText);
-    }
+    });
   }
-  return touched;
+  return count;
 }
 
 /**
- * The best `limit` of the scored slots that `accept` lets through, best first (equal scores: earlier start first, as
+ * The best `limit` of the slots scoreShard touched (the first `count` of `shard.touched`) that `accept` lets through, best first (equal scores: earlier start first, as
  * a stable sort of the start order would give), and how many it let through. A sorted window of at most `limit`
  * slots: no sort of every match.
  */
 function topScored(
   shard: CountryShard,
-  touched: readonly number[],
+  count: number,
   limit: number,
   accept: (slot: number) => boolean,
 ): { slots: number[]; total: number } {
-  const { score } = shard;
+  const { score, touched } = shard;
   const better = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && a < b);
   const best: number[] = [];
   let total = 0;
-  for (const slot of touched) {
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i]!;
     if (!accept(slot)) continue;
     total++;
     if (best.length === limit && !better(slot, best[limit - 1]!)) continue;
@@ -517,23 +507,28 @@ function dateBounds(p: SearchParams, zone: string): [number, number] {
   return [from, to];
 }
 
-const recentResults = new WeakMap<CatalogueIndex, LRUCache<string, SearchResult>>();
+const recentResults = new WeakMap<
+  CatalogueIndex,
+  { results: LRUCache<string, SearchResult>; admission: SecondSight }
+>();
 
 /**
  * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
- * index version and the minute, and assistants and feeds repeat the same queries. Results are shared: read-only.
+ * index version and the minute, and assistants and feeds repeat the same queries. A result is kept from the second
+ * time its query is asked (see SecondSight). Results are shared: read-only.
  */
 export function search(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
   let cache = recentResults.get(index);
   if (!cache) {
-    cache = new LRUCache({ max: 500 });
+    cache = { results: new LRUCache({ max: 500 }), admission: new SecondSight(2000) };
     recentResults.set(index, cache);
   }
-  const key = `${index.version}|${Math.floor(now.getTime() / 60_000)}|${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
-  let result = cache.get(key);
+  const query = `${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
+  const key = `${index.version}|${Math.floor(now.getTime() / 60_000)}|${query}`;
+  let result = cache.results.get(key);
   if (!result) {
     result = rank(index, params, now);
-    cache.set(key, result);
+    if (cache.admission.admit(query)) cache.results.set(key, result);
   }
   return result;
 }

@@ -32,15 +32,64 @@ function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
   else map.set(key, [slot]);
 }
 
+/** One string per distinct name word, shared by every entry that has it (a catalogue's titles use a few thousand). */
+const NAME_WORDS = new Map<string, string>();
+
+function sharedWord(word: string): string {
+  const shared = NAME_WORDS.get(word);
+  if (shared !== undefined) return shared;
+  if (NAME_WORDS.size >= 200_000) NAME_WORDS.clear();
+  NAME_WORDS.set(word, word);
+  return word;
+}
+
+/** A folded name's words in order, as `plain` splits it, each a shared string. */
+export function wordsOf(folded: string): readonly string[] {
+  const words = plain(folded).trim();
+  return words === '' ? NO_WORDS : words.split(' ').map(sharedWord);
+}
+const NO_WORDS: readonly string[] = Object.freeze([]);
+
+/** Organizers' words, shared by their events (a catalogue has a few thousand organizers for 100k events). */
+const ORGANIZER_WORDS = new Map<string, readonly string[]>();
+
+/** `push`, unless the slot is already the list's last (a word repeated in a name, or in title and organizer). */
+function pushOnce<K>(map: Map<K, number[]>, key: K, slot: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [slot]);
+  else if (list[list.length - 1] !== slot) list.push(slot);
+}
+
 /**
  * The entry's title and organizer words, computed on first use and kept on the entry (a change replaces an entry,
  * never alters its title): every change rebuilds the shards, and splitting 100k titles again was a good part of that.
+ * Word lists rather than plain copies of the names: 8 bytes a word, the words' strings shared.
  */
-function nameWordsOf(entry: IndexedEvent): readonly string[] {
-  entry.nameWords ??= [...new Set(`${plain(entry.foldedTitle)}${plain(entry.foldedOrganizer)}`.split(' '))].filter(
-    Boolean,
-  );
-  return entry.nameWords;
+export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
+  entry.titleWords ??= wordsOf(entry.foldedTitle);
+  if (entry.organizerWords === undefined) {
+    let words = ORGANIZER_WORDS.get(entry.foldedOrganizer);
+    if (!words) {
+      words = wordsOf(entry.foldedOrganizer);
+      if (ORGANIZER_WORDS.size >= 20_000) ORGANIZER_WORDS.clear();
+      ORGANIZER_WORDS.set(entry.foldedOrganizer, words);
+    }
+    entry.organizerWords = words;
+  }
+  return { title: entry.titleWords, organizer: entry.organizerWords };
+}
+
+/**
+ * Whether `phrase` (two or more words) appears in `words` as consecutive words: what `plain(name).includes(
+ * plain(phrase))` answers, without a plain copy of every name.
+ */
+export function hasPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+  const last = words.length - phrase.length;
+  outer: for (let i = 0; i <= last; i++) {
+    for (let j = 0; j < phrase.length; j++) if (words[i + j] !== phrase[j]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -82,6 +131,8 @@ export class CountryShard {
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   readonly score: Float64Array;
   readonly stamp: Uint32Array;
+  /** The slots a query scored, in the order it first touched them (`count` from scoreShard says how many). */
+  readonly touched: Int32Array;
   stampEpoch = 0;
 
   constructor(readonly events: readonly IndexedEvent[]) {
@@ -95,6 +146,7 @@ export class CountryShard {
     this.long = new Uint8Array(n);
     this.score = new Float64Array(n);
     this.stamp = new Uint32Array(n);
+    this.touched = new Int32Array(n);
     let longestShort = 0;
     for (let slot = 0; slot < n; slot++) {
       const entry = events[slot]!;
@@ -120,7 +172,9 @@ export class CountryShard {
         if (entry.place) push(this.byPlace, entry.place.geonameId, slot);
         push(this.byCell, cellKey(ev.lat, ev.lng), slot);
       }
-      for (const w of nameWordsOf(entry)) push(this.byNameWord, w, slot);
+      const names = nameWordsOf(entry);
+      for (const w of names.title) pushOnce(this.byNameWord, w, slot);
+      for (const w of names.organizer) pushOnce(this.byNameWord, w, slot);
     }
     this.longestShortMs = longestShort;
   }
