@@ -44,10 +44,12 @@ async function serve(args: string[]): Promise<void> {
   if (values.host !== undefined) env.HOST = values.host;
   if (values['no-seed']) env.SEED = '0';
   const config = loadConfig(env);
-  // A process-wide setting, so made here, where the process is the service (tests start services in their workers).
-  limitHeapGrowth(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel, asyncStdout());
   const service = await startService(config, logger);
+  // Once the read index is loaded: while it loads, the live heap grows from nothing, and 20 % steps would make a
+  // full collection of it every few megabytes (100k events: 4 s to build became 7). A process-wide setting, so made
+  // here, where the process is the service (tests start services in their workers).
+  limitHeapGrowth(config.heapGrowingPercent);
   logger.info(
     { engine: service.ctx.storage.engine, baseUrl: config.baseUrl },
     `tech-events listening at ${service.address}`,
