@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SecondSight } from '../src/cache-admission.js';
-import type { CatalogueEvent } from '../src/catalogue/event.js';
-import { generateDemoEvents } from '../src/demo/generate.js';
 import { CatalogueIndex } from '../src/query/catalogue-index.js';
 import { search } from '../src/query/engine.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 describe('admission on second sight', () => {
   it('admits a key the second time it is asked for, within its window of distinct keys', () => {
@@ -22,21 +21,7 @@ describe('admission on second sight', () => {
   it('keeps a ranked result from the second time its query is asked, not the first', () => {
     const now = new Date('2026-01-05T09:00:00Z');
     const index = new CatalogueIndex(() => now);
-    index.load(
-      generateDemoEvents(500, now).map(
-        (d, i): CatalogueEvent => ({
-          ...d.content,
-          id: `demo-${i}`,
-          owner: 'source:demo',
-          externalId: d.externalId,
-          source: 'demo',
-          lifecycle: 'listed',
-          revision: 1,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      ),
-    );
+    index.load(demoCatalogueEvents(500, now));
     const params = () => parseSearchParams({ country: 'de', q: 'AI meetup Berlin' });
     const first = search(index, params(), now);
     expect(first.events.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
-import { generateDemoEvents } from '../src/demo/generate.js';
 import { CatalogueIndex } from '../src/query/catalogue-index.js';
+import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 /**
  * Loading in bulk (`load`, `loadPages`: documents added to the full-text index in batches) must leave the index
@@ -11,17 +11,7 @@ import { CatalogueIndex } from '../src/query/catalogue-index.js';
 const NOW = new Date('2026-01-05T09:00:00Z');
 
 function demoEvents(count: number): CatalogueEvent[] {
-  return generateDemoEvents(count, NOW, { seed: 3 }).map((d, i) => ({
-    ...d.content,
-    id: `demo-${i}`,
-    owner: 'source:demo',
-    externalId: d.externalId,
-    source: 'demo',
-    lifecycle: i % 17 === 0 ? 'cancelled' : 'listed',
-    revision: 1,
-    createdAt: NOW,
-    updatedAt: NOW,
-  }));
+  return demoCatalogueEvents(count, NOW, { seed: 3, lifecycle: (i) => (i % 17 === 0 ? 'cancelled' : 'listed') });
 }
 
 function snapshot(index: CatalogueIndex, terms: string[]): unknown {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, readQueries } from '../scripts/eval-relevance.js';
-import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { foldText } from '../src/catalogue/lexicon.js';
-import { generateDemoEvents } from '../src/demo/generate.js';
 import { CatalogueIndex } from '../src/query/catalogue-index.js';
 import { scoreByScan, search } from '../src/query/engine.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { hasPhrase, plain, wordsOf } from '../src/query/postings.js';
+import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 /**
  * The engine scores prompts over posting lists (term at a time) for speed; `scoreByScan` scores every event one by
@@ -56,17 +55,7 @@ describe('ranking over posting lists agrees with a full scan', () => {
 
   it('on a synthetic catalogue of 4,000 events, for prompts touching every facet and filter', async () => {
     const now = new Date('2026-01-05T09:00:00Z');
-    const events: CatalogueEvent[] = generateDemoEvents(4000, now).map((d, i) => ({
-      ...d.content,
-      id: `demo-${i}`,
-      owner: 'source:demo',
-      externalId: d.externalId,
-      source: 'demo',
-      lifecycle: 'listed',
-      revision: 1,
-      createdAt: now,
-      updatedAt: now,
-    }));
+    const events = demoCatalogueEvents(4000, now);
     // Long events (a month-long exhibition) and a past one still in the index, to exercise the date windows.
     events[0] = { ...events[0]!, end: new Date(events[0]!.start.getTime() + 40 * 86_400_000) };
     events[1] = {
