@@ -47,11 +47,10 @@ async function serve(args: string[]): Promise<void> {
   const logger = createLogger(config.logLevel, asyncStdout());
   const service = await startService(config, logger);
   // Once the read index is loaded: while it loads, the live heap grows from nothing, and 20 % steps would make a
-  // full collection of it every few megabytes (100k events: 4 s to build became 7). A process-wide setting, so made
-  // here, where the process is the service (tests start services in their workers). V8 sets the next limit as a full
-  // collection ends: one now, so the limit holds from the start (100k events: else ~290 MB until the first one).
-  limitHeapGrowth(config.heapGrowingPercent);
-  if (config.heapGrowingPercent > 0 && service.ctx.index.size >= 10_000) collectGarbage();
+  // full collection of it every few megabytes. A process-wide setting, so made here, where the process is the
+  // service (tests start services in their workers). V8 sets the next limit as a full collection ends: one now, so
+  // the limit holds from the start (100k events: else ~290 MB until the first one).
+  if (limitHeapGrowth(config.heapGrowingPercent)) collectGarbage();
   logger.info(
     { engine: service.ctx.storage.engine, baseUrl: config.baseUrl },
     `tech-events listening at ${service.address}`,
