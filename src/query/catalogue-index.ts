@@ -7,6 +7,7 @@ import { type EventKind, isTopic, topicLabel } from '../catalogue/taxonomy.js';
 import { groupDuplicates } from '../importers/dedupe.js';
 import { type Place, resolveCity } from '../places/gazetteer.js';
 import { founderFit } from './founders.js';
+import { remembered } from './memo.js';
 import { CountryShard } from './postings.js';
 import { BulkMiniSearch } from './search-index.js';
 
@@ -319,13 +320,7 @@ const NO_LINKS = Object.freeze([]) as unknown as string[];
 const FOLDED_ORGANIZERS = new Map<string, string>();
 
 function foldedOrganizer(organizer: string): string {
-  let folded = FOLDED_ORGANIZERS.get(organizer);
-  if (folded === undefined) {
-    folded = foldText(organizer);
-    if (FOLDED_ORGANIZERS.size >= 20_000) FOLDED_ORGANIZERS.clear();
-    FOLDED_ORGANIZERS.set(organizer, folded);
-  }
-  return folded;
+  return remembered(FOLDED_ORGANIZERS, organizer, 20_000, foldText);
 }
 
 /** One Set per combination of kinds, shared by every event of that combination (a Set costs 150 bytes). */

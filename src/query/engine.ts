@@ -21,6 +21,7 @@ import {
   type SearchField,
   type TextHit,
 } from './catalogue-index.js';
+import { remembered } from './memo.js';
 import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
 import { type CountryShard, formatCode, hasPhrase, nameWordsOf, plain } from './postings.js';
 import { describeQuery } from './restate.js';
@@ -93,14 +94,12 @@ const wordPatterns = new Map<string, RegExp>();
 
 /** Whether folded `text` has a word starting with folded `term` ("symfony" in "symfonylive", not "ia" in "artificiale"). */
 function mentions(text: string, term: string): boolean {
-  let pattern = wordPatterns.get(term);
-  if (!pattern) {
-    const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}`, 'u');
-    if (wordPatterns.size > 1000) wordPatterns.clear();
-    wordPatterns.set(term, pattern);
-  }
-  return pattern.test(text);
+  return remembered(wordPatterns, term, 1001, wordPattern).test(text);
+}
+
+function wordPattern(term: string): RegExp {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}`, 'u');
 }
 
 const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => string> = {

@@ -2,6 +2,7 @@ import type { EventFormat } from '../catalogue/event.js';
 import { FORMATS } from '../catalogue/taxonomy.js';
 import type { IndexedEvent } from './catalogue-index.js';
 import { founderFitOf } from './catalogue-index.js';
+import { remembered } from './memo.js';
 
 /** Grid cells for "near" lookups: a cell is as large as the box `roughlyNear` accepts, so 3 × 3 cells cover it. */
 export const CELL_LAT = 0.41;
@@ -36,12 +37,9 @@ function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
 const NAME_WORDS = new Map<string, string>();
 
 function sharedWord(word: string): string {
-  const shared = NAME_WORDS.get(word);
-  if (shared !== undefined) return shared;
-  if (NAME_WORDS.size >= 200_000) NAME_WORDS.clear();
-  NAME_WORDS.set(word, word);
-  return word;
+  return remembered(NAME_WORDS, word, 200_000, itself);
 }
+const itself = (word: string): string => word;
 
 /** A folded name's words in order, as `plain` splits it, each a shared string. */
 export function wordsOf(folded: string): readonly string[] {
@@ -67,15 +65,7 @@ function pushOnce<K>(map: Map<K, number[]>, key: K, slot: number): void {
  */
 export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
   entry.titleWords ??= wordsOf(entry.foldedTitle);
-  if (entry.organizerWords === undefined) {
-    let words = ORGANIZER_WORDS.get(entry.foldedOrganizer);
-    if (!words) {
-      words = wordsOf(entry.foldedOrganizer);
-      if (ORGANIZER_WORDS.size >= 20_000) ORGANIZER_WORDS.clear();
-      ORGANIZER_WORDS.set(entry.foldedOrganizer, words);
-    }
-    entry.organizerWords = words;
-  }
+  entry.organizerWords ??= remembered(ORGANIZER_WORDS, entry.foldedOrganizer, 20_000, wordsOf);
   return { title: entry.titleWords, organizer: entry.organizerWords };
 }
 
