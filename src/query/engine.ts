@@ -168,9 +168,10 @@ interface PreparedQuery {
   topics: { slug: string; term: string; word: string; specific: boolean }[];
   text: Map<string, ReadonlyMap<string, TextHit>>;
   maxText: number;
-  /** The whole prompt as `plain` writes it (" ai meetup berlin "), when it has two or more words … */
-  phrase: string | undefined;
-  /** … and its words, matched against names' word lists (see `hasPhrase`). */
+  /**
+   * The whole prompt's words as `plain` splits it (["ai", "meetup", "berlin"]) when it has two or more, else none:
+   * found as consecutive words of a title or organizer, a series or group by name (see `hasPhrase`).
+   */
   phraseWords: readonly string[];
   /** Local day labels by day, for date reasons ("Next week: Thu 26 Nov"). */
   day: (date: Date) => string;
@@ -181,7 +182,7 @@ function prepare(
   text: PreparedQuery['text'],
   maxText: number,
   zone: string,
-  phrase: string | undefined,
+  phraseWords: readonly string[],
 ): PreparedQuery {
   const days = new Map<number, string>();
   return {
@@ -192,8 +193,7 @@ function prepare(
     }),
     text,
     maxText,
-    phrase,
-    phraseWords: phrase ? phrase.trim().split(' ') : [],
+    phraseWords,
     day: (date) => {
       const key = Math.floor(date.getTime() / 3_600_000);
       let label = days.get(key);
@@ -234,16 +234,16 @@ function topicEvidence(
  * done only for the events returned, since building strings for every candidate is most of the cost.
  */
 function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): number | undefined {
-  const { u, text, maxText, phrase, phraseWords } = q;
+  const { u, text, maxText, phraseWords } = q;
   let matched = false;
   const ev = e.event;
   let score = 0;
-  if (phrase) {
+  if (phraseWords.length > 0) {
     const names = nameWordsOf(e);
     if (hasPhrase(names.title, phraseWords)) {
       matched = true;
       score += WEIGHT.phrase;
-      reasons?.push(`Title mentions “${phrase.trim()}”`);
+      reasons?.push(`Title mentions “${phraseWords.join(' ')}”`);
     } else if (hasPhrase(names.organizer, phraseWords)) {
       matched = true;
       score += WEIGHT.phrase;
@@ -396,7 +396,7 @@ function scoreShard(shard: CountryShard, q: PreparedQuery): number {
       touched[count++] = slot;
     }
   };
-  if (q.phrase) {
+  if (q.phraseWords.length > 0) {
     // Every word of a phrase found in a name is a word of that name: the events on every word's list are the
     // candidates (lists ascend by slot; intersected rarest first).
     const lists = q.phraseWords.map((word) => shard.byNameWord.get(word) ?? []).sort((a, b) => a.length - b.length);
@@ -465,9 +465,9 @@ function scoreShard(shard: CountryShard, q: PreparedQuery): number {
 }
 
 /**
- * The best `limit` of the slots scoreShard touched (the first `count` of `shard.touched`) that `accept` lets through, best first (equal scores: earlier start first, as
- * a stable sort of the start order would give), and how many it let through. A sorted window of at most `limit`
- * slots: no sort of every match.
+ * The best `limit` of the slots scoreShard touched (the first `count` of `shard.touched`) that `accept` lets through,
+ * best first (equal scores: earlier start first, as a stable sort of the start order would give), and how many it
+ * let through. A sorted window of at most `limit` slots: no sort of every match.
  */
 function topScored(
   shard: CountryShard,
@@ -557,8 +557,8 @@ function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
     for (const h of hits.values()) maxText = Math.max(maxText, h.score);
   }
 
-  const typed = plain(foldText(params.q));
-  const prepared = prepare(understanding, text, maxText || 1, zone, typed.trim().includes(' ') ? typed : undefined);
+  const typed = plain(foldText(params.q)).trim().split(' ');
+  const prepared = prepare(understanding, text, maxText || 1, zone, typed.length >= 2 ? typed : []);
   const org = params.org === undefined ? undefined : foldText(params.org);
   const shard = index.shard(country);
   // Time and format filters read the shard's columns; the others need the event itself.
