@@ -19,6 +19,19 @@ export function limitHeapGrowth(percent: number): boolean {
 }
 
 /**
+ * Has V8 compile WebAssembly with its baseline compiler (Liftoff) only, never recompiling hot functions with TurboFan.
+ * For PGlite, PostgreSQL as a 9 MB WebAssembly module run in this process: its optimised recompilations, made on
+ * background threads, kept some 60 MB resident (the code, and compiler memory those threads' malloc arenas keep) —
+ * measured at 100k events: 387 → 326 MB after start-up; 145 instead of 200 MB for PGlite just opened. Point reads
+ * and writes took no longer; the one bulk read, of the whole catalogue at start-up, about 10 % longer in PostgreSQL
+ * (queries are served from the in-memory index). Process-wide, from the next compilation on; the only other
+ * WebAssembly is undici's HTTP parser, used by the feed importers.
+ */
+export function compileWasmBaselineOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
  * One full garbage collection. Loading a large catalogue leaves about as much garbage as it keeps (decoded pages,
  * outgrown hash tables), resident until V8's memory reducer collects it once the process has idled for half a
  * minute or more, or the first requests do: at 100k events, some 130 MB. Node offers no call for this without

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { compileWasmBaselineOnly } from '../heap.js';
 import { lockDataDirectory } from './lock.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -165,6 +166,7 @@ const PGLITE_SHARED_BUFFERS = '16MB';
 async function openPglite(dataDir: string): Promise<Storage> {
   const unlock = lockDataDirectory(dataDir);
   let pglite: PGlite;
+  compileWasmBaselineOnly();
   try {
     pglite = await PGlite.create(join(dataDir, 'pglite'), {
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
