@@ -23,7 +23,7 @@ import {
 } from './catalogue-index.js';
 import { remembered } from './memo.js';
 import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
-import { type CountryShard, formatCode, hasPhrase, nameWordsOf, plain } from './postings.js';
+import { type CountryShard, formatCode, hasPhrase, nameWordsOf, type Postings, plain } from './postings.js';
 import { describeQuery } from './restate.js';
 import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
 
@@ -347,10 +347,11 @@ function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): num
 }
 
 /** The slots on both ascending lists. */
-function intersect(a: readonly number[], b: readonly number[]): number[] {
+function intersect(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out: number[] = [];
   let j = 0;
-  for (const slot of a) {
+  for (let i = 0; i < a.length; i++) {
+    const slot = a[i]!;
     while (j < b.length && b[j]! < slot) j++;
     if (j === b.length) break;
     if (b[j] === slot) out.push(slot);
@@ -362,7 +363,7 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
  * Title bonuses of a prompt topic for every event of the topic's posting list, as `scorePrompt` gives them; kept per
  * shard, since a shard lives until the next change and prompts repeat their topics' words.
  */
-function topicBonuses(shard: CountryShard, list: readonly number[], t: PreparedQuery['topics'][number]): Float64Array {
+function topicBonuses(shard: CountryShard, list: Postings, t: PreparedQuery['topics'][number]): Float64Array {
   const key = `${t.slug}|${t.specific ? t.word : ''}`;
   let bonuses = shard.memo.get(key);
   if (bonuses) return bonuses;
@@ -399,10 +400,13 @@ function scoreShard(shard: CountryShard, q: PreparedQuery): number {
   if (q.phraseWords.length > 0) {
     // Every word of a phrase found in a name is a word of that name: the events on every word's list are the
     // candidates (lists ascend by slot; intersected rarest first).
-    const lists = q.phraseWords.map((word) => shard.byNameWord.get(word) ?? []).sort((a, b) => a.length - b.length);
+    const lists: ArrayLike<number>[] = q.phraseWords
+      .map((word) => shard.byNameWord.get(word) ?? [])
+      .sort((a, b) => a.length - b.length);
     let candidates = lists[0]!;
     for (let i = 1; i < lists.length && candidates.length > 0; i++) candidates = intersect(candidates, lists[i]!);
-    for (const slot of candidates) {
+    for (let c = 0; c < candidates.length; c++) {
+      const slot = candidates[c]!;
       const names = nameWordsOf(events[slot]!);
       if (hasPhrase(names.title, q.phraseWords) || hasPhrase(names.organizer, q.phraseWords)) add(slot, WEIGHT.phrase);
     }
@@ -506,6 +510,21 @@ function dateBounds(p: SearchParams, zone: string): [number, number] {
   return [from, to];
 }
 
+/**
+ * Reason strings, one object per distinct text: results are cached, and the same few hundred reasons ("Topic: AI",
+ * "In Berlin", "Free") recur in every one of them (at 100k events, 500 cached results held ~10 MB, mostly copies).
+ */
+const REASONS = new Map<string, string>();
+/** The reason of a listing without q for an event no filter speaks for; shared, like results, so read-only. */
+const UPCOMING = ['Upcoming'];
+
+/** The reasons, each replaced by its shared string. */
+function sharedReasons(reasons: string[]): string[] {
+  for (let i = 0; i < reasons.length; i++) reasons[i] = remembered(REASONS, reasons[i]!, 20_000, itself);
+  return reasons;
+}
+const itself = (reason: string): string => reason;
+
 const recentResults = new WeakMap<
   CatalogueIndex,
   { results: LRUCache<string, SearchResult>; admission: SecondSight }
@@ -595,7 +614,7 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchRes
       const reasons: string[] = [];
       scorePrompt(entry, prepared, reasons);
       for (const r of filterReasons(entry, params)) if (!reasons.includes(r)) reasons.push(r);
-      return { entry, score: shard.score[slot]!, reasons };
+      return { entry, score: shard.score[slot]!, reasons: sharedReasons(reasons) };
     });
   } else {
     // The country's events come sorted by start (then id): a listing without q is the first that pass.
@@ -605,7 +624,11 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchRes
       total++;
       if (events.length < params.limit) {
         const reasons = filterReasons(shard.events[slot]!, params);
-        events.push({ entry: shard.events[slot]!, score: 0, reasons: reasons.length > 0 ? reasons : ['Upcoming'] });
+        events.push({
+          entry: shard.events[slot]!,
+          score: 0,
+          reasons: reasons.length > 0 ? sharedReasons(reasons) : UPCOMING,
+        });
       }
     }
   }
