@@ -3,7 +3,7 @@ import pino from 'pino';
 import { type Country, isCountry } from '../catalogue/countries.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
-import { collectGarbage, limitHeapGrowth } from '../heap.js';
+import { collectGarbage, collectWhenIdle, limitHeapGrowth } from '../heap.js';
 import { keySummary } from '../http/routes/admin.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { type ImportReport, runImport } from '../importers/run-import.js';
@@ -51,12 +51,17 @@ async function serve(args: string[]): Promise<void> {
   // service (tests start services in their workers). V8 sets the next limit as a full collection ends: one now, so
   // the limit holds from the start (100k events: else ~290 MB until the first one).
   if (limitHeapGrowth(config.heapGrowingPercent)) collectGarbage();
+  // Process-wide too: after a burst of requests, the garbage it left is collected once the service idles.
+  const stopCollecting = collectWhenIdle({
+    onCollected: (report) => logger.info(report, 'collected garbage while idle'),
+  });
   logger.info(
     { engine: service.ctx.storage.engine, baseUrl: config.baseUrl },
     `tech-events listening at ${service.address}`,
   );
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    stopCollecting();
     await service.close();
     await flushLogs(logger);
     process.exit(0);
