@@ -299,7 +299,6 @@ async function main() {
     closeSync(logFd);
     const built = JSON.parse(await waitForLine(service, logFile, /read index built/)) as { ms: number; events: number };
     await waitForLine(service, logFile, /listening/);
-    // Pages a full collection frees are handed back to the system by V8's background threads within moments.
     await new Promise((r) => setTimeout(r, REST_MS));
     const rssAfterBuild = rssMb(service.pid!);
     const base = `http://127.0.0.1:${port}`;

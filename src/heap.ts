@@ -75,8 +75,9 @@ export interface IdleCollection {
   idleLooks: number;
   /** How much the heap must have grown since the last collection, in bytes, and at least … */
   minGrowthBytes: number;
-  /** … this share of what that collection kept; or the young generation must hold more than this many bytes. */
+  /** … this share of what that collection kept. */
   minGrowthShare: number;
+  /** Without such growth: the young generation must hold more than this many bytes. */
   maxYoungBytes: number;
   /** The collection to run (tests observe it). */
   collect: () => void;

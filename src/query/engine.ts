@@ -21,7 +21,7 @@ import {
   type SearchField,
   type TextHit,
 } from './catalogue-index.js';
-import { remembered } from './memo.js';
+import { interned, remembered } from './memo.js';
 import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
 import { type CountryShard, formatCode, hasPhrase, nameWordsOf, type Postings, plain } from './postings.js';
 import { describeQuery } from './restate.js';
@@ -520,10 +520,9 @@ const UPCOMING = ['Upcoming'];
 
 /** The reasons, each replaced by its shared string. */
 function sharedReasons(reasons: string[]): string[] {
-  for (let i = 0; i < reasons.length; i++) reasons[i] = remembered(REASONS, reasons[i]!, 20_000, itself);
+  for (let i = 0; i < reasons.length; i++) reasons[i] = interned(REASONS, reasons[i]!, 20_000);
   return reasons;
 }
-const itself = (reason: string): string => reason;
 
 const recentResults = new WeakMap<
   CatalogueIndex,
