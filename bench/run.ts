@@ -6,136 +6,28 @@
  * BENCH_DATABASE_URL (a PostgreSQL server to run on instead of the embedded engine).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/logger.js';
 import { openStorage } from '../src/storage/database.js';
+import { KeysRepository } from '../src/storage/keys.repository.js';
+import { type CaseRequest, type Measured, measure, SECONDS } from './measure.js';
+import { feedLines, type Latencies, startWriter, visibilityLag } from './mixed.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const NOW = '2026-01-05T09:00:00Z';
-
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-interface CaseRequest {
-  method?: 'GET' | 'POST';
-  body?: string;
-  headers?: Record<string, string>;
-  /**
-   * Replace `{q}` in the URL with a different realistic prompt on every request, cycling through more prompts than
-   * the service's caches hold: measures the ranking engine and renderers, not the caches.
-   */
-  distinct?: boolean;
-}
-
-/**
- * 12,800 distinct prompts: topic word × kind × city (German cities, for the de catalogue) × a modifier. A prompt
- * comes round again only after 12,800 others, long after the response cache (2,000 entries) and the engine's result
- * cache (500) have let it go.
- */
-const PROMPTS = (() => {
-  const words = ['AI', 'Kubernetes', 'Rust', 'Python', 'Security', 'Data', 'React', 'Startup', 'UX', 'Product'];
-  const kinds = ['meetup', 'conference', 'workshop', 'night'];
-  const cities = [
-    'Berlin',
-    'Hamburg',
-    'München',
-    'Köln',
-    'Frankfurt',
-    'Stuttgart',
-    'Düsseldorf',
-    'Leipzig',
-    'Dortmund',
-    'Essen',
-    'Bremen',
-    'Dresden',
-    'Hannover',
-    'Nürnberg',
-    'Duisburg',
-    'Bochum',
-    'Wuppertal',
-    'Bielefeld',
-    'Bonn',
-    'Münster',
-    'Karlsruhe',
-    'Mannheim',
-    'Augsburg',
-    'Wiesbaden',
-    'Mönchengladbach',
-    'Gelsenkirchen',
-    'Braunschweig',
-    'Aachen',
-    'Kiel',
-    'Chemnitz',
-    'Halle',
-    'Magdeburg',
-    'Freiburg',
-    'Krefeld',
-    'Mainz',
-    'Lübeck',
-    'Erfurt',
-    'Oberhausen',
-    'Rostock',
-    'Kassel',
-  ];
-  const modifiers = [
-    '',
-    ' free',
-    ' online',
-    ' next week',
-    ' for beginners',
-    ' this weekend',
-    ' in person',
-    ' for founders',
-  ];
-  return words.flatMap((w) =>
-    kinds.flatMap((k) => cities.flatMap((c) => modifiers.map((m) => encodeURIComponent(`${w} ${k} ${c}${m}`)))),
-  );
-})();
-
-async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
-  const { distinct, ...options } = request;
-  const target = new URL(url.replace('{q}', PROMPTS[0]!));
-  const template = `${target.pathname}${new URL(url.replace('{q}', 'QUERY')).search}`;
-  let n = 0;
-  const result = await autocannon({
-    url: target.toString(),
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    ...options,
-    ...(distinct
-      ? {
-          requests: [
-            {
-              setupRequest: (req: object) => ({
-                ...req,
-                path: template.replace('QUERY', PROMPTS[n++ % PROMPTS.length]!),
-              }),
-            },
-          ],
-        }
-      : {}),
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
-}
+/** The steady write rate of the mixed cases (hosts pushing, RSVPs, a platform's updates). */
+const WRITES_PER_SECOND = 20;
+/** Events of the feed synced during reads (at 100k events and more). */
+const SYNC_EVENTS = 5_000;
+const ADMIN_TOKEN = 'bench-admin-token';
 
 /**
  * The first line of the service's log file that matches, waiting for it to be written. The log goes to a file rather
@@ -214,16 +106,24 @@ async function freshStore(): Promise<Store> {
   };
 }
 
-async function prepare(size: number, store: Store): Promise<{ eventId: string; country: string }> {
+/** What the mixed cases need from a prepared catalogue: a host key to write with. */
+interface Prepared {
+  eventId: string;
+  country: string;
+  key: string;
+}
+
+async function prepare(size: number, store: Store): Promise<Prepared> {
   const config = loadConfig({ ...store.env, TECH_EVENTS_NOW: NOW, LOG_LEVEL: 'silent' });
   const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const ctx = createContext(config, storage, createLogger('silent'));
   const started = performance.now();
   await loadDemoCatalogue(ctx, size);
   const first = (await ctx.events.findById('demo-1'))!;
+  const { key } = await new KeysRepository(storage.db).create('Bench writer', 'de');
   await storage.close();
   console.log(`  generated ${size} demo events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { eventId: first.id, country: first.country };
+  return { eventId: first.id, country: first.country, key };
 }
 
 const Q_CASE = '/api/events q (4 words) + filters';
@@ -275,43 +175,23 @@ async function main() {
   for (const size of SIZES) {
     console.log(`## ${size} events`);
     const store = await freshStore();
-    const { eventId, country } = await prepare(size, store);
+    const { eventId, country, key } = await prepare(size, store);
     const port = 4401;
-    const logFile = join(tmpdir(), `tev-bench-${process.pid}-${size}.log`);
-    const logFd = openSync(logFile, 'w');
-    const service = spawn(
-      process.execPath,
-      [join(ROOT, 'dist/cli/main.js'), 'serve', '--no-seed', '--port', String(port), '--host', '127.0.0.1'],
-      {
-        env: {
-          ...process.env,
-          ...store.env,
-          TECH_EVENTS_NOW: NOW,
-          LOG_LEVEL: 'info',
-          BASE_URL: `http://127.0.0.1:${port}`,
-          // One client address sends everything here: per-client read limits would measure the limiter.
-          RATE_LIMIT_READS_PER_MINUTE: '0',
-          RATE_LIMIT_WRITES_PER_MINUTE: '0',
-        },
-        stdio: ['ignore', logFd, 'inherit'],
-      },
-    );
-    closeSync(logFd);
-    const built = JSON.parse(await waitForLine(service, logFile, /read index built/)) as { ms: number; events: number };
-    await waitForLine(service, logFile, /listening/);
+    const service = await startService(port, store, size >= 100_000);
+    const built = JSON.parse(await waitForLine(service.child, service.logFile, /read index built/)) as {
+      ms: number;
+      events: number;
+    };
     await new Promise((r) => setTimeout(r, REST_MS));
-    const rssAfterBuild = rssMb(service.pid!);
+    const rssAfterBuild = rssMb(service.child.pid!);
     const base = `http://127.0.0.1:${port}`;
     const qUrl = `${base}/api/events?country=de&q=${encodeURIComponent('AI meetup Berlin free')}&format=in_person&limit=20`;
+    const distinctUrl = `${base}/api/events?country=de&q={q}&format=in_person&limit=20`;
     const calendarUrl = `${base}/api/calendar?country=de&q=${encodeURIComponent('kubernetes munich')}`;
     const cases: [string, string, CaseRequest?][] = [
       ['/api/events (no q)', `${base}/api/events?country=de`],
       [Q_CASE, qUrl],
-      [
-        '  q + filters, a different prompt each request',
-        `${base}/api/events?country=de&q={q}&format=in_person&limit=20`,
-        { distinct: true },
-      ],
+      [DISTINCT_CASE, distinctUrl, { distinct: true }],
       ['/de.md', `${base}/de.md`],
       ['  /de.md?q=…, a different prompt each request', `${base}/de.md?q={q}`, { distinct: true }],
       ['/api/calendar?q=…', calendarUrl],
@@ -338,21 +218,160 @@ async function main() {
       results.set(name, m);
       console.log(row(name, m, ceiling.rps));
     }
-    const rssUnderLoad = rssMb(service.pid!);
+    const rssUnderLoad = rssMb(service.child.pid!);
     await new Promise((r) => setTimeout(r, REST_MS));
-    const rssAfterRun = rssMb(service.pid!);
+    const rssAfterRun = rssMb(service.child.pid!);
     console.log(
-      `\nRSS after the run: ${rssAfterRun.toFixed(0)} MB at rest (${rssUnderLoad.toFixed(0)} MB as the last case ended, ${rssMb(service.pid!, 'VmHWM').toFixed(0)} MB at the peak)\n`,
+      `\nRSS after the run: ${rssAfterRun.toFixed(0)} MB at rest (${rssUnderLoad.toFixed(0)} MB as the last case ended, ${rssMb(service.child.pid!, 'VmHWM').toFixed(0)} MB at the peak)\n`,
     );
-    console.log(`Collections while idle (service log): ${idleCollections(logFile).join('; ') || 'none'}\n`);
+    console.log(`Collections while idle (service log): ${idleCollections(service.logFile).join('; ') || 'none'}\n`);
     const rss = Math.max(rssAfterBuild, rssAfterRun);
-    for (const line of targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss)) console.log(line);
+    const targets = targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss);
+    targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl })));
     console.log('');
-    service.kill('SIGTERM');
-    await new Promise((r) => service.once('exit', r));
-    rmSync(logFile, { force: true });
+    for (const line of targets) console.log(line);
+    console.log('');
+    await service.stop();
     await store.drop();
   }
+}
+
+const DISTINCT_CASE = '  q + filters, a different prompt each request';
+
+/** A service process on the catalogue of `store`, logging to a file; with `feed`, FEEDS_FILE names a 5k-event feed. */
+async function startService(
+  port: number,
+  store: Store,
+  feed: boolean,
+): Promise<{
+  child: ChildProcess;
+  logFile: string;
+  stop(): Promise<void>;
+}> {
+  const logFile = join(tmpdir(), `tev-bench-${process.pid}-${port}.log`);
+  const feedsFile = join(tmpdir(), `tev-bench-${process.pid}-feeds.json`);
+  if (feed) {
+    const lines = join(tmpdir(), `tev-bench-${process.pid}-feed.jsonl`);
+    writeFileSync(lines, feedLines(SYNC_EVENTS, new Date(NOW)));
+    writeFileSync(feedsFile, JSON.stringify([{ source: 'bench-feed', format: 'jsonl', url: lines }]));
+  }
+  const logFd = openSync(logFile, 'w');
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'dist/cli/main.js'), 'serve', '--no-seed', '--port', String(port), '--host', '127.0.0.1'],
+    {
+      env: {
+        ...process.env,
+        ...store.env,
+        TECH_EVENTS_NOW: NOW,
+        LOG_LEVEL: 'info',
+        BASE_URL: `http://127.0.0.1:${port}`,
+        // One client address sends everything here: per-client read limits would measure the limiter.
+        RATE_LIMIT_READS_PER_MINUTE: '0',
+        RATE_LIMIT_WRITES_PER_MINUTE: '0',
+        ADMIN_TOKEN,
+        FEEDS_FILE: feedsFile,
+        SYNC_INTERVAL_MINUTES: '0',
+      },
+      stdio: ['ignore', logFd, 'inherit'],
+    },
+  );
+  closeSync(logFd);
+  await waitForLine(child, logFile, /listening/);
+  return {
+    child,
+    logFile,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(logFile, { force: true });
+    },
+  };
+}
+
+/** Reads of `url` while POST /api/admin/sync runs: one-second slices until the sync answers. */
+async function readsDuringSync(base: string, url: string): Promise<Measured & { seconds: number; report: unknown }> {
+  let done = false;
+  const started = performance.now();
+  const sync = fetch(`${base}/api/admin/sync`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    .then((res) => res.json())
+    .finally(() => {
+      done = true;
+    });
+  const slices: Measured[] = [];
+  while (!done) slices.push(await measure(url, { distinct: true, seconds: 1 }));
+  const report = await sync;
+  const seconds = (performance.now() - started) / 1000;
+  const requests = slices.reduce((sum, m) => sum + m.rps, 0);
+  return {
+    rps: requests / slices.length,
+    p50: Math.max(...slices.map((m) => m.p50)),
+    p99: Math.max(...slices.map((m) => m.p99)),
+    errors: slices.reduce((sum, m) => sum + m.errors, 0),
+    seconds,
+    report,
+  };
+}
+
+function lagText(name: string, l: Latencies): string {
+  return `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms over ${l.count} writes${l.failed ? `, ${l.failed} FAILED` : ''}`;
+}
+
+/**
+ * Reads while the catalogue is written: a steady 20 writes/s during the repeated and the distinct prompt, the
+ * latency of those writes and how soon a write shows (on a second node too, on PostgreSQL), and at 100k a 5,000-event
+ * feed synced during distinct prompts. Returns the target lines.
+ */
+async function mixedCases(
+  size: number,
+  base: string,
+  key: string,
+  store: Store,
+  results: Map<string, Measured>,
+  urls: { qUrl: string; distinctUrl: string },
+): Promise<string[]> {
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const pct = (m: Measured, of: Measured) => (m.rps / of.rps) * 100;
+  const quiet = { repeated: results.get(Q_CASE)!, distinct: results.get(DISTINCT_CASE)! };
+  console.log(`### While ${WRITES_PER_SECOND} writes/s arrive\n`);
+  console.log('| case | req/s | p50 ms | p99 ms | of write-free |');
+  console.log('|---|---|---|---|---|');
+  const writer = startWriter(base, key, WRITES_PER_SECOND, new Date(NOW));
+  const repeated = await measure(urls.qUrl);
+  console.log(row(Q_CASE, repeated, quiet.repeated.rps));
+  const distinct = await measure(urls.distinctUrl, { distinct: true });
+  console.log(row(DISTINCT_CASE, distinct, quiet.distinct.rps));
+  const second = process.env.BENCH_DATABASE_URL ? await startService(4402, store, false) : undefined;
+  const readers = second ? [base, 'http://127.0.0.1:4402'] : [base];
+  const [here, there] = await visibilityLag(base, readers, key, 40);
+  const writes = await writer.stop();
+  await second?.stop();
+  console.log(`\n${lagText('Write latency', writes)}`);
+  console.log(lagText('Write → visible in /api/events, same node', here!));
+  if (there) console.log(lagText('Write → visible in /api/events, second node', there));
+  const lines = [
+    `Target ${mark(pct(repeated, quiet.repeated) >= 80 && pct(distinct, quiet.distinct) >= 80)}: reads keep ≥ 80 % under ${WRITES_PER_SECOND} writes/s — repeated ${pct(repeated, quiet.repeated).toFixed(0)} %, distinct ${pct(distinct, quiet.distinct).toFixed(0)} %`,
+    `Target ${mark(here!.p99 < 100 && here!.failed === 0)}: a write visible on its own node within 100 ms (p99) — ${here!.p99} ms`,
+  ];
+  if (there)
+    lines.push(
+      `Target ${mark(there.p99 < 1000 && there.failed === 0)}: on another node within 1 s (p99) — ${there.p99} ms`,
+    );
+  if (size >= 100_000) {
+    lines.push(
+      `Target ${mark(distinct.p99 < 100)}: distinct prompts p99 < 100 ms while writing — ${distinct.p99} ms`,
+      `Target ${mark(writes.p99 < 50 && writes.failed === 0)}: write latency p99 < 50 ms — ${writes.p99} ms`,
+    );
+    const sync = await readsDuringSync(base, urls.distinctUrl);
+    console.log(
+      `\n${SYNC_EVENTS}-event feed synced in ${sync.seconds.toFixed(1)} s during distinct prompts: ${JSON.stringify(sync.report)}`,
+    );
+    console.log(row('  reads during the sync', sync, quiet.distinct.rps).replace(/ % \|/, ' % of sync-free |'));
+    lines.push(
+      `Target ${mark(pct(sync, quiet.distinct) >= 50 && sync.errors === 0)}: reads during a ${SYNC_EVENTS}-event sync keep ≥ 50 %, none fails — ${pct(sync, quiet.distinct).toFixed(0)} %, ${sync.errors} errors`,
+    );
+  }
+  return lines;
 }
 
 main().catch((error) => {

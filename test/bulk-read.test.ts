@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogueEvent, EventContent } from '../src/catalogue/event.js';
+import { type CatalogueEvent, type EventContent, plainContentOf } from '../src/catalogue/event.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
-import { rowToEvent } from '../src/storage/events.repository.js';
+import { rowToEvent } from '../src/storage/event-rows.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
 
@@ -39,6 +39,9 @@ function content(overrides: Partial<EventContent>): EventContent {
     lng: null,
     geoPrecision: 'none',
     visibility: 'public',
+    cfpUrl: null,
+    cfpUntil: null,
+    ...plainContentOf({}),
     ...overrides,
   };
 }

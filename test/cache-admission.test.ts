@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SecondSight } from '../src/cache-admission.js';
-import { CatalogueIndex } from '../src/query/catalogue-index.js';
 import { search } from '../src/query/engine.js';
+import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { demoCatalogueEvents } from './helpers/demo-events.js';
 

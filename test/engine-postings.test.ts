@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, readQueries } from '../scripts/eval-relevance.js';
 import { foldText } from '../src/catalogue/lexicon.js';
-import { CatalogueIndex } from '../src/query/catalogue-index.js';
 import { scoreByScan, search } from '../src/query/engine.js';
+import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
+import { hasPhrase, plain, wordsOf } from '../src/query/index/names.js';
 import { parseSearchParams } from '../src/query/params.js';
-import { hasPhrase, plain, wordsOf } from '../src/query/postings.js';
 import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 /**
@@ -83,6 +83,20 @@ describe('ranking over posting lists agrees with a full scan', () => {
       'next 30 days',
       'Cloud Native hackathon in Basel im März',
       'Frontend breakfast',
+      // Technologies, their fields and neighbours; the person's own place, alone and beside other wishes.
+      'Java conference',
+      'Postgres Berlin',
+      'Svelte',
+      'Elixir',
+      'Docker meetup',
+      'I live in Zürich',
+      'wohne in Berlin, suche ein Rust Meetup',
+      "je cherche un hackathon, j'habite à Genève",
+      "I'm based in Wien and like Kotlin",
+      // Nothing but filler and a country: the country's listing.
+      'tech events in Austria',
+      "what's on?",
+      'Go',
     ];
     const filters: Record<string, string>[] = [
       {},
@@ -95,6 +109,10 @@ describe('ranking over posting lists agrees with a full scan', () => {
       { from: '2026-02-01', to: '2026-03-15' },
       { seniority: 'junior' },
     ];
+    // A prompt asking nothing of the facets lists the country's events, as no prompt does.
+    const listing = search(index, parseSearchParams({ q: "what's on?", country: 'de', limit: '5' }), now);
+    expect(listing.total).toBe(search(index, parseSearchParams({ country: 'de', limit: '5' }), now).total);
+    expect(listing.total).toBeGreaterThan(0);
     for (const q of prompts) {
       for (const extra of filters) {
         await yieldToEventLoop();

@@ -2,15 +2,18 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createResponseCache, encodedBody } from '../src/http/response-cache.js';
 
+/** What a body was made from; the LRU itself never looks at it. */
+const READ = { dependencies: { countries: ['ch' as const] }, stamp: '0|ch0' };
+
 describe('response cache', () => {
   it('evicts the least recently used entry beyond its count or byte budget, and skips oversized bodies', () => {
     const cache = createResponseCache(2, 1600);
-    cache.set('a', { body: Buffer.from('x'.repeat(10)), headers: {}, encoded: {} });
-    cache.set('b', { body: Buffer.from('y'.repeat(10)), headers: {}, encoded: {} });
+    cache.set('a', { body: Buffer.from('x'.repeat(10)), headers: {}, encoded: {}, read: READ });
+    cache.set('b', { body: Buffer.from('y'.repeat(10)), headers: {}, encoded: {}, read: READ });
     cache.get('a');
-    cache.set('c', { body: Buffer.from('z'.repeat(10)), headers: {}, encoded: {} });
+    cache.set('c', { body: Buffer.from('z'.repeat(10)), headers: {}, encoded: {}, read: READ });
     expect([...cache.keys()].sort()).toEqual(['a', 'c']);
-    cache.set('huge', { body: Buffer.from('h'.repeat(200)), headers: {}, encoded: {} }); // over 1/16 of the budget
+    cache.set('huge', { body: Buffer.from('h'.repeat(200)), headers: {}, encoded: {}, read: READ }); // over 1/16 of the budget
     expect(cache.has('huge')).toBe(false);
   });
 
@@ -19,6 +22,7 @@ describe('response cache', () => {
       body: Buffer.from(JSON.stringify({ events: Array.from({ length: 50 }, (_, i) => ({ i, t: 'Zürich' })) })),
       headers: {},
       encoded: {},
+      read: READ,
     };
     const br = encodedBody(entry, 'gzip, deflate, br')!;
     expect(br.coding).toBe('br');
@@ -29,6 +33,6 @@ describe('response cache', () => {
     expect(gunzipSync(gz.body).toString()).toBe(entry.body.toString());
     expect(encodedBody(entry, 'identity')).toBeUndefined();
     expect(encodedBody(entry, undefined)).toBeUndefined();
-    expect(encodedBody({ body: Buffer.from('small'), headers: {}, encoded: {} }, 'br')).toBeUndefined();
+    expect(encodedBody({ body: Buffer.from('small'), headers: {}, encoded: {}, read: READ }, 'br')).toBeUndefined();
   });
 });

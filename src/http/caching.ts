@@ -3,13 +3,15 @@ import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import { SecondSight } from '../cache-admission.js';
-import type { AppContext } from '../context.js';
+import type { ServingContext } from '../context.js';
 import {
   type CachedResponse,
   COMPRESS_THRESHOLD,
   CONTENT_CODINGS,
   createResponseCache,
   encodedBody,
+  type ReadDependencies,
+  type ReadStamp,
 } from './response-cache.js';
 import { pathOf } from './url-path.js';
 
@@ -18,21 +20,50 @@ export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } a
 
 /** Paths whose GET answers depend only on the URL, the read index and the minute. */
 const CACHEABLE = /^\/(api\/events|api\/md|api\/calendar|(ch|de|at)(\.md|\/.*)?)?$/;
-/** Headers that belong to one exchange, not to the body. */
+/** Headers that belong to one exchange, not to the body (a route's own Vary is kept; see `negotiated`). */
 const PER_EXCHANGE =
-  /^(content-length|content-encoding|vary|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;
+  /^(content-length|content-encoding|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * For a route whose response may depend on a request header (the pages on Accept-Language): the variant a
+     * request gets, or undefined when its URL alone decides. Cached bodies are kept per URL and variant; the route
+     * itself says `Vary: <header>`, which the cache keeps with the body.
+     */
+    negotiated?: { header: string; variant: (request: FastifyRequest) => string | undefined };
+  }
   interface FastifyRequest {
-    /** Set on a cacheable read the cache did not have: where its response goes, and for which generation. */
-    responseCacheSlot?: { url: string; generation: number };
+    /** Set on a cacheable read the cache did not have: the URL its response is kept under. */
+    responseCacheSlot?: string;
+    /** What the body of a read depends on, declared by its handler (see `dependsOn`); undeclared bodies are not kept. */
+    readsFrom?: ReadStamp;
   }
 }
+
+function stampOf(ctx: ServingContext, dependencies: ReadDependencies): string {
+  let stamp = String(Math.floor(ctx.now().getTime() / 60_000));
+  for (const country of dependencies.countries) stamp += `|${country}${ctx.index.versionOf(country)}`;
+  if (dependencies.attendance) stamp += `|a${ctx.index.attendanceVersion}`;
+  return stamp;
+}
+
+/**
+ * Declares what a read's body depends on, before it is made: the server keeps the body only with this declaration,
+ * and serves it again only while those countries (and crowds, if shown) are unchanged and the minute is the same.
+ * A write in one country leaves the cached answers about the others in place.
+ */
+export function dependsOn(request: FastifyRequest, ctx: ServingContext, dependencies: ReadDependencies): void {
+  request.readsFrom = { dependencies, stamp: stampOf(ctx, dependencies) };
+}
+
+/** Operational endpoints: their answers are about this moment and this process. */
+const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
 
 function cacheControlFor(request: FastifyRequest, status: number): string {
   const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
-  if (request.headers.authorization || status >= 400 || path === '/healthz') return 'private, no-store';
+  if (request.headers.authorization || status >= 400 || OPERATIONS.has(path)) return 'private, no-store';
   if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
     return `public, max-age=${CACHE_SECONDS.docs}`;
   }
@@ -43,69 +74,56 @@ function cacheControlFor(request: FastifyRequest, status: number): string {
 /**
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
- * - rendered read responses kept in a bounded LRU keyed by URL, for the current read-index version and minute
- *   (see response-cache.ts), from the second time a URL is asked for (see SecondSight).
+ * - rendered read responses kept in a bounded LRU keyed by URL, each with the versions of what it shows (see
+ *   `dependsOn`) and the minute, from the second time a URL is asked for (see SecondSight).
  * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
  */
 export async function registerCaching(
   app: FastifyInstance,
-  ctx: AppContext,
+  ctx: ServingContext,
 ): Promise<LRUCache<string, CachedResponse>> {
   const cache = createResponseCache();
   // A body is kept from the second time its URL is asked for: one-off URLs would only push out the ones that recur.
   const admission = new SecondSight(8000);
   await app.register(etag);
 
-  // Every cached body belongs to one read-index version and one minute; when either moves on, none of them can be
-  // served again, so the cache is emptied then and keyed by URL alone.
-  let indexVersion = -1;
-  let minute = -1;
-  let generation = 0;
-  const currentGeneration = (): number => {
-    const now = Math.floor(ctx.now().getTime() / 60_000);
-    if (now !== minute || ctx.index.version !== indexVersion) {
-      minute = now;
-      indexVersion = ctx.index.version;
-      generation++;
-      cache.clear();
-    }
-    return generation;
-  };
-
   // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
   // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
   app.addHook('preHandler', (request, reply, done) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
-    const url = request.url;
-    if (!CACHEABLE.test(pathOf(url))) return done();
-    const generation = currentGeneration();
+    if (!CACHEABLE.test(pathOf(request.url))) return done();
+    const variant = request.routeOptions.config?.negotiated?.variant(request);
+    const url = variant === undefined ? request.url : `${request.url}\n${variant}`;
     const hit = cache.get(url);
-    if (!hit) {
-      if (admission.admit(url)) request.responseCacheSlot = { url, generation };
+    if (!hit || stampOf(ctx, hit.read.dependencies) !== hit.read.stamp) {
+      ctx.metrics.cache.inc({ result: 'miss' });
+      if (admission.admit(url)) request.responseCacheSlot = url;
       return done();
     }
+    ctx.metrics.cache.inc({ result: 'hit' });
     reply.headers(hit.headers);
     const encoded = encodedBody(hit, request.headers['accept-encoding']);
     // Marked as encoded, so the compression plugin leaves it as it is.
-    if (encoded) reply.header('Content-Encoding', encoded.coding).header('Vary', 'accept-encoding');
+    if (encoded) {
+      const vary = reply.getHeader('vary');
+      reply
+        .header('Content-Encoding', encoded.coding)
+        .header('Vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+    }
     reply.send(encoded ? encoded.body : hit.body);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));
     const slot = request.responseCacheSlot;
-    // A body rendered before the index changed or the minute turned is sent, but not kept.
-    if (
-      slot &&
-      reply.statusCode === 200 &&
-      (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
-      slot.generation === currentGeneration()
-    ) {
+    const read = request.readsFrom;
+    // A body is kept with the versions it was made from; a later lookup serves it only while they are current.
+    if (slot && read && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(slot.url, { body: Buffer.from(payload), headers, encoded: {} });
+      cache.set(slot, { body: Buffer.from(payload), headers, encoded: {}, read });
     }
     done(null, payload);
   });

@@ -1,12 +1,13 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import { LRUCache } from 'lru-cache';
+import type { Country } from '../places/countries.js';
 
 /**
  * A bounded LRU of rendered read responses. The catalogue is read far more than written (calendar clients poll
  * the same feed URLs, crawlers re-fetch pages, assistants repeat searches), and every read is a pure function of
- * (URL, read index version, "now" to the minute) — so a body rendered once serves every identical request until
- * the index changes or the minute turns. Nothing personal is cached (requests with a key are not).
+ * (URL, the versions of the countries it shows, "now" to the minute) — so a body rendered once serves every
+ * identical request until one of those changes. Nothing personal is cached (requests with a key are not).
  */
 export interface CachedResponse {
   /** Encoded once when cached: a string body would be measured and UTF-8-encoded again on every hit. */
@@ -14,6 +15,20 @@ export interface CachedResponse {
   headers: Record<string, string>;
   /** The body compressed, per content coding, made on the first request that accepts it. */
   encoded: Partial<Record<ContentCoding, Buffer>>;
+  /** What the body shows and the versions it was made from (see `dependsOn` in caching.ts). */
+  read: ReadStamp;
+}
+
+/** The parts of the catalogue a response shows: countries, and whether it shows crowds (RSVP counts). */
+export interface ReadDependencies {
+  countries: readonly Country[];
+  attendance?: boolean;
+}
+
+export interface ReadStamp {
+  dependencies: ReadDependencies;
+  /** The versions of those parts and the minute, when the body was made. */
+  stamp: string;
 }
 
 export const CONTENT_CODINGS = ['br', 'gzip'] as const;

@@ -1,31 +1,21 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { SecondSight } from '../cache-admission.js';
-import { COUNTRY_INFO, type Country } from '../catalogue/countries.js';
-import type { CatalogueEvent } from '../catalogue/event.js';
-import { foldText, isTopicName, matchLexicon } from '../catalogue/lexicon.js';
-import {
-  EVENT_KIND_LABELS,
-  type EventKind,
-  FORMAT_LABELS,
-  SENIORITY_LABELS,
-  type TopicSlug,
-  topicLabel,
-} from '../catalogue/taxonomy.js';
+import { isWholeDay } from '../catalogue/cfp.js';
+import { PLAIN_FIELDS, type PlainField, type PlainFieldName } from '../catalogue/event.js';
+import { foldText } from '../catalogue/lexicon.js';
+import { FORMAT_LABELS, SENIORITY_LABELS, topicLabel } from '../catalogue/taxonomy.js';
+import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { distanceKm } from '../places/gazetteer.js';
-import {
-  type CatalogueIndex,
-  fieldBit,
-  founderFitOf,
-  type IndexedEvent,
-  type SearchField,
-  type TextHit,
-} from './catalogue-index.js';
-import { interned, remembered } from './memo.js';
+import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
+import type { CatalogueIndex } from './index/catalogue-index.js';
+import { type CountryShard, formatCode } from './index/country-shard.js';
+import { founderFitOf, type IndexedEvent } from './index/indexed-event.js';
+import { interned } from './memo.js';
 import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
-import { type CountryShard, formatCode, hasPhrase, nameWordsOf, type Postings, plain } from './postings.js';
-import { describeQuery } from './restate.js';
-import { effectiveCountry, type Understanding, understandQuery } from './understand.js';
+import { describeQuery } from './prompt/restate.js';
+import { effectiveCountry, type Understanding, understandQuery } from './prompt/understand.js';
+import { FACETS, type Facet, type PreparedQuery, prepareQuery, ROLE_RANK, roughlyNear } from './ranking/facets.js';
 
 export interface RankedEvent {
   entry: IndexedEvent;
@@ -43,85 +33,8 @@ export interface SearchResult {
   /** Every match, before `limit`. */
   total: number;
   events: RankedEvent[];
-}
-
-/** Weights of each kind of match; a full match of a prompt outranks any partial one. */
-const WEIGHT = {
-  topic: 4,
-  place: 4,
-  window: 4,
-  founders: 3,
-  format: 2,
-  price: 2,
-  seniority: 2,
-  kind: 1,
-  text: 3,
-  /** The title or organizer repeats the query's word for a topic that is more specific than the field ("Python"). */
-  titleTerm: 2,
-  /** Else: the title names the topic in any words (another language, a synonym: "KI" for "AI", "Rust" for PL). */
-  titleTopic: 0.5,
-  /** Else: the description repeats the query's word. */
-  descriptionTerm: 0.5,
-  /** The title or organizer holds the whole query of two or more words, as typed: a series or group by name. */
-  phrase: 3,
-};
-
-/**
- * The topics each title names, with the words it uses (slug, words, slug, words, …), computed once per event
- * version. Most titles name none and share one empty list. Descriptions are folded when asked instead of kept: a
- * real catalogue's descriptions run to hundreds of characters, and topic bonuses are kept per shard anyway.
- */
-const titleTopics = new WeakMap<CatalogueEvent, readonly string[]>();
-const NO_TOPICS: readonly string[] = Object.freeze([]);
-
-/** The words of `ev`'s title that name topic `slug`, if it names it. */
-function titleNamesTopic(ev: CatalogueEvent, slug: string): string | undefined {
-  let named = titleTopics.get(ev);
-  if (!named) {
-    const pairs: string[] = [];
-    for (const hit of matchLexicon(ev.title)) {
-      if (hit.kind === 'topic' && !pairs.some((v, i) => i % 2 === 0 && v === hit.value))
-        pairs.push(hit.value, ev.title.slice(hit.start, hit.start + hit.length));
-    }
-    named = pairs.length > 0 ? pairs : NO_TOPICS;
-    titleTopics.set(ev, named);
-  }
-  for (let i = 0; i < named.length; i += 2) if (named[i] === slug) return named[i + 1];
-  return undefined;
-}
-
-const wordPatterns = new Map<string, RegExp>();
-
-/** Whether folded `text` has a word starting with folded `term` ("symfony" in "symfonylive", not "ia" in "artificiale"). */
-function mentions(text: string, term: string): boolean {
-  return remembered(wordPatterns, term, 1001, wordPattern).test(text);
-}
-
-function wordPattern(term: string): RegExp {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}`, 'u');
-}
-
-const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => string> = {
-  title: (t) => `Title mentions “${t}”`,
-  organizer: (_t, e) => `Organizer: ${e.event.organizer}`,
-  topics: (t) => `Topic mentions “${t}”`,
-  venue: (_t, e) => `At ${e.event.venue}`,
-  city: (_t, e) => `In ${e.event.city}`,
-  description: (t) => `Description mentions “${t}”`,
-};
-const FIELD_ORDER: SearchField[] = ['title', 'organizer', 'topics', 'venue', 'city', 'description'];
-
-function localDay(date: Date, zone: string): string {
-  return DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
-}
-
-/**
- * A cheap box test before the great-circle distance: 45 km is under 0.41° of latitude anywhere and under 0.7° of
- * longitude in ch/de/at (45°–55° N), so points outside the box cannot be near.
- */
-function roughlyNear(here: { lat: number; lng: number }, lat: number, lng: number): boolean {
-  return Math.abs(lat - here.lat) < 0.41 && Math.abs(lng - here.lng) < 0.7;
+  /** Where the next page starts, when more events match (see cursor.ts). */
+  next: CursorState | undefined;
 }
 
 /** Structured parameters that need the event itself (time and format filters read the shard's columns). */
@@ -131,6 +44,7 @@ function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined
   if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
   if (org !== undefined && org !== e.foldedOrganizer) return false;
   if (p.who === 'founders' && founderFitOf(e) === 0) return false;
+  for (const [field, values] of plainFilters(p)) if (!values.includes(ev[field] as string)) return false;
   if (p.city) {
     if (p.near) {
       if (ev.format === 'online' || ev.lat === null || ev.lng === null) return false;
@@ -144,355 +58,190 @@ function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined
 }
 
 /** Reasons a structured filter matched, so listings without `q` still explain themselves. */
-function filterReasons(e: IndexedEvent, p: SearchParams): string[] {
-  const reasons: string[] = [];
-  for (const t of p.topics) if (e.event.topics.includes(t)) reasons.push(`Topic: ${topicLabel(t)}`);
+function filterReasons(e: IndexedEvent, p: SearchParams, out: string[]): void {
+  for (const t of p.topics) if (e.event.topics.includes(t)) out.push(`Topic: ${topicLabel(t)}`);
   if (p.city) {
     const d =
       e.event.lat !== null && e.event.lng !== null ? distanceKm(p.city, { lat: e.event.lat, lng: e.event.lng }) : 0;
-    reasons.push(
-      e.place?.geonameId === p.city.geonameId ? `In ${p.city.name}` : `${Math.round(d)} km from ${p.city.name}`,
-    );
+    out.push(e.place?.geonameId === p.city.geonameId ? `In ${p.city.name}` : `${Math.round(d)} km from ${p.city.name}`);
   }
-  if (p.who === 'founders') reasons.push('For founders');
-  for (const s of p.seniority)
-    if (e.event.seniority.includes(s)) reasons.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
-  if (p.format) reasons.push(FORMAT_LABELS[p.format]);
-  if (p.org) reasons.push(`Organizer: ${e.event.organizer}`);
-  return reasons;
+  if (p.who === 'founders') out.push('For founders');
+  for (const s of p.seniority) if (e.event.seniority.includes(s)) out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
+  if (p.format) out.push(FORMAT_LABELS[p.format]);
+  if (p.org) out.push(`Organizer: ${e.event.organizer}`);
+  if (p.cfp === 'open') out.push(cfpReason(e.event));
+  for (const [field] of plainFilters(p)) {
+    const spec: PlainField = PLAIN_FIELDS[field];
+    const value = e.event[field] as string | null;
+    if (value !== null) out.push(`${spec.title}: ${spec.labels[value] ?? value}`);
+  }
 }
 
-/** What a query needs per event, computed once per query rather than once per event. */
-interface PreparedQuery {
-  u: Understanding;
-  topics: { slug: string; term: string; word: string; specific: boolean }[];
-  text: Map<string, ReadonlyMap<string, TextHit>>;
-  maxText: number;
-  /**
-   * The whole prompt's words as `plain` splits it (["ai", "meetup", "berlin"]) when it has two or more, else none:
-   * found as consecutive words of a title or organizer, a series or group by name (see `hasPhrase`).
-   */
-  phraseWords: readonly string[];
-  /** Local day labels by day, for date reasons ("Next week: Thu 26 Nov"). */
-  day: (date: Date) => string;
+/** "Call for papers open until Fri 4 Dec 2026" (a date-time deadline with its local time). */
+function cfpReason(event: IndexedEvent['event']): string {
+  const until = event.cfpUntil;
+  if (!until) return 'Call for papers open';
+  const zone = COUNTRY_INFO[event.country].timeZone;
+  const when = isWholeDay(until)
+    ? DateTime.fromISO(until, { zone }).toFormat('ccc d LLL yyyy')
+    : DateTime.fromISO(until, { setZone: true }).setZone(zone).toFormat("ccc d LLL yyyy', 'HH:mm");
+  return `Call for papers open until ${when}`;
 }
 
-function prepare(
-  u: Understanding,
-  text: PreparedQuery['text'],
-  maxText: number,
-  zone: string,
-  phraseWords: readonly string[],
-): PreparedQuery {
-  const days = new Map<number, string>();
+/** The plain-field filters a query asks for. */
+function plainFilters(p: SearchParams): [PlainFieldName, string[]][] {
+  return Object.entries(p.plain) as [PlainFieldName, string[]][];
+}
+
+/**
+ * Reason strings, one object per distinct text: results are cached, and the same few hundred reasons ("Topic: AI",
+ * "In Berlin", "Free") recur in every one of them.
+ */
+const REASONS = new Map<string, string>();
+/** The reason of a listing without q for an event no filter speaks for; shared, like results, so read-only. */
+const UPCOMING = ['Upcoming'];
+
+/** The distinct reasons, in order, each as its shared string. */
+function sharedReasons(reasons: string[]): string[] {
+  return [...new Set(reasons)].map((r) => interned(REASONS, r, 20_000));
+}
+
+/**
+ * The facets that decide which events match (those of the first role the prompt asks anything of, see Role), and
+ * the others asked, which only add to events that match. Each in facet order.
+ */
+function split(q: PreparedQuery): { deciding: Facet<unknown>[]; adding: Facet<unknown>[] } {
+  const asked = FACETS.filter((f) => f.asks(q).length > 0);
+  const rank = Math.min(...asked.filter((f) => f.role !== 'name').map((f) => ROLE_RANK[f.role]));
   return {
-    u,
-    topics: u.topics.map(({ slug, term }) => {
-      const word = foldText(term);
-      return { slug, term, word, specific: word.length >= 2 && !isTopicName(slug as TopicSlug, term) };
-    }),
-    text,
-    maxText,
-    phraseWords,
-    day: (date) => {
-      const key = Math.floor(date.getTime() / 3_600_000);
-      let label = days.get(key);
-      if (label === undefined) {
-        label = localDay(date, zone);
-        days.set(key, label);
-      }
-      return label;
-    },
+    deciding: asked.filter((f) => f.role === 'name' || ROLE_RANK[f.role] === rank),
+    adding: asked.filter((f) => f.role !== 'name' && ROLE_RANK[f.role] > rank),
   };
 }
 
-type TopicEvidence = 'title' | 'organizer' | 'named' | 'description';
-const TOPIC_EVIDENCE_WEIGHT: Record<TopicEvidence, number> = {
-  title: WEIGHT.titleTerm,
-  organizer: WEIGHT.titleTerm,
-  named: WEIGHT.titleTopic,
-  description: WEIGHT.descriptionTerm,
-};
-
 /**
- * How strongly an event carrying a prompt's topic is about what was asked, strongest evidence only (see WEIGHT): the
- * title or organizer repeats the query's word, else the title names the topic, else the description repeats the word.
+ * Whether the prompt asks anything of the facets: one of only filler and a country ("tech events in Austria",
+ * "what's on?") asks for the country's listing, as no prompt does.
  */
-function topicEvidence(
-  e: IndexedEvent,
-  t: { slug: string; word: string; specific: boolean },
-): TopicEvidence | undefined {
-  if (t.specific && mentions(e.foldedTitle, t.word)) return 'title';
-  if (t.specific && mentions(e.foldedOrganizer, t.word)) return 'organizer';
-  if (titleNamesTopic(e.event, t.slug)) return 'named';
-  if (t.specific && e.event.description && mentions(foldText(e.event.description), t.word)) return 'description';
-  return undefined;
+function asksAnything(q: PreparedQuery): boolean {
+  return FACETS.some((f) => f.asks(q).length > 0);
 }
 
-/**
- * Scores one event against the prompt; undefined when it matches nothing of it. With `reasons`, also says why —
- * done only for the events returned, since building strings for every candidate is most of the cost.
- */
-function scorePrompt(e: IndexedEvent, q: PreparedQuery, reasons?: string[]): number | undefined {
-  const { u, text, maxText, phraseWords } = q;
-  let matched = false;
-  const ev = e.event;
-  let score = 0;
-  if (phraseWords.length > 0) {
-    const names = nameWordsOf(e);
-    if (hasPhrase(names.title, phraseWords)) {
-      matched = true;
-      score += WEIGHT.phrase;
-      reasons?.push(`Title mentions “${phraseWords.join(' ')}”`);
-    } else if (hasPhrase(names.organizer, phraseWords)) {
-      matched = true;
-      score += WEIGHT.phrase;
-      reasons?.push(`Organizer: ${ev.organizer}`);
-    }
-  }
-  for (const { slug, term, word, specific } of q.topics) {
-    if (!ev.topics.includes(slug)) continue;
-    matched = true;
-    score += WEIGHT.topic;
-    reasons?.push(`Topic: ${topicLabel(slug as TopicSlug)}`);
-    const evidence = topicEvidence(e, { slug, word, specific });
-    if (evidence) {
-      score += TOPIC_EVIDENCE_WEIGHT[evidence];
-      reasons?.push(
-        evidence === 'organizer'
-          ? `Organizer: ${ev.organizer}`
-          : evidence === 'named'
-            ? `Title mentions “${titleNamesTopic(ev, slug)}”`
-            : evidence === 'title'
-              ? `Title mentions “${term}”`
-              : `Description mentions “${term}”`,
-      );
-    }
-  }
-  if (u.place && ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {
-    const here = u.place.place;
-    if (e.place?.geonameId === here.geonameId) {
-      matched = true;
-      score += WEIGHT.place;
-      reasons?.push(`In ${here.name}`);
-    } else {
-      const d = roughlyNear(here, ev.lat, ev.lng)
-        ? distanceKm(here, { lat: ev.lat, lng: ev.lng })
-        : Number.POSITIVE_INFINITY;
-      if (d <= NEAR_RADIUS_KM) {
-        matched = true;
-        score += WEIGHT.place * (u.place.mode === 'near' ? 0.9 : 0.75) * (1 - d / (2 * NEAR_RADIUS_KM));
-        reasons?.push(`${Math.max(1, Math.round(d))} km from ${here.name}`);
-      }
-    }
-  }
-  if (u.window) {
-    const start = e.startMs;
-    const overlaps = start < u.window.to.getTime() && e.endsAt > u.window.from.getTime();
-    if (overlaps) {
-      matched = true;
-      score += WEIGHT.window;
-      const phrase = u.window.label.split(' (')[0]!;
-      const shown = start >= u.window.from.getTime() ? ev.start : u.window.from;
-      reasons?.push(`${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${q.day(shown)}`);
-    }
-  }
-  for (const f of u.formats) {
-    if (ev.format === f) {
-      matched = true;
-      score += WEIGHT.format;
-      reasons?.push(FORMAT_LABELS[f]);
-    } else if (ev.format === 'hybrid') {
-      matched = true;
-      score += WEIGHT.format * 0.75;
-      reasons?.push(`Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
-    }
-  }
-  if (u.price && ev.priceType === u.price) {
-    matched = true;
-    score += WEIGHT.price;
-    reasons?.push(u.price === 'free' ? 'Free' : 'Paid');
-  }
-  if (u.founders && founderFitOf(e) > 0) {
-    matched = true;
-    score += (WEIGHT.founders * founderFitOf(e)) / 2;
-    reasons?.push('For founders');
-  }
-  for (const s of u.seniority) {
-    if (ev.seniority.includes(s)) {
-      matched = true;
-      score += WEIGHT.seniority;
-      reasons?.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
-    }
-  }
-  for (const k of u.kinds) {
-    if (e.kinds.has(k as EventKind)) {
-      matched = true;
-      score += WEIGHT.kind;
-      reasons?.push(EVENT_KIND_LABELS[k as EventKind]);
-    }
-  }
-  for (const [term, hits] of text) {
-    const hit = hits.get(ev.id);
-    if (!hit) continue;
-    matched = true;
-    score += (WEIGHT.text * hit.score) / maxText;
-    const field = FIELD_ORDER.find((f) => hit.fields & fieldBit(f));
-    if (field) {
-      const reason = FIELD_REASON[field](term, e);
-      if (reasons && !reasons.includes(reason)) reasons.push(reason);
-    }
-  }
-  return matched ? score : undefined;
-}
-
-/** The slots on both ascending lists. */
-function intersect(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
-  const out: number[] = [];
-  let j = 0;
-  for (let i = 0; i < a.length; i++) {
-    const slot = a[i]!;
-    while (j < b.length && b[j]! < slot) j++;
-    if (j === b.length) break;
-    if (b[j] === slot) out.push(slot);
-  }
-  return out;
-}
-
-/**
- * Title bonuses of a prompt topic for every event of the topic's posting list, as `scorePrompt` gives them; kept per
- * shard, since a shard lives until the next change and prompts repeat their topics' words.
- */
-function topicBonuses(shard: CountryShard, list: Postings, t: PreparedQuery['topics'][number]): Float64Array {
-  const key = `${t.slug}|${t.specific ? t.word : ''}`;
-  let bonuses = shard.memo.get(key);
-  if (bonuses) return bonuses;
-  bonuses = new Float64Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const evidence = topicEvidence(shard.events[list[i]!]!, t);
-    if (evidence) bonuses[i] = TOPIC_EVIDENCE_WEIGHT[evidence];
-  }
-  if (shard.memo.size >= 256) shard.memo.clear();
-  shard.memo.set(key, bonuses);
-  return bonuses;
-}
-
-/**
- * Scores a prompt over a country's posting lists, facet by facet (term at a time), touching only the events that
- * match something. Facets are added in `scorePrompt`'s order, so each event's score is the very same floating-point
- * sum. Scores land in the shard's scratch arrays (no list grown per query: a broad prompt touches most of a country,
- * and growing that list was nearly all a query allocated); returns how many slots of `shard.touched` it filled.
- */
+/** Scores a prompt over a country's posting lists, facet by facet; returns how many slots of `shard.touched` it filled. */
 function scoreShard(shard: CountryShard, q: PreparedQuery): number {
-  const { u } = q;
-  const { events, score, stamp, touched } = shard;
+  const { score, stamp, touched } = shard;
   const epoch = shard.nextEpoch();
+  const { deciding, adding } = split(q);
   let count = 0;
-  const add = (slot: number, weight: number) => {
-    if (stamp[slot] === epoch) {
-      score[slot] = score[slot]! + weight;
-    } else {
-      stamp[slot] = epoch;
-      score[slot] = weight;
-      touched[count++] = slot;
-    }
-  };
-  if (q.phraseWords.length > 0) {
-    // Every word of a phrase found in a name is a word of that name: the events on every word's list are the
-    // candidates (lists ascend by slot; intersected rarest first).
-    const lists: ArrayLike<number>[] = q.phraseWords
-      .map((word) => shard.byNameWord.get(word) ?? [])
-      .sort((a, b) => a.length - b.length);
-    let candidates = lists[0]!;
-    for (let i = 1; i < lists.length && candidates.length > 0; i++) candidates = intersect(candidates, lists[i]!);
-    for (let c = 0; c < candidates.length; c++) {
-      const slot = candidates[c]!;
-      const names = nameWordsOf(events[slot]!);
-      if (hasPhrase(names.title, q.phraseWords) || hasPhrase(names.organizer, q.phraseWords)) add(slot, WEIGHT.phrase);
+  for (const facet of deciding) {
+    for (const asked of facet.asks(q)) {
+      facet.candidates(shard, asked, q, (slot) => {
+        const weight = facet.score(shard, slot, asked, q);
+        if (weight === 0) return;
+        if (stamp[slot] === epoch) {
+          score[slot] = score[slot]! + weight;
+        } else {
+          stamp[slot] = epoch;
+          score[slot] = weight;
+          touched[count++] = slot;
+        }
+      });
     }
   }
-  for (const t of q.topics) {
-    const list = shard.byTopic.get(t.slug);
-    if (!list) continue;
-    const bonuses = topicBonuses(shard, list, t);
-    for (let i = 0; i < list.length; i++) {
-      const slot = list[i]!;
-      add(slot, WEIGHT.topic);
-      if (bonuses[i]) score[slot] = score[slot]! + bonuses[i]!;
-    }
-  }
-  if (u.place) {
-    const here = u.place.place;
-    for (const slot of shard.byPlace.get(here.geonameId) ?? []) add(slot, WEIGHT.place);
-    const factor = u.place.mode === 'near' ? 0.9 : 0.75;
-    for (const cell of shard.cellsAround(here.lat, here.lng)) {
-      for (const slot of cell) {
-        if (shard.geonameId[slot] === here.geonameId) continue;
-        const lat = shard.lat[slot]!;
-        const lng = shard.lng[slot]!;
-        if (!roughlyNear(here, lat, lng)) continue;
-        const d = distanceKm(here, { lat, lng });
-        if (d <= NEAR_RADIUS_KM) add(slot, WEIGHT.place * factor * (1 - d / (2 * NEAR_RADIUS_KM)));
+  // The other facets only add to what matched: the slots touched, rather than their candidates.
+  for (const facet of adding) {
+    for (const asked of facet.asks(q)) {
+      for (let i = 0; i < count; i++) {
+        const slot = touched[i]!;
+        const weight = facet.score(shard, slot, asked, q);
+        if (weight !== 0) score[slot] = score[slot]! + weight;
       }
     }
-  }
-  if (u.window) {
-    const from = u.window.from.getTime();
-    const to = u.window.to.getTime();
-    const end = shard.firstStartingAt(to);
-    for (let slot = shard.firstStartingAt(from - shard.longestShortMs); slot < end; slot++) {
-      if (shard.long[slot] === 0 && shard.endsAt[slot]! > from) add(slot, WEIGHT.window);
-    }
-    for (const slot of shard.longEvents) {
-      if (shard.startMs[slot]! < to && shard.endsAt[slot]! > from) add(slot, WEIGHT.window);
-    }
-  }
-  for (const f of u.formats) {
-    for (const slot of shard.byFormat.get(f) ?? []) add(slot, WEIGHT.format);
-    if (f !== 'hybrid') for (const slot of shard.byFormat.get('hybrid') ?? []) add(slot, WEIGHT.format * 0.75);
-  }
-  if (u.price) for (const slot of shard.byPrice.get(u.price) ?? []) add(slot, WEIGHT.price);
-  if (u.founders) {
-    const { slots, fits } = shard.founders();
-    for (let i = 0; i < slots.length; i++) add(slots[i]!, (WEIGHT.founders * fits[i]!) / 2);
-  }
-  for (const s of u.seniority) for (const slot of shard.bySeniority.get(s) ?? []) add(slot, WEIGHT.seniority);
-  for (const k of u.kinds) for (const slot of shard.byKind.get(k) ?? []) add(slot, WEIGHT.kind);
-  for (const hits of q.text.values()) {
-    // forEach rather than for…of: the latter allocates an [id, hit] pair per hit, and a common word has thousands.
-    hits.forEach((hit, id) => {
-      const slot = shard.slotOf.get(id);
-      if (slot !== undefined) add(slot, (WEIGHT.text * hit.score) / q.maxText);
-    });
   }
   return count;
 }
 
+/** Scores every event with a call for papers by its deadline, the soonest highest (`-closesAt`). */
+function scoreByDeadline(shard: CountryShard): number {
+  const { score, stamp, touched, cfpClosesAt } = shard;
+  const epoch = shard.nextEpoch();
+  let count = 0;
+  for (let i = 0; i < shard.order.length; i++) {
+    const slot = shard.order.items[i]!;
+    if (Number.isNaN(cfpClosesAt[slot]!)) continue;
+    stamp[slot] = epoch;
+    score[slot] = -cfpClosesAt[slot]!;
+    touched[count++] = slot;
+  }
+  return count;
+}
+
+/** Scores one event against the prompt by asking every facet: undefined when no facet that decides matches it. */
+function scoreOne(shard: CountryShard, slot: number, q: PreparedQuery): number | undefined {
+  const { deciding, adding } = split(q);
+  let total: number | undefined;
+  for (const facet of deciding) {
+    for (const asked of facet.asks(q)) {
+      const weight = facet.score(shard, slot, asked, q);
+      if (weight !== 0) total = total === undefined ? weight : total + weight;
+    }
+  }
+  if (total === undefined) return undefined;
+  for (const facet of adding) {
+    for (const asked of facet.asks(q)) {
+      const weight = facet.score(shard, slot, asked, q);
+      if (weight !== 0) total += weight;
+    }
+  }
+  return total;
+}
+
+/** Why an event matched the prompt: the reasons of every facet it scored on. */
+function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out: string[]): void {
+  for (const facet of FACETS) {
+    for (const asked of facet.asks(q)) {
+      if (facet.score(shard, slot, asked, q) !== 0) facet.reasons(shard, slot, asked, q, out);
+    }
+  }
+}
+
+/** Whether slot `a` ranks before slot `b`: higher score, then earlier start, then lower id. */
+function ranksBefore(shard: CountryShard, a: number, b: number): boolean {
+  const sa = shard.score[a]!;
+  const sb = shard.score[b]!;
+  if (sa !== sb) return sa > sb;
+  const ta = shard.startMs[a]!;
+  const tb = shard.startMs[b]!;
+  if (ta !== tb) return ta < tb;
+  return shard.at(a).event.id < shard.at(b).event.id;
+}
+
 /**
- * The best `limit` of the slots scoreShard touched (the first `count` of `shard.touched`) that `accept` lets through,
- * best first (equal scores: earlier start first, as a stable sort of the start order would give), and how many it
- * let through. A sorted window of at most `limit` slots: no sort of every match.
+ * The best `limit` of the slots scoreShard touched that `accept` lets through and that belong on this page (after the
+ * cursor, not served before), best first, and how many `accept` let through: a sorted window of at most `limit`
+ * slots, no sort of every match.
  */
 function topScored(
   shard: CountryShard,
   count: number,
   limit: number,
   accept: (slot: number) => boolean,
+  onPage: (slot: number) => boolean,
 ): { slots: number[]; total: number } {
-  const { score, touched } = shard;
-  const better = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && a < b);
+  const { touched } = shard;
   const best: number[] = [];
   let total = 0;
   for (let i = 0; i < count; i++) {
     const slot = touched[i]!;
     if (!accept(slot)) continue;
     total++;
-    if (best.length === limit && !better(slot, best[limit - 1]!)) continue;
+    if (!onPage(slot)) continue;
+    if (best.length === limit && !ranksBefore(shard, slot, best[limit - 1]!)) continue;
     let lo = 0;
     let hi = best.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (better(best[mid]!, slot)) lo = mid + 1;
+      if (ranksBefore(shard, best[mid]!, slot)) lo = mid + 1;
       else hi = mid;
     }
     best.splice(lo, 0, slot);
@@ -508,46 +257,6 @@ function dateBounds(p: SearchParams, zone: string): [number, number] {
     ? DateTime.fromISO(p.to, { zone }).plus({ days: 1 }).startOf('day').toMillis()
     : Number.POSITIVE_INFINITY;
   return [from, to];
-}
-
-/**
- * Reason strings, one object per distinct text: results are cached, and the same few hundred reasons ("Topic: AI",
- * "In Berlin", "Free") recur in every one of them (at 100k events, 500 cached results held ~10 MB, mostly copies).
- */
-const REASONS = new Map<string, string>();
-/** The reason of a listing without q for an event no filter speaks for; shared, like results, so read-only. */
-const UPCOMING = ['Upcoming'];
-
-/** The reasons, each replaced by its shared string. */
-function sharedReasons(reasons: string[]): string[] {
-  for (let i = 0; i < reasons.length; i++) reasons[i] = interned(REASONS, reasons[i]!, 20_000);
-  return reasons;
-}
-
-const recentResults = new WeakMap<
-  CatalogueIndex,
-  { results: LRUCache<string, SearchResult>; admission: SecondSight }
->();
-
-/**
- * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
- * index version and the minute, and assistants and feeds repeat the same queries. A result is kept from the second
- * time its query is asked (see SecondSight). Results are shared: read-only.
- */
-export function search(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
-  let cache = recentResults.get(index);
-  if (!cache) {
-    cache = { results: new LRUCache({ max: 500 }), admission: new SecondSight(2000) };
-    recentResults.set(index, cache);
-  }
-  const query = `${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
-  const key = `${index.version}|${Math.floor(now.getTime() / 60_000)}|${query}`;
-  let result = cache.results.get(key);
-  if (!result) {
-    result = rank(index, params, now);
-    if (cache.admission.admit(query)) cache.results.set(key, result);
-  }
-  return result;
 }
 
 /** What a query resolves to before any event is looked at. */
@@ -566,19 +275,20 @@ function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
   const zone = COUNTRY_INFO[country].timeZone;
   const nowMs = now.getTime();
   const [from, to] = dateBounds(params, zone);
-
-  const text = new Map<string, ReadonlyMap<string, TextHit>>();
-  let maxText = 0;
-  for (const term of understanding.terms) {
-    const hits = index.searchTerm(term);
-    text.set(term, hits);
-    for (const h of hits.values()) maxText = Math.max(maxText, h.score);
-  }
-
-  const typed = plain(foldText(params.q)).trim().split(' ');
-  const prepared = prepare(understanding, text, maxText || 1, zone, typed.length >= 2 ? typed : []);
-  const org = params.org === undefined ? undefined : foldText(params.org);
   const shard = index.shard(country);
+
+  const days = new Map<number, string>();
+  const prepared = prepareQuery(understanding, shard, (date) => {
+    const key = Math.floor(date.getTime() / 3_600_000);
+    let label = days.get(key);
+    if (label === undefined) {
+      label = DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
+      days.set(key, label);
+    }
+    return label;
+  });
+
+  const org = params.org === undefined ? undefined : foldText(params.org);
   // Time and format filters read the shard's columns; the others need the event itself.
   const format = params.format === undefined ? -1 : formatCode(params.format);
   const needsEvent =
@@ -586,50 +296,96 @@ function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
     params.seniority.length > 0 ||
     org !== undefined ||
     params.who !== undefined ||
-    params.city !== undefined;
+    params.city !== undefined ||
+    Object.keys(params.plain).length > 0;
+  const cfpOpen = params.cfp === 'open';
   const accept = (slot: number) =>
     shard.endsAt[slot]! > nowMs &&
+    (!cfpOpen || shard.cfpClosesAt[slot]! > nowMs) &&
     shard.startMs[slot]! >= from &&
     shard.startMs[slot]! < to &&
     (format === -1 || shard.formatCode[slot] === format) &&
-    (!needsEvent || passesFilters(shard.events[slot]!, params, org));
+    (!needsEvent || passesFilters(shard.at(slot), params, org));
   return { understanding, country, shard, prepared, accept };
 }
 
+/** Whether the event at `slot` comes after a page key: lower score, then later start, then higher id. */
+function comesAfter(shard: CountryShard, slot: number, key: PageKey, ranked: boolean): boolean {
+  if (ranked) {
+    const score = shard.score[slot]!;
+    if (score !== key.score) return score < key.score!;
+  }
+  const start = shard.startMs[slot]!;
+  if (start !== key.startMs) return start > key.startMs;
+  return shard.at(slot).event.id > key.id;
+}
+
+/** The local day of an instant in a zone, as days since the epoch: prompts' date words read relative to it. */
+function localDayOf(now: Date, zone: string): number {
+  const local = DateTime.fromJSDate(now, { zone });
+  return Math.floor(local.plus({ minutes: local.offset }).toMillis() / 86_400_000);
+}
+
 /**
- * Ranks a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt and
- * its full-text words rank (scored over posting lists, see `scoreShard`), and events matching nothing of it are
- * left out. Sorted by start without `q`. Reasons are built only for the events returned.
+ * Ranks a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt ranks
+ * (scored over posting lists, see `scoreShard`), and events that no facet deciding the match finds are left out
+ * (see Role in ranking/facets.ts). Sorted by start without `q` (or with a prompt that asks nothing of the facets).
+ * Reasons are built only for the events returned. With a cursor, the page after it (see cursor.ts).
  */
-function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchResult {
+function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   const { understanding, country, shard, prepared, accept } = plan(index, params, now);
+  // Scored: by the prompt, or, for open calls for papers without one, by the deadline (the soonest first). A
+  // prompt that asks nothing of the facets ("what's on?") lists like no prompt at all.
+  const prompted = params.q !== '' && asksAnything(prepared);
+  const byDeadline = !prompted && params.cfp === 'open';
+  const ranked = prompted || byDeadline;
+  const day = localDayOf(now, COUNTRY_INFO[country].timeZone);
+  // While nothing changed, a page is exactly the continuation of the previous one; after a change, events served
+  // before are recognised by the cursor's filter and not served again.
+  const seen = page && (page.digest !== shard.digest || page.day !== day) ? page.seen : undefined;
+  const onPage = (slot: number) =>
+    (!page || comesAfter(shard, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
   let total = 0;
-  let events: RankedEvent[];
-  if (params.q) {
-    const ranked = topScored(shard, scoreShard(shard, prepared), params.limit, accept);
-    total = ranked.total;
-    events = ranked.slots.map((slot) => {
-      const entry = shard.events[slot]!;
-      const reasons: string[] = [];
-      scorePrompt(entry, prepared, reasons);
-      for (const r of filterReasons(entry, params)) if (!reasons.includes(r)) reasons.push(r);
-      return { entry, score: shard.score[slot]!, reasons: sharedReasons(reasons) };
-    });
+  const events: RankedEvent[] = [];
+  let slots: number[];
+  if (ranked) {
+    // One more than the page holds: whether another page follows.
+    const scored = byDeadline ? scoreByDeadline(shard) : scoreShard(shard, prepared);
+    const top = topScored(shard, scored, params.limit + 1, accept, onPage);
+    total = top.total;
+    slots = top.slots;
   } else {
-    // The country's events come sorted by start (then id): a listing without q is the first that pass.
-    events = [];
-    for (let slot = 0; slot < shard.size; slot++) {
+    // The country's events in start order: a listing without q is the first that pass after the cursor.
+    slots = [];
+    const { items, length } = shard.order;
+    for (let i = 0; i < length; i++) {
+      const slot = items[i]!;
       if (!accept(slot)) continue;
       total++;
-      if (events.length < params.limit) {
-        const reasons = filterReasons(shard.events[slot]!, params);
-        events.push({
-          entry: shard.events[slot]!,
-          score: 0,
-          reasons: reasons.length > 0 ? sharedReasons(reasons) : UPCOMING,
-        });
-      }
+      if (slots.length <= params.limit && onPage(slot)) slots.push(slot);
     }
+  }
+  const more = slots.length > params.limit;
+  if (more) slots.length = params.limit;
+  for (const slot of slots) {
+    const entry = shard.at(slot);
+    const reasons: string[] = [];
+    if (prompted) promptReasons(shard, slot, prepared, reasons);
+    filterReasons(entry, params, reasons);
+    const shared = reasons.length > 0 ? sharedReasons(reasons) : UPCOMING;
+    events.push({ entry, score: ranked ? shard.score[slot]! : 0, reasons: shared });
+  }
+  const last = events.at(-1);
+  let next: CursorState | undefined;
+  if (more && last) {
+    const served = new SeenFilter(page ? page.seen.bits.slice() : undefined);
+    for (const e of events) served.add(e.entry.event.id);
+    const key: PageKey = {
+      startMs: last.entry.startMs,
+      id: last.entry.event.id,
+      ...(ranked ? { score: last.score } : {}),
+    };
+    next = { key, digest: shard.digest, day, seen: served };
   }
   return {
     params,
@@ -638,20 +394,56 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date): SearchRes
     understood: describeQuery(params, understanding, country),
     total,
     events,
+    next,
   };
 }
 
+interface Remembered {
+  result: SearchResult;
+  /** The version of the result's country it was ranked at, and the minute. */
+  version: number;
+  minute: number;
+}
+
+const recentResults = new WeakMap<CatalogueIndex, { results: LRUCache<string, Remembered>; admission: SecondSight }>();
+
 /**
- * What the posting lists must agree with: every accepted event of the country scored one by one with
- * `scorePrompt`, best first (equal scores in start order). A full scan, for tests; `search` is the fast path.
+ * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
+ * version of the country it searched and the minute, and assistants and feeds repeat the same queries. A result is
+ * kept from the second time its query is asked (see SecondSight). Results are shared: read-only.
+ */
+export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
+  // Later pages are asked once each: ranked without the cache.
+  if (page) return rank(index, params, now, page);
+  let cache = recentResults.get(index);
+  if (!cache) {
+    cache = { results: new LRUCache({ max: 500 }), admission: new SecondSight(2000) };
+    recentResults.set(index, cache);
+  }
+  const key = `${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
+  const minute = Math.floor(now.getTime() / 60_000);
+  const kept = cache.results.get(key);
+  if (kept && kept.minute === minute && kept.version === index.versionOf(kept.result.country)) return kept.result;
+  const result = rank(index, params, now);
+  if (cache.admission.admit(key)) cache.results.set(key, { result, version: index.versionOf(result.country), minute });
+  return result;
+}
+
+/**
+ * What the posting lists must agree with: every accepted event of the country scored one by one by asking every
+ * facet, best first (equal scores: earlier start, then lower id). A full scan, for tests; `search` is the fast path.
  */
 export function scoreByScan(index: CatalogueIndex, params: SearchParams, now: Date): { id: string; score: number }[] {
   const { shard, prepared, accept } = plan(index, params, now);
-  const scored: { id: string; score: number }[] = [];
-  for (let slot = 0; slot < shard.size; slot++) {
+  const scored: { id: string; score: number; start: number }[] = [];
+  const { items, length } = shard.order;
+  for (let i = 0; i < length; i++) {
+    const slot = items[i]!;
     if (!accept(slot)) continue;
-    const score = scorePrompt(shard.events[slot]!, prepared);
-    if (score !== undefined) scored.push({ id: shard.events[slot]!.event.id, score });
+    const score = asksAnything(prepared) ? scoreOne(shard, slot, prepared) : 0;
+    if (score !== undefined) scored.push({ id: shard.at(slot).event.id, score, start: shard.startMs[slot]! });
   }
-  return scored.sort((a, b) => b.score - a.score);
+  return scored
+    .sort((a, b) => b.score - a.score || a.start - b.start || (a.id < b.id ? -1 : 1))
+    .map(({ id, score }) => ({ id, score }));
 }

@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { COUNTRIES, type Country } from '../catalogue/countries.js';
 import { ValidationError } from '../catalogue/errors.js';
-import type { EventFormat } from '../catalogue/event.js';
+import {
+  type EventFormat,
+  PLAIN_FIELD_NAMES,
+  PLAIN_FIELDS,
+  type PlainField,
+  type PlainFieldName,
+} from '../catalogue/event.js';
 import { fieldErrors } from '../catalogue/submission.js';
 import {
   FORMATS,
@@ -12,6 +17,7 @@ import {
   TOPIC_SLUGS,
   type TopicSlug,
 } from '../catalogue/taxonomy.js';
+import { COUNTRIES, type Country } from '../places/countries.js';
 import { type Place, resolveCity } from '../places/gazetteer.js';
 
 export const DEFAULT_LIMIT = 50;
@@ -19,14 +25,15 @@ export const MAX_LIMIT = 100;
 /** `near=1` widens a city filter to this great-circle radius around the city's centre. */
 export const NEAR_RADIUS_KM = 45;
 
+/** A list parameter as a URL or a tool call carries it: "a,b", or ["a", "b"] (a repeated URL parameter, a JSON list). */
+const listInput = z.union([z.string().max(500), z.array(z.string().max(100)).max(50)]);
+
 const list = (name: string, valid: (v: string) => boolean, allowed: readonly string[]) =>
-  z
-    .string()
-    .max(500)
-    .transform((s) => [
+  listInput
+    .transform((value) => [
       ...new Set(
-        s
-          .split(',')
+        (Array.isArray(value) ? value : [value])
+          .flatMap((v) => v.split(','))
           .map((v) => v.trim().toLowerCase())
           .filter(Boolean),
       ),
@@ -41,29 +48,109 @@ const list = (name: string, valid: (v: string) => boolean, allowed: readonly str
       }
     });
 
-/** The query grammar shared by /api/events, /api/md, /api/calendar and the MCP tools (spec §4.1). */
-export const searchQuerySchema = z.object({
-  country: z.enum(COUNTRIES, { error: 'must be ch, de or at' }).optional(),
-  q: z.string().max(500, 'must be at most 500 characters').optional(),
-  topic: list('topic', isTopic, TOPIC_SLUGS).optional(),
-  seniority: list('seniority', isSeniority, SENIORITIES).optional(),
-  city: z.string().trim().min(1, 'must not be empty').max(120).optional(),
-  near: z.enum(['1', '0', 'true', 'false'], { error: 'must be 1' }).optional(),
-  format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
-  org: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-  who: z.enum(['founders'], { error: 'must be founders' }).optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, `must be a whole number from 1 to ${MAX_LIMIT}`)
-    .transform(Number)
-    .pipe(z.number().min(1, `must be from 1 to ${MAX_LIMIT}`).max(MAX_LIMIT, `must be from 1 to ${MAX_LIMIT}`))
-    .optional(),
-  from: z.iso.date('must be a date YYYY-MM-DD').optional(),
-  to: z.iso.date('must be a date YYYY-MM-DD').optional(),
-  mine: z.enum(['1', '0'], { error: 'must be 1' }).optional(),
+const limitMessage = `must be a whole number from 1 to ${MAX_LIMIT}`;
+
+/**
+ * The query grammar shared by every output (spec §4.1): /api/events, /api/md, /api/calendar, the pages and the MCP
+ * tools. Each parameter in two views: `input`, the value forms it is given in (strings, as in a URL; lists also as
+ * arrays, numbers and booleans as such, as a tool call sends them), which the MCP tools and OpenAPI publish; and
+ * `parse`, which validates and normalises them.
+ */
+const GRAMMAR = {
+  country: {
+    input: z.enum(COUNTRIES).describe('ch (default), de or at'),
+    parse: z.enum(COUNTRIES, { error: 'must be ch, de or at' }),
+  },
+  q: {
+    input: z.string().describe('Free text in English, German, French or Italian: ranks events and explains matches'),
+    parse: z.string().max(500, 'must be at most 500 characters'),
+  },
+  topic: {
+    input: listInput.describe(`Topic slugs, comma-separated or a list; any of them (${TOPIC_SLUGS.join(', ')})`),
+    parse: list('topic', isTopic, TOPIC_SLUGS),
+  },
+  seniority: {
+    input: listInput.describe(`Seniority levels, comma-separated or a list (${SENIORITIES.join(', ')})`),
+    parse: list('seniority', isSeniority, SENIORITIES),
+  },
+  city: {
+    input: z.string().describe('City in any spelling (Zürich, Zurich, Genf, Munich…); a hard filter'),
+    parse: z.string().trim().min(1, 'must not be empty').max(120),
+  },
+  near: {
+    input: z.union([z.enum(['1', '0', 'true', 'false']), z.boolean()]).describe('With city: widen to about 45 km'),
+    parse: z.union([z.enum(['1', '0', 'true', 'false'], { error: 'must be 1' }), z.boolean()]),
+  },
+  format: {
+    input: z.enum(FORMATS).describe('in_person, online or hybrid'),
+    parse: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }),
+  },
+  org: {
+    input: z.string().describe("One organizer's events (exact name)"),
+    parse: z.string().trim().min(1, 'must not be empty').max(200),
+  },
+  who: {
+    input: z.enum(['founders']).describe('founders: rooms where founders and executives actually go'),
+    parse: z.enum(['founders'], { error: 'must be founders' }),
+  },
+  cfp: {
+    input: z.enum(['open']).describe('open: events whose call for papers is still open, soonest deadline first'),
+    parse: z.enum(['open'], { error: 'must be open' }),
+  },
+  limit: {
+    input: z.union([z.string(), z.number()]).describe(`Events returned, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+    parse: z
+      .union([z.string().regex(/^\d+$/, limitMessage).transform(Number), z.number({ error: limitMessage })])
+      .pipe(z.number().int(limitMessage).min(1, limitMessage).max(MAX_LIMIT, limitMessage)),
+  },
+  from: {
+    input: z.string().describe('Earliest local start date, YYYY-MM-DD'),
+    parse: z.iso.date('must be a date YYYY-MM-DD'),
+  },
+  to: {
+    input: z.string().describe('Latest local start date, YYYY-MM-DD'),
+    parse: z.iso.date('must be a date YYYY-MM-DD'),
+  },
+  cursor: {
+    input: z.string().describe('Where the next page starts: the cursor of the previous page’s `next` link'),
+    parse: z.string().min(1, 'must not be empty').max(16_384, 'is not a cursor of ours'),
+  },
+};
+
+/** The plain fields of the event model that name a filter (catalogue/event.ts), each a list parameter of its own. */
+const PLAIN_FILTERS = PLAIN_FIELD_NAMES.flatMap((field) => {
+  const spec: PlainField = PLAIN_FIELDS[field];
+  if (!spec.filter) return [];
+  const values = spec.values as readonly string[];
+  return [
+    {
+      field,
+      param: spec.filter,
+      input: listInput.describe(`${spec.description}: ${values.join(', ')}, comma-separated or a list (any of them)`),
+      parse: list(spec.title.toLowerCase(), (v) => values.includes(v), values),
+    },
+  ];
 });
 
-export type RawSearchQuery = z.input<typeof searchQuerySchema>;
+type Grammar = typeof GRAMMAR;
+type Param = { input: z.ZodType; parse: z.ZodType };
+/** Every parameter of the grammar, the plain fields' filters included. */
+const ALL_PARAMS: Record<string, Param> = {
+  ...GRAMMAR,
+  ...Object.fromEntries(PLAIN_FILTERS.map((f) => [f.param, f])),
+};
+
+/** The grammar's parameters in the forms they are given: the input schema of the MCP search tools. */
+export const searchInputShape = Object.fromEntries(
+  Object.entries(ALL_PARAMS).map(([name, p]) => [name, p.input.optional()]),
+) as { [K in keyof Grammar]: z.ZodOptional<Grammar[K]['input']> };
+
+/** The grammar as it parses (HTTP query strings documented in OpenAPI from its input side). */
+export const searchQuerySchema = z.object(
+  Object.fromEntries(Object.entries(ALL_PARAMS).map(([name, p]) => [name, p.parse.optional()])) as {
+    [K in keyof Grammar]: z.ZodOptional<Grammar[K]['parse']>;
+  },
+);
 
 /** A parsed, validated query. Every output runs exactly this through the engine. */
 export interface SearchParams {
@@ -80,21 +167,36 @@ export interface SearchParams {
   format: EventFormat | undefined;
   org: string | undefined;
   who: 'founders' | undefined;
+  /** `open`: only events whose call for papers is still open (by deadline when there is no prompt). */
+  cfp: 'open' | undefined;
   limit: number;
-  /** Local dates (inclusive) bounding the start of events; used by MCP find_events. */
+  /** Local dates (inclusive) bounding the start of events. */
   from: string | undefined;
   to: string | undefined;
+  /** Filters by plain fields of the event model: field → the values asked for (any of them). */
+  plain: Partial<Record<PlainFieldName, string[]>>;
+  /** Where the page starts (opaque; see cursor.ts); not part of the query a link reproduces. */
+  cursor: string | undefined;
 }
 
-/** Validates a query (strings, as from a URL) or throws a 422 naming each bad parameter. */
+const LISTS = new Set(['topic', 'seniority', ...PLAIN_FILTERS.map((f) => f.param)]);
+
+/**
+ * Validates a query — strings as from a URL, or the typed values of a tool call — or throws a 422 naming each bad
+ * parameter. Parameters outside the grammar are ignored here (a route may take more, like `mine`).
+ */
 export function parseSearchParams(raw: Record<string, unknown>): SearchParams {
-  // Repeated parameters arrive as arrays; the grammar takes each once.
-  const flat = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
-  const parsed = searchQuerySchema.safeParse(flat);
+  // A repeated URL parameter arrives as an array; only lists take several values, the others take them joined.
+  const given = Object.fromEntries(
+    Object.entries(raw)
+      .filter(([k, v]) => k in ALL_PARAMS && v !== undefined && v !== null)
+      .map(([k, v]) => [k, Array.isArray(v) && !LISTS.has(k) ? v.join(',') : v]),
+  );
+  const parsed = searchQuerySchema.safeParse(given);
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
   const p = parsed.data;
   const country = p.country ?? 'ch';
-  const near = p.near === '1' || p.near === 'true';
+  const near = p.near === true || p.near === '1' || p.near === 'true';
   const errors = [];
   let city: Place | undefined;
   if (p.city) {
@@ -104,6 +206,11 @@ export function parseSearchParams(raw: Record<string, unknown>): SearchParams {
   if (near && !p.city) errors.push({ field: 'near', message: 'needs city' });
   if (p.from && p.to && p.to < p.from) errors.push({ field: 'to', message: 'must not be before from' });
   if (errors.length > 0) throw new ValidationError(errors);
+  const plain: SearchParams['plain'] = {};
+  for (const { field, param } of PLAIN_FILTERS) {
+    const values = (parsed.data as Record<string, string[] | undefined>)[param];
+    if (values?.length) (plain as Record<string, string[]>)[field] = values;
+  }
   return {
     country,
     countryExplicit: p.country !== undefined,
@@ -116,9 +223,12 @@ export function parseSearchParams(raw: Record<string, unknown>): SearchParams {
     format: p.format,
     org: p.org,
     who: p.who,
+    cfp: p.cfp,
     limit: p.limit ?? DEFAULT_LIMIT,
     from: p.from,
     to: p.to,
+    plain,
+    cursor: p.cursor,
   };
 }
 
@@ -134,8 +244,13 @@ export function toQueryString(params: SearchParams, extra: Record<string, string
   if (params.format) search.set('format', params.format);
   if (params.org) search.set('org', params.org);
   if (params.who) search.set('who', params.who);
+  if (params.cfp) search.set('cfp', params.cfp);
   if (params.from) search.set('from', params.from);
   if (params.to) search.set('to', params.to);
+  for (const { field, param } of PLAIN_FILTERS) {
+    const values = (params.plain as Record<string, string[] | undefined>)[field];
+    if (values?.length) search.set(param, values.join(','));
+  }
   if (params.limit !== DEFAULT_LIMIT) search.set('limit', String(params.limit));
   for (const [k, v] of Object.entries(extra)) search.set(k, v);
   return search.toString();

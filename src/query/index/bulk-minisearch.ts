@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { PostingList } from './posting-list.js';
 
 /** A term's postings per field: field id → short document id → term frequency (MiniSearch's own layout). */
 type FieldTermData = Map<number, Map<number, number>>;
@@ -51,6 +52,56 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
   private readonly lengthsMemo = new Map<string, number[]>();
   /** Posting lists that could not be compacted (ids not ascending; never seen in practice). */
   private readonly keepAsMap = new WeakSet<Map<number, number>>();
+  /**
+   * Each field's lengths summed over the documents indexed, so its average (a BM25 statistic) is always exactly this
+   * sum over the count: MiniSearch updates the average step by step, and after documents come and go in another
+   * order its last bits would differ from those of an index built at once, reordering results whose scores tie.
+   */
+  private totalLengths: number[] = [];
+
+  override add(document: T): void {
+    super.add(document);
+    const { extractField, idField } = this._options;
+    this.countLengths(this._idToShortId.get(extractField(document, idField))!, 1);
+    this.settleAverages();
+  }
+
+  override remove(document: T): void {
+    const { extractField, idField } = this._options;
+    const shortId = this._idToShortId.get(extractField(document, idField));
+    if (shortId !== undefined) this.countLengths(shortId, -1);
+    super.remove(document);
+    this.settleAverages();
+  }
+
+  override removeAll(documents?: readonly T[]): void {
+    if (documents !== undefined) {
+      for (const document of documents) this.remove(document);
+      return;
+    }
+    super.removeAll();
+    this.totalLengths = [];
+  }
+
+  /** Documents are removed with `remove` here, never discarded: discarding would leave the sums behind. */
+  override discard(_id: unknown): void {
+    throw new Error('BulkMiniSearch keeps exact statistics: remove documents with remove(document)');
+  }
+
+  private countLengths(shortId: number, sign: 1 | -1): void {
+    const lengths = this._fieldLength.get(shortId);
+    if (!lengths) return;
+    for (let f = 0; f < lengths.length; f++) {
+      this.totalLengths[f] = (this.totalLengths[f] ?? 0) + sign * (lengths[f] ?? 0);
+    }
+  }
+
+  private settleAverages(): void {
+    const count = this._documentCount;
+    for (let f = 0; f < this.totalLengths.length; f++) {
+      this._avgFieldLength[f] = count > 0 ? this.totalLengths[f]! / count : 0;
+    }
+  }
 
   override addAll(documents: readonly T[]): void {
     const { extractField, stringifyField, fields, idField, storeFields } = this._options;
@@ -178,193 +229,10 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
     return exact;
   }
 
-  /** MiniSearch's `addFieldLength`, with the same floating-point steps so the average comes out identical. */
+  /** MiniSearch's `addFieldLength`, with the average kept as the exact sum over the count (see `totalLengths`). */
   private addLength(lengths: number[], fieldId: number, count: number, length: number): void {
     lengths[fieldId] = length;
-    const average = this._avgFieldLength[fieldId] || 0;
-    const total = average * count + length;
-    this._avgFieldLength[fieldId] = total / (count + 1);
-  }
-}
-
-/**
- * One term's postings in one field, with the part of Map's interface MiniSearch uses (size, get, set, has, delete,
- * keys, entries, iteration), in two typed arrays: document ids ascending and their term frequencies, about 5 bytes a
- * posting where a Map entry takes about 37. MiniSearch numbers documents in the order they are added, so adding is
- * appending, and iterating in id order is iterating in insertion order, as a Map would. A deleted posting is a zero
- * frequency until the next append compacts the list (never during an iteration: deleting is what MiniSearch does
- * while iterating, appending never).
- */
-export class PostingList {
-  private ids: Int32Array;
-  private freqs: Uint8Array | Uint32Array;
-  /** Slots in use, deleted ones included. */
-  private length = 0;
-  /** Postings not deleted. */
-  private live = 0;
-  /** The slot of the id the last iteration step returned: MiniSearch asks `get` for exactly that id next. */
-  private cursor = 0;
-
-  private constructor(capacity: number) {
-    this.ids = new Int32Array(capacity);
-    this.freqs = new Uint8Array(capacity);
-  }
-
-  /** A copy of `map`, or undefined when its keys are not ascending integers (its iteration order would change). */
-  static from(map: Map<number, number>): PostingList | undefined {
-    const list = new PostingList(Math.ceil(map.size * 1.5));
-    let previous = -1;
-    for (const [id, freq] of map) {
-      if (!Number.isInteger(id) || id <= previous || id > 0x7fffffff || !(freq > 0)) return undefined;
-      list.put(list.length, id, freq);
-      list.length++;
-      list.live++;
-      previous = id;
-    }
-    return list;
-  }
-
-  get size(): number {
-    return this.live;
-  }
-
-  has(id: number): boolean {
-    return this.get(id) !== undefined;
-  }
-
-  get(id: number): number | undefined {
-    const slot = this.find(id);
-    if (slot < 0) return undefined;
-    const freq = this.freqs[slot]!;
-    return freq === 0 ? undefined : freq;
-  }
-
-  set(id: number, freq: number): this {
-    if (!Number.isInteger(freq) || freq <= 0 || !Number.isInteger(id) || id < 0 || id > 0x7fffffff) {
-      throw new RangeError(`PostingList: cannot hold ${id} → ${freq}`);
-    }
-    const length = this.length;
-    if (length === 0 || id > this.ids[length - 1]!) {
-      if (length - this.live > this.live) this.compact();
-      if (this.length === this.ids.length) this.grow(Math.ceil(this.length * 1.5) + 4);
-      this.put(this.length, id, freq);
-      this.length++;
-      this.live++;
-      return this;
-    }
-    let slot = this.find(id);
-    if (slot < 0) {
-      // An id below the last one that is not in the list (MiniSearch never adds one): insert it in its place.
-      if (this.length === this.ids.length) this.grow(Math.ceil(this.length * 1.5) + 4);
-      slot = ~slot;
-      this.ids.copyWithin(slot + 1, slot, this.length);
-      this.freqs.copyWithin(slot + 1, slot, this.length);
-      this.length++;
-      this.freqs[slot] = 0;
-    }
-    if (this.freqs[slot] === 0) this.live++;
-    this.put(slot, id, freq);
-    return this;
-  }
-
-  /** `set` of an id above every id in the list (a new document's posting), with fewer checks. */
-  append(id: number, freq: number): void {
-    const length = this.length;
-    if ((length > 0 && id <= this.ids[length - 1]!) || !(freq > 0) || id > 0x7fffffff) {
-      this.set(id, freq);
-      return;
-    }
-    if (length - this.live > this.live) this.compact();
-    if (this.length === this.ids.length) this.grow(Math.ceil(this.length * 1.5) + 4);
-    this.put(this.length, id, freq);
-    this.length++;
-    this.live++;
-  }
-
-  delete(id: number): boolean {
-    const slot = this.find(id);
-    if (slot < 0 || this.freqs[slot] === 0) return false;
-    this.freqs[slot] = 0;
-    this.live--;
-    return true;
-  }
-
-  keys(): IterableIterator<number> {
-    return this.iterate((slot) => this.ids[slot]!);
-  }
-
-  values(): IterableIterator<number> {
-    return this.iterate((slot) => this.freqs[slot]!);
-  }
-
-  entries(): IterableIterator<[number, number]> {
-    return this.iterate((slot): [number, number] => [this.ids[slot]!, this.freqs[slot]!]);
-  }
-
-  [Symbol.iterator](): IterableIterator<[number, number]> {
-    return this.entries();
-  }
-
-  forEach(callback: (freq: number, id: number, list: this) => void): void {
-    for (const [id, freq] of this.entries()) callback(freq, id, this);
-  }
-
-  private iterate<V>(value: (slot: number) => V): IterableIterator<V> {
-    let slot = 0;
-    const iterator: IterableIterator<V> = {
-      next: (): IteratorResult<V> => {
-        while (slot < this.length && this.freqs[slot] === 0) slot++;
-        if (slot >= this.length) return { done: true, value: undefined };
-        this.cursor = slot;
-        return { done: false, value: value(slot++) };
-      },
-      [Symbol.iterator]: () => iterator,
-    };
-    return iterator;
-  }
-
-  /** The slot of `id`, or the one's complement of where it would go. */
-  private find(id: number): number {
-    const ids = this.ids;
-    if (this.cursor < this.length && ids[this.cursor] === id) return this.cursor;
-    let low = 0;
-    let high = this.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const at = ids[mid]!;
-      if (at < id) low = mid + 1;
-      else if (at > id) high = mid - 1;
-      else return mid;
-    }
-    return ~low;
-  }
-
-  private put(slot: number, id: number, freq: number): void {
-    if (freq > 0xff && this.freqs instanceof Uint8Array) this.freqs = Uint32Array.from(this.freqs);
-    this.ids[slot] = id;
-    this.freqs[slot] = freq;
-  }
-
-  private grow(capacity: number): void {
-    const ids = new Int32Array(capacity);
-    ids.set(this.ids.subarray(0, this.length));
-    const freqs = this.freqs instanceof Uint8Array ? new Uint8Array(capacity) : new Uint32Array(capacity);
-    freqs.set(this.freqs.subarray(0, this.length));
-    this.ids = ids;
-    this.freqs = freqs;
-  }
-
-  /** Drops deleted postings (only from `set`, which never runs during an iteration of this list). */
-  private compact(): void {
-    let to = 0;
-    for (let from = 0; from < this.length; from++) {
-      const freq = this.freqs[from]!;
-      if (freq === 0) continue;
-      this.ids[to] = this.ids[from]!;
-      this.freqs[to] = freq;
-      to++;
-    }
-    this.length = to;
-    this.cursor = 0;
+    this.totalLengths[fieldId] = (this.totalLengths[fieldId] ?? 0) + length;
+    this._avgFieldLength[fieldId] = this.totalLengths[fieldId] / (count + 1);
   }
 }

@@ -1,5 +1,5 @@
-import { type Country, countryNamed } from '../catalogue/countries.js';
-import { closestTopicTerm, foldText, matchLexicon } from '../catalogue/lexicon.js';
+import { closestTopicTerm, foldText, isLexiconWord, isTopicName, matchLexicon } from '../../catalogue/lexicon.js';
+import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
 import {
   type EventKind,
   type Format,
@@ -9,24 +9,55 @@ import {
   isTopic,
   type Seniority,
   type TopicSlug,
-} from '../catalogue/taxonomy.js';
-import { matchPlacePhrase, type Place } from '../places/gazetteer.js';
+} from '../../catalogue/taxonomy.js';
+import { type Country, countryNamed } from '../../places/countries.js';
+import { matchPlacePhrase, type Place } from '../../places/gazetteer.js';
 import { type DateWindowHit, findDateWindow } from './dates.js';
+import { isFiller } from './filler.js';
+import { findHome } from './home.js';
+import { blank, type Word, words } from './words.js';
+
+/** A topic term of the prompt. */
+export interface AskedTopic {
+  slug: TopicSlug;
+  /** The lexicon's spelling of the word that named it ("Java", "KI", "PGConf"). */
+  term: string;
+  /** The word is more specific than the field: a technology or a name (see lexicon-technologies.ts). */
+  specific: boolean;
+}
+
+/** A technology or name the prompt asks for by a word more specific than its field. */
+export interface AskedTechnology {
+  /** The lexicon's spelling ("Java", "PostgreSQL"). */
+  term: string;
+  /** As typed ("java", "Postgres"). */
+  typed: string;
+  /** The technologies it names (lexicon-technologies.ts). */
+  ids: readonly string[];
+}
 
 /** What a free-text prompt asks for. Every part ranks; none hard-filters. */
 export interface Understanding {
-  topics: { slug: TopicSlug; term: string }[];
+  /** Every field the prompt names, or implies by a specific word. */
+  topics: AskedTopic[];
+  /** The specific technologies and names, one per word. */
+  technologies: AskedTechnology[];
   seniority: Seniority[];
   formats: Format[];
   price: 'free' | 'paid' | undefined;
   founders: boolean;
   kinds: EventKind[];
+  /** Where the events should be ("in Zürich", "near Basel", "KI Hamburg"). */
   place: { place: Place; mode: 'in' | 'near' } | undefined;
+  /** Where the person is ("living in Munich", "j'habite à Lausanne"): a preference among the answers, not a place asked. */
+  home: { place: Place; mode: 'in' | 'near' } | undefined;
   /** A country named in the prompt ("KI Events in Österreich"); a place named too decides over it. */
   country: Country | undefined;
   window: DateWindowHit | undefined;
   /** Words left for full-text relevance, as the user wrote them. */
   terms: string[];
+  /** The prompt without the filler around it ("I'm looking for Rust Day" → "Rust Day"), for names found as typed. */
+  phrase: string;
 }
 
 /** Words that introduce a place: "in Zürich" ranks by proximity too, "near Basel" even more so. */
@@ -54,39 +85,7 @@ const FILLERS = new Set(['der', 'von', 'de', 'du', 'of', 'to', 'the', 'di', 'la'
 /** A place named without a marker must be a real city, not a village that shares a common word's name. */
 const BARE_PLACE_MIN_POPULATION = 20_000;
 
-/** Words that carry no search meaning on their own, in en/de/fr/it. */
-const STOPWORDS = new Set(
-  (
-    'a an and any are all alle also at auf aus bei best d da das de dei del della dem den der des di die du e ein eine einen einer ' +
-    'en et event events for für fur from gibt i il im in ist je l la le les looking me mein mit my nach near next of on or oder ' +
-    'per pour qui quoi sind some something sur the there this to tous un una und une upcoming veranstaltung veranstaltungen ' +
-    'want what where which with with wo zu zum zur evenements événements evento eventi tech technology technologie kommende prochains ' +
-    // Who nearly every tech event is for: as search words they only add noise ("events for junior developers").
-    'developer developers dev devs engineer engineers entwickler entwicklerinnen developpeur developpeurs développeur ' +
-    'développeurs sviluppatore sviluppatori people leute'
-  ).split(' '),
-);
-
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}+#'’.-]*/gu;
-
-/** Blanks matched spans so later passes neither see them nor shift offsets. */
-function blank(text: string, start: number, length: number): string {
-  return text.slice(0, start) + ' '.repeat(length) + text.slice(start + length);
-}
-
-interface Word {
-  text: string;
-  lower: string;
-  start: number;
-}
-
-function words(text: string): Word[] {
-  return [...text.matchAll(WORD)].map((m) => ({
-    text: m[0].replace(/[.'’-]+$/, ''),
-    lower: m[0].toLowerCase().replace(/[.'’-]+$/, ''),
-    start: m.index,
-  }));
-}
+const isMarker = (w: string) => IN_WORDS.has(w) || NEAR_WORDS.has(w);
 
 /** Finds the place of a prompt ("in Zürich", "near Basel", "in der Nähe von Bern", "autour de Lausanne", "Zürich"). */
 function findPlace(list: Word[]): { place: Place; mode: 'in' | 'near'; from: number; to: number } | undefined {
@@ -101,7 +100,7 @@ function findPlace(list: Word[]): { place: Place; mode: 'in' | 'near'; from: num
     if (match) return { place: match.place, mode: near ? 'near' : 'in', from: i, to: j + match.length };
   }
   for (let i = 0; i < list.length; i++) {
-    if (STOPWORDS.has(list[i]!.lower)) continue;
+    if (isFiller(list[i]!.lower)) continue;
     const match = matchPlacePhrase(tokens, i);
     if (match && match.place.population >= BARE_PLACE_MIN_POPULATION)
       return { place: match.place, mode: 'in', from: i, to: i + match.length };
@@ -109,22 +108,47 @@ function findPlace(list: Word[]): { place: Place; mode: 'in' | 'near'; from: num
   return undefined;
 }
 
+/**
+ * Phrases whose words mean something else on their own: "guten Morgen" is no date ("morgen": tomorrow), "guten Tag"
+ * no conference day, the "ai" of "j'ai" no AI.
+ */
+const IDIOMS =
+  /(?<![\p{L}\p{N}])(?:guten\s+(?:tag|morgen|abend)|good\s+(?:morning|evening|afternoon)|[jnmt]['’]ai)(?![\p{L}\p{N}])/giu;
+
+/** The prompt's words without the filler and place words before the first and after the last word that counts. */
+function trimmedPhrase(q: string): string {
+  const list = words(q);
+  const counts = (w: Word) => (!isFiller(w.lower) || isLexiconWord(foldText(w.lower))) && !isMarker(w.lower);
+  const first = list.findIndex(counts);
+  if (first < 0) return '';
+  let last = list.length - 1;
+  while (!counts(list[last]!)) last--;
+  return list
+    .slice(first, last + 1)
+    .map((w) => w.text)
+    .join(' ');
+}
+
 /** Reads a prompt in English, German, French or Italian into facets and remaining full-text words. */
 export function understandQuery(q: string, now: Date, timeZone: string): Understanding {
   const result: Understanding = {
     topics: [],
+    technologies: [],
     seniority: [],
     formats: [],
     price: undefined,
     founders: false,
     kinds: [],
     place: undefined,
+    home: undefined,
     country: undefined,
     window: undefined,
     terms: [],
+    phrase: '',
   };
   if (!q.trim()) return result;
-  let rest = q;
+  const plainQ = q.replace(IDIOMS, (idiom) => ' '.repeat(idiom.length));
+  let rest = plainQ;
 
   const window = findDateWindow(rest, now, timeZone);
   if (window) {
@@ -132,12 +156,23 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     rest = blank(rest, window.start, window.length);
   }
 
-  for (const hit of matchLexicon(rest)) {
+  const topicTerm = (slug: TopicSlug, term: string, typed: string) => {
+    const specific = !isTopicName(slug, term);
+    if (!result.topics.some((t) => t.slug === slug && t.term === term)) result.topics.push({ slug, term, specific });
+    if (specific && !result.technologies.some((t) => t.term === term)) {
+      const ids = technologiesNamed(term).filter((id) => !isTopic(id));
+      if (ids.length > 0) result.technologies.push({ term, typed, ids });
+    }
+  };
+  const hits = matchLexicon(rest);
+  // A word naming a field and an audience ("CTO", "leadership") asks for the field: counting its audience too would
+  // weigh one word twice, enough to outweigh the place asked ("a conference for a CTO in Munich").
+  const fieldWords = new Set(hits.filter((h) => h.kind === 'topic').map((h) => h.start));
+  for (const hit of hits) {
     if (hit.kind === 'topic' && isTopic(hit.value)) {
-      if (!result.topics.some((t) => t.slug === hit.value))
-        result.topics.push({ slug: hit.value, term: q.slice(hit.start, hit.start + hit.length) });
+      topicTerm(hit.value, hit.term, q.slice(hit.start, hit.start + hit.length));
     } else if (hit.kind === 'seniority' && isSeniority(hit.value)) {
-      if (!result.seniority.includes(hit.value)) result.seniority.push(hit.value);
+      if (!fieldWords.has(hit.start) && !result.seniority.includes(hit.value)) result.seniority.push(hit.value);
     } else if (hit.kind === 'format' && isFormat(hit.value)) {
       if (!result.formats.includes(hit.value)) result.formats.push(hit.value);
     } else if (hit.kind === 'price') {
@@ -160,25 +195,32 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     rest = blank(rest, w.start, w.text.length);
   }
 
-  const list = words(rest);
+  let list = words(rest);
+  const home = findHome(list, rest);
+  if (home) {
+    result.home = { place: home.place, mode: home.mode };
+    list = list.filter((_, i) => i < home.from || i >= home.to);
+  }
   const place = findPlace(list);
   if (place) result.place = { place: place.place, mode: place.mode };
   const left = list
     .filter((_, i) => !place || i < place.from || i >= place.to)
-    .filter(
-      (w) => w.lower.length >= 2 && !STOPWORDS.has(w.lower) && !IN_WORDS.has(w.lower) && !NEAR_WORDS.has(w.lower),
-    );
+    .filter((w) => !isFiller(w.lower) && !isMarker(w.lower));
   // A word the lexicon does not know may be a misspelt topic term ("Kubernets", "Pyhton").
   for (const w of left) {
     const fuzzy = closestTopicTerm(w.text);
-    if (!fuzzy) result.terms.push(w.text);
-    else if (!result.topics.some((t) => t.slug === fuzzy.slug)) result.topics.push(fuzzy);
+    if (fuzzy) topicTerm(fuzzy.slug, fuzzy.term, w.text);
+    else result.terms.push(w.text);
   }
+  result.phrase = trimmedPhrase(plainQ);
   return result;
 }
 
-/** The country a prompt is about: the explicit parameter, else that of a place it names, else a country it names. */
+/**
+ * The country a prompt is about: the explicit parameter, else that of a place it names, else where the person is,
+ * else a country it names.
+ */
 export function effectiveCountry(understanding: Understanding, country: Country, explicit: boolean): Country {
   if (explicit) return country;
-  return understanding.place?.place.country ?? understanding.country ?? country;
+  return understanding.place?.place.country ?? understanding.home?.place.country ?? understanding.country ?? country;
 }

@@ -1,0 +1,152 @@
+/**
+ * The bench's mixed cases: reads while the catalogue is written, as a live catalogue is — hosts pushing events at a
+ * steady rate, a feed syncing thousands at once — and how soon a write shows in `/api/events`.
+ */
+import { DateTime } from 'luxon';
+import { COUNTRY_INFO } from '../src/places/countries.js';
+import type { EventContent } from '../src/catalogue/event.js';
+import { generateDemoEvents } from '../src/demo/generate.js';
+
+/** A demo event as the write API takes it (spec §2.3 plus the documented extensions). */
+export function submissionOf(content: EventContent, externalId: string, title = content.title): object {
+  const zone = COUNTRY_INFO[content.country].timeZone;
+  const iso = (d: Date) => DateTime.fromJSDate(d, { zone }).toISO({ suppressMilliseconds: true })!;
+  return {
+    externalId,
+    title,
+    startAt: iso(content.start),
+    ...(content.end ? { endAt: iso(content.end) } : {}),
+    country: content.country,
+    ...(content.city ? { city: content.city, venue: content.venue ?? undefined } : {}),
+    format: content.format,
+    topics: content.topics,
+    price: content.priceType,
+    ...(content.priceAmount ? { priceAmount: Number(content.priceAmount) } : {}),
+    description: content.description ?? undefined,
+    organizer: content.organizer,
+    url: content.url ?? undefined,
+  };
+}
+
+/** A feed of `count` demo events as JSON lines (the `jsonl` import format): what a sync brings in at once. */
+export function feedLines(count: number, from: Date): string {
+  return generateDemoEvents(count, from, { seed: 77, days: 90 })
+    .map((d, i) => JSON.stringify(submissionOf(d.content, `feed-${i}`)))
+    .join('\n');
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface Latencies {
+  count: number;
+  failed: number;
+  p50: number;
+  p99: number;
+}
+
+function summarise(values: number[], failed: number): Latencies {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return { count: values.length, failed, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) };
+}
+
+async function post(url: string, key: string, body: object): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * Writes through POST /api/events at `perSecond` on a timer, whatever the answers take (hosts do not wait for each
+ * other): creates and updates of demo events in every country, three updates for each create. `stop` ends it and
+ * gives the write latencies.
+ */
+export function startWriter(base: string, key: string, perSecond: number, from: Date): { stop(): Promise<Latencies> } {
+  const pool = generateDemoEvents(2000, from, { seed: 5, days: 60 });
+  const latencies: number[] = [];
+  let failed = 0;
+  let n = 0;
+  const inFlight = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const i = n++;
+    // Every fourth write creates an event; the others update one of the first 200 (a title edit, a new time).
+    const created = i % 4 === 0;
+    const slot = created ? 200 + i : (i * 7) % 200;
+    const demo = pool[slot % pool.length]!;
+    const body = submissionOf(
+      demo.content,
+      `writer-${slot}`,
+      created ? demo.content.title : `${demo.content.title} (${i})`,
+    );
+    const started = performance.now();
+    const write = post(`${base}/api/events`, key, body)
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.ok) latencies.push(performance.now() - started);
+        else failed++;
+      })
+      .catch(() => {
+        failed++;
+      })
+      .finally(() => inFlight.delete(write));
+    inFlight.add(write);
+  }, 1000 / perSecond);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      return summarise(latencies, failed);
+    },
+  };
+}
+
+/**
+ * How long after a write is acknowledged it shows in `/api/events` on each node: `samples` probe events, each with a
+ * word of its own in the title, written one after the other; each node is asked for that word every 2 ms until the
+ * event is in the answer (through every cache, as a client asks). Gives up on one after 5 s (counted as failed).
+ */
+export async function visibilityLag(
+  writeBase: string,
+  readBases: string[],
+  key: string,
+  samples: number,
+): Promise<Latencies[]> {
+  const lags: number[][] = readBases.map(() => []);
+  const failed = readBases.map(() => 0);
+  const start = DateTime.fromISO('2026-02-10T18:00:00', { zone: 'Europe/Berlin' });
+  for (let i = 0; i < samples; i++) {
+    const word = `probe${i}x${Math.random().toString(36).slice(2, 8)}`;
+    const res = await post(`${writeBase}/api/events`, key, {
+      externalId: `probe-${word}`,
+      title: `Bench ${word}`,
+      startAt: start.plus({ days: i % 20 }).toISO({ suppressMilliseconds: true }),
+      city: 'Berlin',
+      country: 'de',
+    });
+    await res.arrayBuffer();
+    const acknowledged = performance.now();
+    await Promise.all(
+      readBases.map(async (base, node) => {
+        const url = `${base}/api/events?country=de&q=${word}&limit=5`;
+        for (;;) {
+          const body = await (await fetch(url)).text();
+          if (body.includes(`probe-${word}`) || body.includes(`Bench ${word}`)) {
+            lags[node]!.push(performance.now() - acknowledged);
+            return;
+          }
+          if (performance.now() - acknowledged > 5_000) {
+            failed[node]!++;
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      }),
+    );
+  }
+  return lags.map((values, node) => summarise(values, failed[node]!));
+}

@@ -1,0 +1,249 @@
+import { alsoListedAt, groupSameKey } from '../../catalogue/duplicates.js';
+import type { CatalogueEvent } from '../../catalogue/event.js';
+import { COUNTRIES, type Country } from '../../places/countries.js';
+import { CountryShard } from './country-shard.js';
+import { belongsInIndex, ENDED_KEPT_MS, type IndexedEvent, indexEvent, NO_LINKS } from './indexed-event.js';
+
+/**
+ * The read path: every public, listed event not ended more than a day ago, in memory, one shard per country of the
+ * events shown (see CountryShard). Kept in step with the database by `apply` — local writes, and NOTIFYs from other
+ * app nodes — at the cost of what a change touches: the event's postings and full-text document, and the
+ * cross-source duplicate group of its title (see duplicates.ts), never the catalogue. A revision check makes late or
+ * repeated notifications harmless. Every change bumps the version of the country it touches, so cached answers
+ * about the other countries stay valid.
+ */
+export class CatalogueIndex {
+  private readonly entries = new Map<string, IndexedEvent>();
+  /**
+   * The highest revision seen of events not in the index (any more); an indexed event's is its entry's (see
+   * `revisionSeen`): a second map of every indexed id would cost some 5 MB at 100k events.
+   */
+  private readonly revisions = new Map<string, number>();
+  private readonly shards = new Map<Country, CountryShard>(COUNTRIES.map((c) => [c, new CountryShard(c)]));
+  /** Entries by duplicate key (country and normalised title): one entry, or the several that share the key. */
+  private readonly groups = new Map<string, IndexedEvent | IndexedEvent[]>();
+  /** When the next indexed event passes ENDED_KEPT_MS after its end (and leaves the index). */
+  private nextExpiryMs = Number.POSITIVE_INFINITY;
+  /** RSVPs (registered + waitlisted) per event id, for crowd estimates; kept in step like the events. */
+  readonly attendance = new Map<string, number>();
+  /** Changes to `attendance`: only answers that show crowds depend on it. */
+  attendanceVersion = 0;
+  /** Whether the whole catalogue has been loaded once (the index is ready to answer). */
+  loaded = false;
+
+  constructor(private readonly now: () => Date) {}
+
+  setAttendance(counts: Iterable<[string, number]>): void {
+    for (const [id, n] of counts) {
+      if (n > 0) this.attendance.set(id, n);
+      else this.attendance.delete(id);
+    }
+    this.attendanceVersion++;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): IndexedEvent | undefined {
+    return this.entries.get(id);
+  }
+
+  /** A country's shown events with their posting lists, after letting go of events that have ended. */
+  shard(country: Country): CountryShard {
+    this.expire();
+    return this.shards.get(country)!;
+  }
+
+  /** How many changes the country has seen: answers about it are valid for one version. */
+  versionOf(country: Country): number {
+    return this.shards.get(country)!.version;
+  }
+
+  /** A country's shown events sorted by start, then id. */
+  visibleIn(country: Country): IndexedEvent[] {
+    return [...this.shard(country).inOrder()];
+  }
+
+  /** Whether the index has seen this revision of the event, or a later one. */
+  holds(id: string, revision: number): boolean {
+    const seen = this.revisionSeen(id);
+    return seen !== undefined && seen >= revision;
+  }
+
+  /** Adds, replaces or removes one event according to its current state. Returns whether anything changed. */
+  apply(event: CatalogueEvent): boolean {
+    const seen = this.revisionSeen(event.id);
+    if (seen !== undefined && seen >= event.revision) return false;
+    const touchedKeys: string[] = [];
+    const old = this.entries.get(event.id);
+    if (old) {
+      this.drop(old);
+      touchedKeys.push(old.duplicateKey);
+      this.shards.get(old.event.country)!.touch();
+    }
+    const listed = belongsInIndex(event, this.now().getTime());
+    if (listed) {
+      this.revisions.delete(event.id);
+      const entry = indexEvent(event);
+      this.entries.set(event.id, entry);
+      this.join(entry);
+      touchedKeys.push(entry.duplicateKey);
+      this.nextExpiryMs = Math.min(this.nextExpiryMs, entry.endsAt + ENDED_KEPT_MS);
+    } else {
+      this.revisions.set(event.id, event.revision);
+    }
+    for (const key of new Set(touchedKeys)) this.regroup(key);
+    // Every change counts for the country's version, listed or not: an unlisted or cancelled event's page changes.
+    this.shards.get(event.country)!.touch();
+    return old !== undefined || listed;
+  }
+
+  /** Replaces the whole content (start-up, tests). */
+  load(events: Iterable<CatalogueEvent>): void {
+    this.beginLoad();
+    this.loadBatch(events);
+    // V8 gives the first objects of a shape field representations that later rows generalise (null beside numbers,
+    // …), leaving the bulk of a freshly loaded catalogue on deprecated hidden classes and every scan megamorphic.
+    // Copies made now all get the final shape. (Events of `loadPages`, decoded by the storage layer's BulkDecoder,
+    // all share one hidden class already.)
+    for (const entry of this.entries.values()) entry.event = { ...entry.event };
+    this.endLoad();
+  }
+
+  /**
+   * Replaces the whole content with pages as the database delivers them (start-up; see
+   * EventsRepository.pagesNotEndedSince); the shards are built once the last page is in.
+   */
+  async loadPages(pages: AsyncIterable<readonly CatalogueEvent[]>): Promise<void> {
+    this.beginLoad();
+    try {
+      for await (const page of pages) this.loadBatch(page);
+    } finally {
+      this.endLoad();
+    }
+  }
+
+  private beginLoad(): void {
+    for (const [id, entry] of this.entries) this.revisions.set(id, entry.event.revision);
+    this.entries.clear();
+    this.groups.clear();
+    this.nextExpiryMs = Number.POSITIVE_INFINITY;
+  }
+
+  private loadBatch(events: Iterable<CatalogueEvent>): void {
+    const nowMs = this.now().getTime();
+    for (const event of events) {
+      const seen = this.revisionSeen(event.id);
+      if (seen !== undefined && seen > event.revision) continue;
+      if (belongsInIndex(event, nowMs)) {
+        this.revisions.delete(event.id);
+        this.entries.set(event.id, indexEvent(event));
+      } else {
+        this.entries.delete(event.id);
+        this.revisions.set(event.id, event.revision);
+      }
+    }
+  }
+
+  /** Groups the loaded entries by duplicate key and builds each country's shard of those shown, in one pass. */
+  private endLoad(): void {
+    const shown = new Map<Country, IndexedEvent[]>(COUNTRIES.map((c) => [c, []]));
+    for (const entry of this.entries.values()) {
+      this.join(entry);
+      this.nextExpiryMs = Math.min(this.nextExpiryMs, entry.endsAt + ENDED_KEPT_MS);
+    }
+    for (const key of this.groups.keys()) {
+      for (const { entry, show } of this.grouped(key)) if (show) shown.get(entry.event.country)!.push(entry);
+    }
+    for (const [country, list] of shown) this.shards.get(country)!.load(list);
+    this.loaded = true;
+  }
+
+  /** The highest revision seen of an event, indexed or not. */
+  private revisionSeen(id: string): number | undefined {
+    return this.entries.get(id)?.event.revision ?? this.revisions.get(id);
+  }
+
+  /** Takes an entry out of the index: out of its shard if shown, out of its duplicate group. */
+  private drop(entry: IndexedEvent): void {
+    if (entry.slot >= 0) this.shards.get(entry.event.country)!.remove(entry);
+    this.entries.delete(entry.event.id);
+    const members = this.groups.get(entry.duplicateKey);
+    if (members === entry) {
+      this.groups.delete(entry.duplicateKey);
+    } else if (Array.isArray(members)) {
+      const rest = members.filter((m) => m !== entry);
+      this.groups.set(entry.duplicateKey, rest.length === 1 ? rest[0]! : rest);
+    }
+  }
+
+  private join(entry: IndexedEvent): void {
+    const members = this.groups.get(entry.duplicateKey);
+    if (members === undefined) this.groups.set(entry.duplicateKey, entry);
+    else if (Array.isArray(members)) members.push(entry);
+    else this.groups.set(entry.duplicateKey, [members, entry]);
+  }
+
+  /**
+   * Which entries of one duplicate key are shown (the canonical record of each group, carrying the others' links)
+   * and which are hidden. Members are taken in id order, so the answer depends only on which events there are.
+   */
+  private grouped(key: string): { entry: IndexedEvent; show: boolean }[] {
+    const members = this.groups.get(key);
+    if (members === undefined) return [];
+    if (!Array.isArray(members)) {
+      members.alsoListedAt = NO_LINKS;
+      return [{ entry: members, show: true }];
+    }
+    const byId = new Map(members.map((m) => [m.event, m]));
+    const sorted = members.map((m) => m.event).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const out: { entry: IndexedEvent; show: boolean }[] = [];
+    for (const group of groupSameKey(sorted)) {
+      const canonical = byId.get(group.canonical)!;
+      const links = alsoListedAt(group);
+      canonical.alsoListedAt = links.length > 0 ? links : NO_LINKS;
+      out.push({ entry: canonical, show: true });
+      for (const duplicate of group.duplicates) {
+        const entry = byId.get(duplicate)!;
+        entry.alsoListedAt = NO_LINKS;
+        out.push({ entry, show: false });
+      }
+    }
+    return out;
+  }
+
+  /** Brings the shards in line with the groups of one duplicate key after a change to it. */
+  private regroup(key: string): void {
+    const members = this.grouped(key);
+    // Hide first, then show: a record taking over as canonical never sits beside the one it replaces.
+    for (const { entry, show } of members)
+      if (!show && entry.slot >= 0) this.shards.get(entry.event.country)!.remove(entry);
+    for (const { entry, show } of members) if (show && entry.slot < 0) this.shards.get(entry.event.country)!.add(entry);
+  }
+
+  /**
+   * Lets go of events that ended more than ENDED_KEPT_MS ago, once one has (a scan of the entries, rarely: only
+   * when the earliest such moment has passed), so the index holds exactly what an index built now would hold.
+   */
+  private expire(): void {
+    const nowMs = this.now().getTime();
+    if (nowMs < this.nextExpiryMs) return;
+    const expired: IndexedEvent[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.entries.values()) {
+      const leaves = entry.endsAt + ENDED_KEPT_MS;
+      if (leaves <= nowMs) expired.push(entry);
+      else if (leaves < next) next = leaves;
+    }
+    this.nextExpiryMs = next;
+    const keys = new Set<string>();
+    for (const entry of expired) {
+      this.drop(entry);
+      this.revisions.set(entry.event.id, entry.event.revision);
+      keys.add(entry.duplicateKey);
+      this.shards.get(entry.event.country)!.touch();
+    }
+    for (const key of keys) this.regroup(key);
+  }
+}

@@ -1,0 +1,393 @@
+import type { EventFormat } from '../../catalogue/event.js';
+import { FORMATS } from '../../catalogue/taxonomy.js';
+import type { Country } from '../../places/countries.js';
+import { eventDigest } from '../cursor.js';
+import { FullTextIndex } from './full-text.js';
+import { compareByStart, founderFitOf, type IndexedEvent } from './indexed-event.js';
+import { nameWordsOf } from './names.js';
+import { Postings, SlotList } from './slot-list.js';
+
+/** Grid cells for "near" lookups: a cell is as large as the box `roughlyNear` accepts, so 3 × 3 cells cover it. */
+export const CELL_LAT = 0.41;
+export const CELL_LNG = 0.7;
+/** Events lasting longer than this are kept apart, so date windows can bound the rest by start alone. */
+const LONG_EVENT_MS = 14 * 86_400_000;
+
+/** A format as a small number, for the per-slot format column. */
+export function formatCode(format: EventFormat): number {
+  return FORMATS.indexOf(format);
+}
+
+function cellKey(lat: number, lng: number): number {
+  // Cells are integers in a small range (lat 40–60° → ~100–150, lng 0–20° → 0–30): one number per cell.
+  return Math.floor(lat / CELL_LAT) * 1000 + Math.floor(lng / CELL_LNG);
+}
+
+/** The values of one entry as the shard's posting lists key them. */
+function postingKeys(entry: IndexedEvent) {
+  const ev = entry.event;
+  const located = ev.format !== 'online' && ev.lat !== null && ev.lng !== null;
+  const names = nameWordsOf(entry);
+  return {
+    topics: new Set(ev.topics),
+    seniority: new Set(ev.seniority),
+    /** Events with coordinates that are not online (the only ones a place can rank), by gazetteer place and cell. */
+    place: located && entry.place ? entry.place.geonameId : undefined,
+    cell: located ? cellKey(ev.lat!, ev.lng!) : undefined,
+    nameWords: new Set([...names.title, ...names.organizer]),
+  };
+}
+
+/**
+ * One country's shown events — listed, public, not hidden as a duplicate — with posting lists: for every value a
+ * prompt can ask for, the slots of the events that have it, so a query costs what it matches. Each event has a
+ * slot for as long as it is shown (freed slots are reused); per-slot columns let hot loops read flat arrays, and
+ * `order` keeps the slots sorted by start, then id. A change costs what it touches: `add` and `remove` insert into
+ * and delete from the sorted lists in place, and nothing is ever rebuilt; `version` counts the changes, so caches
+ * of this country's answers know when they went stale.
+ */
+export class CountryShard {
+  /** The entry at each slot; undefined for a free slot. */
+  readonly events: (IndexedEvent | undefined)[] = [];
+  private readonly free: number[] = [];
+  private capacity = 0;
+  startMs = new Float64Array(0);
+  endsAt = new Float64Array(0);
+  /** When the call for papers closes, NaN without one. */
+  cfpClosesAt = new Float64Array(0);
+  /** Index in FORMATS. */
+  formatCode = new Uint8Array(0);
+  /** Gazetteer place of the city, 0 when none. */
+  geonameId = new Int32Array(0);
+  lat = new Float64Array(0);
+  lng = new Float64Array(0);
+  long = new Uint8Array(0);
+  /** Slots sorted by start, then id: listings without a prompt, date windows, tie-breaks. */
+  readonly order: SlotList;
+  readonly byTopic = new Postings<string>();
+  readonly byKind = new Postings<string>();
+  readonly byFormat = new Postings<string>();
+  readonly byPrice = new Postings<string>();
+  readonly bySeniority = new Postings<string>();
+  readonly byPlace = new Postings<number>();
+  readonly byCell = new Postings<number>();
+  /** Words of titles and organizers (as `plain` splits them), for phrase matches. */
+  readonly byNameWord = new Postings<string>();
+  readonly longEvents = new SlotList();
+  /** At least the longest duration among events that are not long (it never shrinks; a window scan bound). */
+  longestShortMs = 0;
+  readonly text = new FullTextIndex();
+  /** Events with a founder fit and the fit by slot, made on the first query that asks (most never do). */
+  private founderSlots: { slots: SlotList; fit: Uint8Array } | undefined;
+  /** Per-query-value facts about events (see `memo`), by slot: -1 while not yet known. */
+  private readonly memos = new Map<string, Int8Array>();
+  /** Scratch for scoring: one query at a time (the engine is synchronous). */
+  score = new Float64Array(0);
+  stamp = new Uint32Array(0);
+  /** The slots a query scored, in the order it first touched them. */
+  touched = new Int32Array(0);
+  stampEpoch = 0;
+  /** Changes so far: answers about this country are valid for one version. */
+  version = 0;
+  /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
+  digest = 0;
+  size = 0;
+
+  constructor(readonly country: Country) {
+    this.order = new OrderedSlots(this);
+  }
+
+  /** The event at `slot` (which must be in use). */
+  at(slot: number): IndexedEvent {
+    return this.events[slot]!;
+  }
+
+  /** Shows an entry: gives it a slot and adds it to every list. */
+  add(entry: IndexedEvent): void {
+    const slot = this.free.pop() ?? this.newSlot();
+    entry.slot = slot;
+    this.events[slot] = entry;
+    this.size++;
+    this.fillColumns(entry, slot);
+    this.order.insert(slot);
+    const ev = entry.event;
+    const keys = postingKeys(entry);
+    for (const t of keys.topics) this.byTopic.add(t, slot);
+    for (const k of entry.kinds) this.byKind.add(k, slot);
+    this.byFormat.add(ev.format, slot);
+    this.byPrice.add(ev.priceType, slot);
+    for (const s of keys.seniority) this.bySeniority.add(s, slot);
+    if (keys.place !== undefined) this.byPlace.add(keys.place, slot);
+    if (keys.cell !== undefined) this.byCell.add(keys.cell, slot);
+    for (const w of keys.nameWords) this.byNameWord.add(w, slot);
+    if (this.long[slot]) this.longEvents.insert(slot);
+    if (this.founderSlots) {
+      const fit = founderFitOf(entry);
+      this.founderSlots.fit[slot] = fit;
+      if (fit > 0) this.founderSlots.slots.insert(slot);
+    }
+    for (const memo of this.memos.values()) memo[slot] = -1;
+    this.text.add(slot, ev);
+    this.digest ^= eventDigest(ev.id, ev.revision);
+    this.version++;
+  }
+
+  /** Hides an entry: takes it off every list and frees its slot. */
+  remove(entry: IndexedEvent): void {
+    const slot = entry.slot;
+    if (slot < 0 || this.events[slot] !== entry) throw new Error(`remove: ${entry.event.id} is not shown here`);
+    const ev = entry.event;
+    this.text.remove(slot, ev);
+    this.order.delete(slot);
+    const keys = postingKeys(entry);
+    for (const t of keys.topics) this.byTopic.remove(t, slot);
+    for (const k of entry.kinds) this.byKind.remove(k, slot);
+    this.byFormat.remove(ev.format, slot);
+    this.byPrice.remove(ev.priceType, slot);
+    for (const s of keys.seniority) this.bySeniority.remove(s, slot);
+    if (keys.place !== undefined) this.byPlace.remove(keys.place, slot);
+    if (keys.cell !== undefined) this.byCell.remove(keys.cell, slot);
+    for (const w of keys.nameWords) this.byNameWord.remove(w, slot);
+    if (this.long[slot]) this.longEvents.delete(slot);
+    this.founderSlots?.slots.delete(slot);
+    this.events[slot] = undefined;
+    this.free.push(slot);
+    entry.slot = -1;
+    this.size--;
+    this.digest ^= eventDigest(ev.id, ev.revision);
+    this.version++;
+  }
+
+  /** Replaces the content with these entries, built in one pass (start-up). */
+  load(entries: readonly IndexedEvent[]): void {
+    const sorted = [...entries].sort(compareByStart);
+    const n = sorted.length;
+    this.events.length = 0;
+    this.free.length = 0;
+    this.capacity = 0;
+    this.resize(n);
+    this.founderSlots = undefined;
+    this.memos.clear();
+    const lists = {
+      topic: new Map<string, number[]>(),
+      kind: new Map<string, number[]>(),
+      format: new Map<string, number[]>(),
+      price: new Map<string, number[]>(),
+      seniority: new Map<string, number[]>(),
+      place: new Map<number, number[]>(),
+      cell: new Map<number, number[]>(),
+      nameWord: new Map<string, number[]>(),
+    };
+    const longEvents: number[] = [];
+    this.digest = 0;
+    for (let slot = 0; slot < n; slot++) {
+      const entry = sorted[slot]!;
+      entry.slot = slot;
+      this.digest ^= eventDigest(entry.event.id, entry.event.revision);
+      this.events[slot] = entry;
+      this.fillColumns(entry, slot);
+      if (this.long[slot]) longEvents.push(slot);
+      const keys = postingKeys(entry);
+      for (const t of keys.topics) push(lists.topic, t, slot);
+      for (const k of entry.kinds) push(lists.kind, k, slot);
+      push(lists.format, entry.event.format, slot);
+      push(lists.price, entry.event.priceType, slot);
+      for (const s of keys.seniority) push(lists.seniority, s, slot);
+      if (keys.place !== undefined) push(lists.place, keys.place, slot);
+      if (keys.cell !== undefined) push(lists.cell, keys.cell, slot);
+      for (const w of keys.nameWords) push(lists.nameWord, w, slot);
+    }
+    this.size = n;
+    this.order.items = Int32Array.from({ length: n }, (_, i) => i);
+    this.order.length = n;
+    this.byTopic.loadSorted(lists.topic);
+    this.byKind.loadSorted(lists.kind);
+    this.byFormat.loadSorted(lists.format);
+    this.byPrice.loadSorted(lists.price);
+    this.bySeniority.loadSorted(lists.seniority);
+    this.byPlace.loadSorted(lists.place);
+    this.byCell.loadSorted(lists.cell);
+    this.byNameWord.loadSorted(lists.nameWord);
+    const long = SlotList.fromSorted(longEvents);
+    this.longEvents.items = long.items;
+    this.longEvents.length = long.length;
+    this.text.load(sorted.map((entry) => ({ slot: entry.slot, event: entry.event })));
+    this.version++;
+  }
+
+  /** A change that alters no shown event (an event hidden or unlisted elsewhere in the country, whose page changed). */
+  touch(): void {
+    this.version++;
+  }
+
+  /** The shown events in start order. */
+  *inOrder(): Generator<IndexedEvent> {
+    for (let i = 0; i < this.order.length; i++) yield this.events[this.order.items[i]!]!;
+  }
+
+  /** Slots in the 3 × 3 cells around a point: every event `roughlyNear` it, and some more. */
+  *cellsAround(lat: number, lng: number): Generator<SlotList> {
+    const row = Math.floor(lat / CELL_LAT);
+    const col = Math.floor(lng / CELL_LNG);
+    for (let r = row - 1; r <= row + 1; r++) {
+      for (let c = col - 1; c <= col + 1; c++) {
+        const list = this.byCell.get(r * 1000 + c);
+        if (list) yield list;
+      }
+    }
+  }
+
+  /** First position in `order` whose start is at or after `ms`. */
+  firstStartingAt(ms: number): number {
+    const items = this.order.items;
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.startMs[items[mid]!]! < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Events with a founder fit (ascending slots) and the fit of each slot. */
+  founders(): { slots: SlotList; fit: Uint8Array } {
+    if (!this.founderSlots) {
+      const fit = new Uint8Array(this.capacity);
+      const slots: number[] = [];
+      for (let slot = 0; slot < this.events.length; slot++) {
+        const entry = this.events[slot];
+        if (!entry) continue;
+        fit[slot] = founderFitOf(entry);
+        if (fit[slot]! > 0) slots.push(slot);
+      }
+      this.founderSlots = { slots: SlotList.fromSorted(slots), fit };
+    }
+    return this.founderSlots;
+  }
+
+  /**
+   * A small fact about the event at `slot` that depends on a query value (`key`), computed on first use by `make`
+   * and kept until that slot changes: e.g. whether a title repeats a prompt's word. At most 64 keys are kept.
+   */
+  memo(key: string, slot: number, make: (entry: IndexedEvent) => number): number {
+    let memo = this.memos.get(key);
+    if (!memo) {
+      if (this.memos.size >= 64) this.memos.clear();
+      memo = new Int8Array(this.capacity).fill(-1);
+      this.memos.set(key, memo);
+    }
+    let value = memo[slot]!;
+    if (value === -1) {
+      value = make(this.events[slot]!);
+      memo[slot] = value;
+    }
+    return value;
+  }
+
+  /** Starts a new query's scratch scores; returns the stamp marking the slots it touches. */
+  nextEpoch(): number {
+    if (this.stampEpoch === 0xffffffff) {
+      this.stamp.fill(0);
+      this.stampEpoch = 0;
+    }
+    return ++this.stampEpoch;
+  }
+
+  private newSlot(): number {
+    const slot = this.events.length;
+    if (slot >= this.capacity) this.resize(Math.max(16, Math.ceil(this.capacity * 1.5)));
+    this.events.push(undefined);
+    return slot;
+  }
+
+  private fillColumns(entry: IndexedEvent, slot: number): void {
+    const ev = entry.event;
+    this.startMs[slot] = entry.startMs;
+    this.endsAt[slot] = entry.endsAt;
+    this.cfpClosesAt[slot] = entry.cfpClosesAt;
+    this.formatCode[slot] = formatCode(ev.format);
+    this.geonameId[slot] = entry.place?.geonameId ?? 0;
+    this.lat[slot] = ev.lat ?? Number.NaN;
+    this.lng[slot] = ev.lng ?? Number.NaN;
+    const duration = entry.endsAt - entry.startMs;
+    this.long[slot] = duration > LONG_EVENT_MS ? 1 : 0;
+    if (!this.long[slot] && duration > this.longestShortMs) this.longestShortMs = duration;
+  }
+
+  /** Grows (or, when loading, sets) the per-slot columns to `capacity` slots, keeping what they hold. */
+  private resize(capacity: number): void {
+    this.startMs = resized(this.startMs, capacity);
+    this.endsAt = resized(this.endsAt, capacity);
+    this.cfpClosesAt = resized(this.cfpClosesAt, capacity);
+    this.formatCode = resized(this.formatCode, capacity);
+    this.geonameId = resized(this.geonameId, capacity);
+    this.lat = resized(this.lat, capacity);
+    this.lng = resized(this.lng, capacity);
+    this.long = resized(this.long, capacity);
+    this.score = new Float64Array(capacity);
+    this.stamp = new Uint32Array(capacity);
+    this.touched = new Int32Array(capacity);
+    this.stampEpoch = 0;
+    if (this.founderSlots) this.founderSlots.fit = resized(this.founderSlots.fit, capacity);
+    for (const [key, memo] of this.memos) this.memos.set(key, resized(memo, capacity, -1));
+    this.capacity = capacity;
+  }
+}
+
+type Column = Float64Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
+
+/** A copy of a column with room for `capacity` slots (new slots hold `fill`). */
+function resized<A extends Column>(old: A, capacity: number, fill = 0): A {
+  const next = new (old.constructor as new (n: number) => A)(capacity);
+  if (fill !== 0) next.fill(fill);
+  (next as Float64Array).set((old as Float64Array).subarray(0, Math.min(old.length, capacity)));
+  return next;
+}
+
+function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
+  const list = map.get(key);
+  if (list) list.push(slot);
+  else map.set(key, [slot]);
+}
+
+/** The slots of a shard sorted by their events' start, then id (a SlotList ordered by the events, not the slots). */
+class OrderedSlots extends SlotList {
+  constructor(private readonly shard: CountryShard) {
+    super();
+  }
+
+  /** Where `slot` is, or the one's complement of where it would go. */
+  private position(slot: number): number {
+    const entry = this.shard.at(slot);
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareByStart(this.shard.at(this.items[mid]!), entry);
+      if (c < 0) lo = mid + 1;
+      else if (c > 0) hi = mid - 1;
+      else return mid;
+    }
+    return ~lo;
+  }
+
+  override has(slot: number): boolean {
+    return this.position(slot) >= 0;
+  }
+
+  override insert(slot: number): boolean {
+    const found = this.position(slot);
+    if (found >= 0) return false;
+    this.place(~found, slot);
+    return true;
+  }
+
+  override delete(slot: number): boolean {
+    const at = this.position(slot);
+    if (at < 0) return false;
+    this.items.copyWithin(at, at + 1, this.length);
+    this.length--;
+    return true;
+  }
+}

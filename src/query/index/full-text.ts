@@ -1,0 +1,137 @@
+import { LRUCache } from 'lru-cache';
+import type { CatalogueEvent } from '../../catalogue/event.js';
+import { foldText } from '../../catalogue/lexicon.js';
+import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
+import { BulkMiniSearch } from './bulk-minisearch.js';
+
+/** Lower-case, accent-folded, with simple plural endings removed, so "Konferenzen"/"meetups" meet "meetup". */
+export function processTerm(term: string): string | null {
+  const folded = foldText(term);
+  if (folded.length < 2) return null;
+  if (folded.length > 4 && folded.endsWith('s') && !folded.endsWith('ss')) return folded.slice(0, -1);
+  return folded;
+}
+
+/** What MiniSearch indexes of an event; `id` is the event's slot in its country shard. */
+export interface SearchDocument {
+  id: number;
+  title: string;
+  description: string;
+  organizer: string;
+  venue: string;
+  city: string;
+  topics: string;
+}
+
+export const SEARCH_FIELDS = ['title', 'organizer', 'topics', 'venue', 'city', 'description'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** A field as one bit, so a full-text hit carries the fields it matched in one number. */
+export function fieldBit(field: SearchField): number {
+  return 1 << SEARCH_FIELDS.indexOf(field);
+}
+const FIELD_BITS = new Map<string, number>(SEARCH_FIELDS.map((f) => [f, fieldBit(f)]));
+
+/** How well one event matches one full-text term, and in which fields (bits of `fieldBit`). */
+export interface TextHit {
+  score: number;
+  fields: number;
+}
+
+/** Topic lists as searchable text; events read in bulk share their (frozen) topic lists, so this is mostly a lookup. */
+const TOPICS_TEXT = new WeakMap<readonly string[], string>();
+
+function topicsText(topics: readonly string[]): string {
+  let text = TOPICS_TEXT.get(topics);
+  if (text === undefined) {
+    text = topics.map((t) => (isTopic(t) ? topicLabel(t) : t)).join(' ');
+    if (Object.isFrozen(topics)) TOPICS_TEXT.set(topics, text);
+  }
+  return text;
+}
+
+function toDocument(slot: number, event: CatalogueEvent): SearchDocument {
+  return {
+    id: slot,
+    title: event.title,
+    description: event.description ?? '',
+    organizer: event.organizer,
+    venue: event.venue ?? '',
+    city: event.city ?? '',
+    topics: topicsText(event.topics),
+  };
+}
+
+const SEARCH_OPTIONS = {
+  boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
+  prefix: (t: string) => t.length >= 4,
+  fuzzy: (t: string) => (t.length >= 5 ? 0.2 : false),
+  // At most two edits: 0.2 of a long word would allow three ("modernisation" → "tokenisation").
+  maxFuzzy: 2,
+};
+
+/**
+ * The full-text index of one country shard (BM25 over title, organizer, topics, venue, city and description, with
+ * prefix and fuzzy matching), documents keyed by slot. Adding and removing a document keeps every statistic exact,
+ * so it ranks as an index built at once from the same documents would. Recent results are kept by term until the
+ * shard's text next changes: people and programs ask with the same words over and over, and a common word
+ * matches a large part of the catalogue.
+ */
+export class FullTextIndex {
+  private readonly search = new BulkMiniSearch<SearchDocument>({
+    idField: 'id',
+    fields: [...SEARCH_FIELDS],
+    processTerm,
+  });
+  /** Bounded by hits as well as terms: a common word matches tens of thousands of events at 100k. */
+  private readonly termHits = new LRUCache<string, ReadonlyMap<number, TextHit>>({
+    max: 256,
+    maxSize: 400_000,
+    sizeCalculation: (hits) => Math.max(1, hits.size),
+  });
+
+  add(slot: number, event: CatalogueEvent): void {
+    this.search.add(toDocument(slot, event));
+    this.forgetHits();
+  }
+
+  /** Removes the document `add` made of this slot and event. */
+  remove(slot: number, event: CatalogueEvent): void {
+    this.search.remove(toDocument(slot, event));
+    this.forgetHits();
+  }
+
+  private forgetHits(): void {
+    if (this.termHits.size > 0) this.termHits.clear();
+  }
+
+  /** Replaces the content with these documents, added in bulk (see BulkMiniSearch). */
+  load(documents: Iterable<{ slot: number; event: CatalogueEvent }>): void {
+    this.search.removeAll();
+    const batch: SearchDocument[] = [];
+    for (const { slot, event } of documents) batch.push(toDocument(slot, event));
+    this.search.addAll(batch);
+    this.search.forgetBulkMemo();
+    this.termHits.clear();
+  }
+
+  get size(): number {
+    return this.search.documentCount;
+  }
+
+  /** The events matching one query term: slot → score and the fields it matched. */
+  searchTerm(term: string): ReadonlyMap<number, TextHit> {
+    let hits = this.termHits.get(term);
+    if (!hits) {
+      const out = new Map<number, TextHit>();
+      for (const r of this.search.search(term, SEARCH_OPTIONS)) {
+        let fields = 0;
+        for (const matched of Object.values(r.match)) for (const f of matched) fields |= FIELD_BITS.get(f) ?? 0;
+        out.set(r.id as number, { score: r.score, fields });
+      }
+      hits = out;
+      this.termHits.set(term, hits);
+    }
+    return hits;
+  }
+}

@@ -1,0 +1,98 @@
+import { cfpClosesAt } from '../../catalogue/cfp.js';
+import { classifyKinds } from '../../catalogue/classify-kind.js';
+import { duplicateKey } from '../../catalogue/duplicates.js';
+import type { CatalogueEvent } from '../../catalogue/event.js';
+import { founderFit } from '../../catalogue/founders.js';
+import { foldText } from '../../catalogue/lexicon.js';
+import type { EventKind } from '../../catalogue/taxonomy.js';
+import { type Place, resolveCity } from '../../places/gazetteer.js';
+import { remembered } from '../memo.js';
+
+/** An event with everything the engine needs precomputed once, when it enters the index rather than per query. */
+export interface IndexedEvent {
+  event: CatalogueEvent;
+  /** The gazetteer place of its city (for city filters and "in Zürich" reasons). */
+  place: Place | undefined;
+  /** How well it fits `who=founders` (see founders.ts); -1 until first asked, as most queries never ask. */
+  founderFit: -1 | 0 | 1 | 2;
+  kinds: ReadonlySet<EventKind>;
+  /** Epoch ms of the start, for sorting and windows without touching Date objects. */
+  startMs: number;
+  /** Epoch ms after which the event is over (listings hold only events not yet ended). */
+  endsAt: number;
+  /** Epoch ms when its call for papers closes (see cfp.ts); NaN without one. */
+  cfpClosesAt: number;
+  foldedTitle: string;
+  foldedOrganizer: string;
+  /** The words of title and organizer in order, as `plain` splits them (see names.ts); undefined until first asked. */
+  titleWords: readonly string[] | undefined;
+  organizerWords: readonly string[] | undefined;
+  /** Country and normalised title: events that may be the same event listed twice share it (see duplicates.ts). */
+  duplicateKey: string;
+  /** Links to the same event listed by other sources (cross-source duplicates), on the record that is shown. */
+  alsoListedAt: readonly string[];
+  /** Its slot in the country shard while it is shown; -1 while hidden as a duplicate of a richer record. */
+  slot: number;
+}
+
+/** Events without an end are taken to last this long (a typical evening meetup). */
+const DEFAULT_DURATION_MS = 3 * 60 * 60 * 1000;
+
+/** How long an ended event stays in the index (its page and duplicates resolve from memory a little longer). */
+export const ENDED_KEPT_MS = 86_400_000;
+
+export function endsAt(event: Pick<CatalogueEvent, 'start' | 'end'>): number {
+  return event.end ? event.end.getTime() : event.start.getTime() + DEFAULT_DURATION_MS;
+}
+
+/** Whether the index holds an event at `nowMs`: listed, public, and not ended more than ENDED_KEPT_MS ago. */
+export function belongsInIndex(event: CatalogueEvent, nowMs: number): boolean {
+  return event.lifecycle === 'listed' && event.visibility === 'public' && endsAt(event) > nowMs - ENDED_KEPT_MS;
+}
+
+/** The entry's fit for `who=founders`, computed on first use and kept. */
+export function founderFitOf(entry: IndexedEvent): 0 | 1 | 2 {
+  if (entry.founderFit === -1) entry.founderFit = founderFit(entry.event);
+  return entry.founderFit;
+}
+
+/** The `alsoListedAt` of every event without duplicates (most of them): one frozen array rather than 100k. */
+export const NO_LINKS: readonly string[] = Object.freeze([]);
+
+/** Folded organiser names: a catalogue has a few thousand organisers for 100k events. */
+const FOLDED_ORGANIZERS = new Map<string, string>();
+
+/** One Set per combination of kinds, shared by every event of that combination (a Set costs 150 bytes). */
+const KIND_SETS = new Map<string, ReadonlySet<EventKind>>();
+
+function sharedKinds(kinds: Set<EventKind>): ReadonlySet<EventKind> {
+  const key = [...kinds].join(' ');
+  const shared = KIND_SETS.get(key);
+  if (shared) return shared;
+  KIND_SETS.set(key, kinds);
+  return kinds;
+}
+
+export function indexEvent(event: CatalogueEvent): IndexedEvent {
+  return {
+    event,
+    place: event.city ? resolveCity(event.city, event.country) : undefined,
+    founderFit: -1,
+    kinds: sharedKinds(classifyKinds(event)),
+    startMs: event.start.getTime(),
+    endsAt: endsAt(event),
+    cfpClosesAt: cfpClosesAt(event),
+    foldedTitle: foldText(event.title),
+    foldedOrganizer: remembered(FOLDED_ORGANIZERS, event.organizer, 20_000, foldText),
+    titleWords: undefined,
+    organizerWords: undefined,
+    duplicateKey: duplicateKey(event),
+    alsoListedAt: NO_LINKS,
+    slot: -1,
+  };
+}
+
+/** The order of a listing without a prompt, and of equal scores: by start, then by id. */
+export function compareByStart(a: IndexedEvent, b: IndexedEvent): number {
+  return a.startMs - b.startMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0);
+}

@@ -1,0 +1,43 @@
+import { interned, remembered } from '../memo.js';
+import type { IndexedEvent } from './indexed-event.js';
+
+/** Letters and digits only, single-spaced and padded: how a query is found as a phrase in a title or organizer. */
+export function plain(folded: string): string {
+  return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+}
+
+/** One string per distinct name word, shared by every entry that has it (a catalogue's titles use a few thousand). */
+const NAME_WORDS = new Map<string, string>();
+
+/** A folded name's words in order, as `plain` splits it, each a shared string. */
+export function wordsOf(folded: string): readonly string[] {
+  const words = plain(folded).trim();
+  return words === '' ? NO_WORDS : words.split(' ').map((word) => interned(NAME_WORDS, word, 200_000));
+}
+const NO_WORDS: readonly string[] = Object.freeze([]);
+
+/** Organizers' words, shared by their events (a catalogue has a few thousand organizers for 100k events). */
+const ORGANIZER_WORDS = new Map<string, readonly string[]>();
+
+/**
+ * The entry's title and organizer words, computed on first use and kept on the entry (a change replaces an entry,
+ * never alters its title). Word lists rather than plain copies of the names: the words' strings are shared.
+ */
+export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
+  entry.titleWords ??= wordsOf(entry.foldedTitle);
+  entry.organizerWords ??= remembered(ORGANIZER_WORDS, entry.foldedOrganizer, 20_000, wordsOf);
+  return { title: entry.titleWords, organizer: entry.organizerWords };
+}
+
+/**
+ * Whether `phrase` (two or more words) appears in `words` as consecutive words: what `plain(name).includes(
+ * plain(phrase))` answers, without a plain copy of every name.
+ */
+export function hasPhrase(words: readonly string[], phrase: readonly string[]): boolean {
+  const last = words.length - phrase.length;
+  outer: for (let i = 0; i <= last; i++) {
+    for (let j = 0; j < phrase.length; j++) if (words[i + j] !== phrase[j]) continue outer;
+    return true;
+  }
+  return false;
+}
