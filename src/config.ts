@@ -1,4 +1,8 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The feeds file shipped beside the service (src/ and dist/ are both one level below it). */
+export const SHIPPED_FEEDS_FILE = fileURLToPath(new URL('../feeds.json', import.meta.url));
 
 /** Everything the service reads from its environment, parsed once at start-up. */
 export interface Config {
@@ -13,10 +17,14 @@ export interface Config {
   /** Fixes "now" for the whole service (tests, demos over past data). */
   fixedNow: Date | undefined;
   logLevel: string;
-  /** Load the shipped curated catalogue into an empty database at start-up. */
+  /** Load the shipped snapshot of each feed's source into a database that has none of its events, at start-up. */
   seed: boolean;
+  /** The feeds file: FEEDS_FILE, else the shipped one. A named file must exist; the shipped one may be missing. */
+  feedsFile: { path: string; named: boolean };
+  /** Minutes between syncs of the feeds inside `serve` (first one right after start-up); 0 turns syncing off. */
+  syncIntervalMinutes: number;
   /** Requests per minute before a 429: writes per API key, reads per client address. 0 disables a limit. */
-  rateLimits: { writesPerMinute: number; readsPerMinute: number };
+  rateLimits: { writesPerMinute: number; readsPerMinute: number; batchItemsPerMinute: number };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
   /** How far the JS heap may grow past its live size before a full collection, in percent; 0 = V8's choice (see heap.ts). */
@@ -55,6 +63,14 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return n;
 }
 
+function parseSyncInterval(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 360;
+  const minutes = Number(value);
+  if (!Number.isFinite(minutes) || minutes < 0 || (minutes > 0 && minutes < 1))
+    throw new ConfigError(`SYNC_INTERVAL_MINUTES must be 0 (off) or at least 1, got "${value}"`);
+  return minutes;
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string {
   // Default: proxies on loopback and private networks (a local nginx, a load balancer in the same VPC) may set
   // X-Forwarded-For; a public peer cannot spoof its address and so cannot dodge or borrow a per-client limit.
@@ -86,10 +102,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminToken: env.ADMIN_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     seed: env.SEED !== '0' && env.SEED !== 'false',
+    feedsFile: env.FEEDS_FILE
+      ? { path: resolve(env.FEEDS_FILE), named: true }
+      : { path: SHIPPED_FEEDS_FILE, named: false },
+    syncIntervalMinutes: parseSyncInterval(env.SYNC_INTERVAL_MINUTES),
     fixedNow,
     rateLimits: {
       writesPerMinute: parseCount('RATE_LIMIT_WRITES_PER_MINUTE', env.RATE_LIMIT_WRITES_PER_MINUTE, 120),
       readsPerMinute: parseCount('RATE_LIMIT_READS_PER_MINUTE', env.RATE_LIMIT_READS_PER_MINUTE, 600),
+      batchItemsPerMinute: parseCount(
+        'RATE_LIMIT_BATCH_ITEMS_PER_MINUTE',
+        env.RATE_LIMIT_BATCH_ITEMS_PER_MINUTE,
+        5_000,
+      ),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     heapGrowingPercent: parseCount('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT, 20),

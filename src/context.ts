@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { CatalogueIndex } from './query/catalogue-index.js';
+import type { Feed } from './importers/feeds.js';
+import { Metrics } from './observability/metrics.js';
+import { COUNTRIES } from './places/countries.js';
+import { CatalogueIndex } from './query/index/catalogue-index.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
 import { KeysRepository } from './storage/keys.repository.js';
 import { RegistrationsRepository } from './storage/registrations.repository.js';
+import { SourcesRepository } from './storage/sources.repository.js';
 
 /** The dependencies of every use case, built once at start-up and passed along (no globals, no container). */
 export interface AppContext {
@@ -13,14 +18,36 @@ export interface AppContext {
   events: EventsRepository;
   keys: KeysRepository;
   registrations: RegistrationsRepository;
+  /** The state of each source (feeds, imports, shipped snapshots). */
+  sources: SourcesRepository;
+  /** The feeds of the feeds file (disabled ones included), as loaded at start-up. */
+  feeds: readonly Feed[];
   logger: Logger;
-  /** The in-memory read index every query runs on. */
-  index: CatalogueIndex;
+  /**
+   * The in-memory read index every query runs on, in a process that serves reads; use cases that write keep it in
+   * step. A command-line process has none.
+   */
+  index: CatalogueIndex | undefined;
   /** The service's notion of "now" (fixed by TECH_EVENTS_NOW in tests and demos). */
   now(): Date;
+  /** What operators watch (GET /metrics), in a process that serves; use cases count what they do. */
+  metrics: Metrics | undefined;
 }
 
-export function createContext(config: Config, storage: Storage, logger: Logger): AppContext {
+/** The context of a process that serves reads: HTTP and MCP run on it. */
+export interface ServingContext extends AppContext {
+  index: CatalogueIndex;
+  metrics: Metrics;
+  /** Signs pagination cursors; shared by the app nodes of one database (see settings.repository.ts). */
+  cursorSecret: Buffer;
+}
+
+function baseContext(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  feeds: readonly Feed[],
+): Omit<AppContext, 'index' | 'metrics'> {
   const fixed = config.fixedNow;
   const now = fixed ? () => new Date(fixed.getTime()) : () => new Date();
   return {
@@ -30,7 +57,32 @@ export function createContext(config: Config, storage: Storage, logger: Logger):
     events: new EventsRepository(storage.db),
     keys: new KeysRepository(storage.db),
     registrations: new RegistrationsRepository(storage.db),
-    index: new CatalogueIndex(now),
+    sources: new SourcesRepository(storage.db),
+    feeds,
     now,
   };
+}
+
+/** A context for a command-line process: use cases write to the database only. */
+export function createContext(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  feeds: readonly Feed[] = [],
+): AppContext {
+  return { ...baseContext(config, storage, logger, feeds), index: undefined, metrics: undefined };
+}
+
+/** A context for a process that serves reads, with its (empty) read index. */
+export function createServingContext(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  feeds: readonly Feed[] = [],
+  cursorSecret: Buffer = randomBytes(32),
+): ServingContext {
+  const base = baseContext(config, storage, logger, feeds);
+  const index = new CatalogueIndex(base.now);
+  const metrics = new Metrics(() => COUNTRIES.map((c) => [c, index.shard(c).size]));
+  return { ...base, index, metrics, cursorSecret };
 }

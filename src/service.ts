@@ -1,42 +1,54 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { type AppContext, createContext } from './context.js';
+import { createServingContext, type ServingContext } from './context.js';
 import { buildApp } from './http/app.js';
-import { seedIfEmpty } from './importers/seed.js';
-import { loadFeeds, startSyncTimer, syncIntervalFromEnv } from './importers/sync.js';
-import { startIndexSync } from './query/index-sync.js';
+import { type Feed, loadFeeds } from './importers/feeds.js';
+import { seedFromFeeds } from './importers/seed.js';
+import { type FeedSchedule, startFeedSchedule } from './importers/sync-schedule.js';
 import { openStorage } from './storage/database.js';
+import { sharedSecret } from './storage/settings.repository.js';
+import { startIndexSync } from './use-cases/index-sync.js';
 
 export interface RunningService {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: ServingContext;
   /** The address the server listens on, e.g. http://127.0.0.1:3000. */
   address: string;
+  /** The background sync of the feeds; absent when SYNC_INTERVAL_MINUTES=0. */
+  feedSchedule?: FeedSchedule;
   close(): Promise<void>;
 }
 
 /** Opens storage, builds the HTTP app and listens. The one way the server starts, for the CLI and the tests. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  // Before the database: a broken feeds file is a configuration error, reported at once.
+  const feeds = await loadFeeds(config.feedsFile.path, { optional: !config.feedsFile.named });
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const ctx = createContext(config, storage, logger);
+  const cursorSecret = await sharedSecret(storage, 'cursor-key').catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
+  const ctx = createServingContext(config, storage, logger, feeds, cursorSecret);
   let app: FastifyInstance | undefined;
   let stopSync: (() => Promise<void>) | undefined;
   try {
-    if (config.seed) await seedIfEmpty(ctx);
+    if (config.seed) await seedFromFeeds(ctx, feeds);
     stopSync = await startIndexSync(ctx);
-    const stopFeeds = await startFeedTimer(ctx);
     app = await buildApp(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
+    ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');
+    const feedSchedule = startFeeds(ctx, feeds);
     let closing: Promise<void> | undefined;
     return {
       app,
       ctx,
       address,
+      feedSchedule,
       close() {
         closing ??= (async () => {
           await app!.close();
-          stopFeeds?.();
+          await feedSchedule?.stop();
           await stopSync?.();
           await storage.close();
         })();
@@ -51,22 +63,17 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   }
 }
 
-/** SYNC_INTERVAL_MINUTES: import every feed of FEEDS_FILE on a timer inside the server (see `tech-events sync`). */
-async function startFeedTimer(ctx: AppContext): Promise<(() => void) | undefined> {
-  const minutes = syncIntervalFromEnv();
-  if (minutes === undefined) return undefined;
-  const feeds = await loadFeeds(process.env.FEEDS_FILE || './feeds.json');
-  ctx.logger.info({ feeds: feeds.length, minutes }, 'feed sync scheduled');
-  return startSyncTimer(ctx, feeds, minutes, (results) => {
-    for (const r of results) {
-      if (r.error) ctx.logger.warn({ source: r.feed.source, error: r.error }, 'feed sync failed');
-      else if (r.report) {
-        const { created, updated, unchanged, cancelled, restored, skipped } = r.report;
-        ctx.logger.info(
-          { source: r.feed.source, created, updated, unchanged, cancelled, restored, skipped: skipped.length },
-          'feed synced',
-        );
-      }
-    }
-  });
+/** SYNC_INTERVAL_MINUTES (default 360, 0 = off): sync the feeds in the background, after listening. */
+function startFeeds(ctx: ServingContext, feeds: readonly Feed[]): FeedSchedule | undefined {
+  const minutes = ctx.config.syncIntervalMinutes;
+  const enabled = feeds.filter((f) => f.enabled !== false);
+  if (minutes === 0 || enabled.length === 0) {
+    ctx.logger.info({ feeds: enabled.length, minutes }, 'feed sync off');
+    return undefined;
+  }
+  ctx.logger.info(
+    { feeds: enabled.map((f) => f.source), minutes, file: ctx.config.feedsFile.path },
+    'feed sync scheduled',
+  );
+  return startFeedSchedule(ctx, feeds, { intervalMinutes: minutes });
 }

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../src/context.js';
+import type { ServingContext } from '../src/context.js';
 import { McpServerPool } from '../src/mcp/server.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 const NOW = '2025-03-01T09:00:00Z';
 
 /** Building a server reads only the base URL; tools are not called in these tests. */
-const fakeCtx = { config: { baseUrl: 'http://localhost:1' } } as unknown as AppContext;
+const fakeCtx = { config: { baseUrl: 'http://localhost:1' } } as unknown as ServingContext;
 
 async function linkedClient(server: McpServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -139,6 +139,15 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     expect(none.data.best).toBeNull();
   });
 
+  it('best_next_event prefers what is near where the person is, without narrowing to it', async () => {
+    const q = 'I live in Geneva and want to go to a DevOps conference';
+    const { data } = await call(client, 'best_next_event', { q, country: 'ch' });
+    expect(data.understood).toMatch(/nearest to your base in Genève/);
+    expect(data.best.title).toBe('Devopsdays Geneva');
+    expect(data.best.matchReasons).toContain('Near your base in Genève');
+    expect(data.runnersUp.map((e: { title: string }) => e.title)).toContain('Devopsdays Zurich');
+  });
+
   it('get_event by id or page URL; unknown id is a helpful tool error', async () => {
     const byId = await call(client, 'get_event', { id: 'ki-meetup-zurich', country: 'ch' });
     expect(byId.data.event.title).toBe('KI Meetup Zürich');
@@ -223,11 +232,18 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     const refused = await call(late, 'rsvp', { id: 'sold-out-workshop' });
     expect(refused.result.isError).toBe(true);
     expect(refused.text).toMatch(/cancelled/);
+    // Someone already registered is told the event is cancelled too, and that their place is kept.
+    const again = await call(guest, 'rsvp', { id: 'sold-out-workshop' });
+    expect(again.result.isError).toBe(true);
+    expect(again.text).toMatch(/cancelled.*Yours \(waitlisted\) is kept/);
+    const cancelledEvent = await call(guest, 'get_event', { id: 'sold-out-workshop', country: 'ch' });
+    expect(cancelledEvent.data.cancelled).toBe(true);
+    expect(cancelledEvent.text).toMatch(/^CANCELLED/);
+    await request(`${server.base}/api/events`, { key: hostKey, json: { action: 'restore', externalId: 'wl' } });
     expect((await call(guest, 'rsvp', { id: 'sold-out-workshop' })).data).toMatchObject({
       status: 'waitlisted',
       changed: false,
     });
-    await request(`${server.base}/api/events`, { key: hostKey, json: { action: 'restore', externalId: 'wl' } });
     expect((await call(late, 'rsvp', { id: 'sold-out-workshop' })).data.status).toBe('waitlisted');
     await guest.close();
     await late.close();

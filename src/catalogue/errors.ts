@@ -34,7 +34,7 @@ export const PROBLEMS = {
   'payload-too-large': {
     status: 413,
     title: 'The body is too large',
-    explanation: 'Request bodies are limited to 64 KiB.',
+    explanation: 'Request bodies are limited to 64 KiB, batches (POST /api/events/batch) to 5 MiB.',
   },
   'missing-key': {
     status: 401,
@@ -61,6 +61,18 @@ export const PROBLEMS = {
     status: 404,
     title: 'Not found',
     explanation: 'There is nothing at this address.',
+  },
+  'event-cancelled': {
+    status: 409,
+    title: 'The event is cancelled',
+    explanation:
+      'A cancelled event takes no registrations. Registrations it had are kept, and count again if the host restores it.',
+  },
+  'key-revoked': {
+    status: 409,
+    title: 'The key is revoked',
+    explanation:
+      'A revoked key stays revoked: it cannot be given a new secret. Issue a new key (`tech-events keys create`); the events of the revoked key stay in the catalogue.',
   },
   'method-not-allowed': {
     status: 405,

@@ -1,4 +1,5 @@
-import type { Country } from './countries.js';
+import { z } from 'zod';
+import type { Country } from '../places/countries.js';
 
 export const REG_MODES = ['open', 'invite', 'waitlist'] as const;
 export type RegMode = (typeof REG_MODES)[number];
@@ -8,8 +9,11 @@ export const VISIBILITIES = ['public', 'unlisted'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 export const EVENT_FORMATS = ['in_person', 'online', 'hybrid'] as const;
 export type EventFormat = (typeof EVENT_FORMATS)[number];
-export type Lifecycle = 'listed' | 'cancelled';
-export type GeoPrecision = 'exact' | 'city' | 'country' | 'none';
+export const LIFECYCLES = ['listed', 'cancelled'] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
+export const GEO_PRECISIONS = ['exact', 'city', 'country', 'none'] as const;
+export type GeoPrecision = (typeof GEO_PRECISIONS)[number];
+export const CURRENCIES = ['CHF', 'EUR'] as const;
 
 /** Who owns an event: a host key, or an importer's source. Stored as `key:<id>` / `source:<name>`. */
 export type Owner = `key:${string}` | `source:${string}`;
@@ -19,8 +23,64 @@ export const sourceOwner = (source: string): Owner => `source:${source}`;
 /** `source` of events pushed by a host through the write API. */
 export const HOST_SOURCE = 'host';
 
+/** A field of an event that is stored, written and read as it is (see PLAIN_FIELDS). */
+export interface PlainField<V extends string = string> {
+  /** What it is called in reasons ("Language"). */
+  title: string;
+  /** Its values; a write or a source may leave it out (stored as null). */
+  values: readonly [V, ...V[]];
+  /** What each value is called in sentences ("German"). */
+  labels: Record<V, string>;
+  /** What it means, for the API documentation. */
+  description: string;
+  /** The query parameter that filters by it (a list of values, any of them), when it is one. */
+  filter?: string;
+  /** What the filter restates as ("in German"). */
+  restate?: (labels: string[]) => string;
+}
+
+const plainField = <V extends string>(field: PlainField<V>): PlainField<V> => field;
+
+/**
+ * Plain fields of an event, each defined once here: stored in a column of its name (snake_case), accepted under its
+ * name on POST /api/events and from importers, shown in the read shape (null when unknown), and, with `filter`, a
+ * hard filter of the query grammar (HTTP, MCP, OpenAPI). A new plain field is an entry here and a migration adding
+ * its column.
+ */
+export const PLAIN_FIELDS = {
+  language: plainField({
+    title: 'Language',
+    values: ['en', 'de', 'fr', 'it'],
+    labels: { en: 'English', de: 'German', fr: 'French', it: 'Italian' },
+    description: 'The language the event is held in (en, de, fr or it); null when not known',
+    filter: 'lang',
+    restate: (labels) => `held in ${labels.join(' or ')}`,
+  }),
+} as const satisfies Record<string, PlainField>;
+
+type PlainFields = typeof PLAIN_FIELDS;
+export type PlainFieldName = keyof PlainFields & string;
+/** The plain fields' values of one event. */
+export type PlainContent = {
+  [K in PlainFieldName]: PlainFields[K] extends PlainField<infer V> ? V | null : never;
+};
+export const PLAIN_FIELD_NAMES = Object.keys(PLAIN_FIELDS) as PlainFieldName[];
+
+/** The zod schema of one plain field's value (null when unknown). */
+export function plainFieldSchema(name: PlainFieldName) {
+  const field: PlainField = PLAIN_FIELDS[name];
+  return z.enum(field.values).describe(field.description);
+}
+
+/** The plain fields of anything that may carry them (a submission, a record), unknown ones as null. */
+export function plainContentOf(source: Partial<Record<PlainFieldName, unknown>>): PlainContent {
+  const out: Record<string, unknown> = {};
+  for (const name of PLAIN_FIELD_NAMES) out[name] = source[name] ?? null;
+  return out as PlainContent;
+}
+
 /** The content of an event: everything a write sets (and an update replaces). */
-export interface EventContent {
+export interface EventContent extends PlainContent {
   country: Country;
   title: string;
   description: string | null;
@@ -46,6 +106,10 @@ export interface EventContent {
   lng: number | null;
   geoPrecision: GeoPrecision;
   visibility: Visibility;
+  /** Where speakers submit talks (call for papers), if there is a call. */
+  cfpUrl: string | null;
+  /** The call's deadline as given: a local date YYYY-MM-DD (the whole day counts) or an ISO date-time with offset. */
+  cfpUntil: string | null;
 }
 
 /** An event as stored: content plus identity, ownership and lifecycle. */
@@ -85,11 +149,13 @@ const CONTENT_FIELDS = [
   'lng',
   'geoPrecision',
   'visibility',
+  'cfpUrl',
+  'cfpUntil',
 ] as const satisfies readonly (keyof EventContent)[];
 
 /** True when a write would change nothing, so a resent payload adds no revision. */
 export function sameContent(a: EventContent, b: EventContent): boolean {
-  return CONTENT_FIELDS.every((field) => {
+  return [...CONTENT_FIELDS, ...PLAIN_FIELD_NAMES].every((field) => {
     const x = a[field];
     const y = b[field];
     if (x instanceof Date || y instanceof Date) return (x as Date | null)?.getTime() === (y as Date | null)?.getTime();

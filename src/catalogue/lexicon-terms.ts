@@ -21,6 +21,7 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'gen AI, generative KI, IA générative, IA generativa, GPT, ChatGPT, OpenAI, NLP, natural language processing',
     'computer vision, neural network, neuronales Netz, neuronale Netze, réseau de neurones, réseaux de neurones',
     'AI agent, agentic, prompt engineering, retrieval augmented generation, PyTorch, TensorFlow, Hugging Face, vibe coding',
+    'Minds Mastering Machines',
   ],
   data: [
     'data, Daten, données, dati, big data, data science, data scientist, data engineering, data engineer, data analytics',
@@ -28,7 +29,7 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'data warehouse, data lake, lakehouse, data mesh, data management, data visualization, Datenvisualisierung',
     'database, Datenbank, base de données, bases de données, jeu de données, dataset, SQL, NoSQL, PostgreSQL, Postgres',
     'PGConf, PGDay, MySQL, MongoDB, Elasticsearch, Kafka, Apache Spark, Databricks, Snowflake, Microsoft Fabric, PyData',
-    'statistics, Statistik, statistiques, statistica, open data, ~R, rstats',
+    'statistics, Statistik, statistiques, statistica, open data, ~R, rstats, MariaDB, data2day',
   ],
   'cloud-devops': [
     'cloud, cloud native, cloud computing, hybrid cloud, Kubernetes, k8s, KubeCon, CloudNativeCon, KCD, DevOps',
@@ -47,6 +48,7 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'red team, blue team, threat intelligence, malware, ransomware, cryptography, Kryptographie, Kryptografie',
     'cryptographie, zero trust, privacy, Datenschutz, protection des données, GDPR, DSGVO, RGPD, digital identity',
     'identity management, identity and access management, IAM, confidential computing, GRC, risk management, Nullcon',
+    'RuhrSec',
   ],
   web: [
     'web, web development, web developer, Webentwicklung, Webentwickler, développement web, sviluppo web, frontend',
@@ -58,7 +60,7 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
   mobile: [
     'mobile, mobile development, mobile app, Mobile-Entwicklung, App-Entwicklung, app development, développement mobile',
     'sviluppo mobile, app, smartphone, iOS, Android, Swift, SwiftUI, swiftcon, Kotlin, KotlinConf, Kotlin Multiplatform',
-    'Jetpack Compose, Flutter, Fluttercon, Dart, React Native, droidcon, Xamarin, MAUI',
+    'Jetpack Compose, Flutter, Fluttercon, Dart, React Native, droidcon, Xamarin, MAUI, CocoaHeads',
   ],
   'programming-languages': [
     'programming language, Programmiersprache, langage de programmation, linguaggio di programmazione, compiler',
@@ -67,6 +69,9 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'Spring Framework, Quarkus, JavaLand, JCON, Scala, Kotlin, KotlinConf, Swift, Dart, Clojure, Groovy, Elixir, Erlang',
     'Haskell, OCaml, F#, C#, C++, CppCon, .NET, dotnet, ASP.NET, Delphi, PHP, Ruby, Ruby on Rails, Perl, Lua, Zig',
     'JuliaCon, COBOL, Fortran, Lisp, Symfony, Laravel, Django, JUG',
+    // Series named after their technology: BASTA! (.NET), JAX and W-JAX (Java), EKON (Delphi), emBO++ (embedded C++).
+    'BASTA, JAX, W-JAX, SymfonyLive, EuroPython, DjangoCon, RustFest, Meeting C++, emBO++, EKON, SpringOne, Blazor',
+    'ElixirConf, Ktor',
   ],
   architecture: [
     'software architecture, Softwarearchitektur, architecture logicielle, architettura software, architecture',
@@ -118,7 +123,7 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'Industry 4.0, embedded, embedded systems, eingebettete Systeme, systèmes embarqués, hardware, electronics',
     'Elektronik, électronique, elettronica, maker, Maker Faire, makerspace, FPGA, Arduino, Raspberry Pi, microcontroller',
     'Mikrocontroller, firmware, semiconductor, Halbleiter, semi-conducteurs, chip design, RISC-V, sensors, Sensoren',
-    'capteurs, PCB, 3D printing, 3D-Druck, impression 3D, automotive, digital twin',
+    'capteurs, PCB, 3D printing, 3D-Druck, impression 3D, automotive, digital twin, emBO++',
   ],
   robotics: [
     'robotics, robot, Robotik, Roboter, robotique, robotica, cobot, drone, Drohne, droni, UAV, autonomous systems',
@@ -169,9 +174,10 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
 };
 
 /**
- * The words that name a topic's field itself, in en/de/fr/it (a subset of its TOPIC_TERMS). A search for "AI" is
- * answered as well by a title saying "KI" or "IA"; only words more specific than the field ("Python", "Kubernetes",
- * "MLOps") make a title that repeats them a better match than one naming the field in other words.
+ * The words that name a topic's field itself, in en/de/fr/it (a subset of its TOPIC_TERMS), and the people who
+ * practise it ("CTO" asks for engineering leadership, "tester" for testing). A search for "AI" is answered as well by
+ * a title saying "KI" or "IA"; words more specific than the field ("Python", "Kubernetes", "MLOps") ask for that
+ * technology (see lexicon-technologies.ts), and the field only weakly.
  */
 export const TOPIC_NAMES: Record<Exclude<TopicSlug, 'general'>, string> = {
   'ai-ml':
@@ -183,13 +189,14 @@ export const TOPIC_NAMES: Record<Exclude<TopicSlug, 'general'>, string> = {
     'security, cybersecurity, cyber security, cyber, infosec, information security, IT security, IT-Sicherheit, ' +
     'Sicherheit, Cybersicherheit, Informationssicherheit, sécurité, cybersécurité, sécurité informatique, sicurezza, ' +
     'sicurezza informatica, cybersicurezza',
-  web: 'web, web development, Webentwicklung, développement web, sviluppo web',
+  web: 'web, web development, Webentwicklung, développement web, sviluppo web, web developer, Webentwickler',
   mobile: 'mobile, mobile development, Mobile-Entwicklung, App-Entwicklung, développement mobile, sviluppo mobile',
   'programming-languages':
     'programming language, Programmiersprache, langage de programmation, linguaggio di programmazione',
   architecture:
     'architecture, software architecture, Architektur, Softwarearchitektur, architecture logicielle, architettura',
-  testing: 'testing, software testing, Softwaretest, QA, quality assurance, Qualitätssicherung, assurance qualité',
+  testing:
+    'testing, software testing, Softwaretest, QA, quality assurance, Qualitätssicherung, assurance qualité, tester',
   'open-source': 'open source, FOSS, OSS, free software, freie Software, logiciel libre, software libero',
   blockchain: 'blockchain, crypto, Krypto, web3',
   fintech: 'fintech, financial technology',
@@ -201,11 +208,14 @@ export const TOPIC_NAMES: Record<Exclude<TopicSlug, 'general'>, string> = {
   quantum:
     'quantum, quantum computing, Quanten, Quantencomputing, quantique, informatique quantique, quantistico, ' +
     'calcolo quantistico',
-  gaming: 'gaming, game development, Spieleentwicklung, jeux vidéo, videogiochi',
+  gaming:
+    'gaming, game development, Spieleentwicklung, jeux vidéo, videogiochi, game dev, game developer, Spieleentwickler',
   product: 'product, product management, Produktmanagement, gestion de produit',
-  design: 'design, UX, UI, UX/UI, UI/UX, user experience',
+  design: 'design, UX, UI, UX/UI, UI/UX, user experience, designer',
   startups: 'startup, start-up, entrepreneurship, Unternehmertum, entrepreneuriat, imprenditorialità',
-  leadership: 'leadership, engineering leadership, tech leadership, engineering management',
+  leadership:
+    'leadership, engineering leadership, tech leadership, engineering management, CTO, VP Engineering, ' +
+    'VP of Engineering, Head of Engineering, engineering manager, tech lead, team lead',
   career: 'career, Karriere, carrière, carriera',
 };
 
@@ -270,16 +280,20 @@ export const PRICE_TERMS: Record<Price, Terms> = {
 /** Event-type words: not topics; searches keep them as full-text words. */
 export const EVENT_KIND_TERMS: Record<EventKind, Terms> = {
   meetup: [
-    'meetup, meet-up, user group, usergroup, JUG, Stammtisch, Treffen, rencontre, ritrovo, incontro, community meetup',
+    'meetup, meet-up, user group, usergroup, JUG, Stammtisch, Treffen, rencontre, ritrovo, incontro, incontri',
+    'community meetup',
   ],
   conference: [
-    'conference, conf, Konferenz, conférence, conferenza, congress, Kongress, congrès, congresso, summit, Gipfel',
+    'conference, conf, Konferenz, conférence, conferenza, conferenze, congress, Kongress, congrès, congresso',
+    'congressi, summit, Gipfel',
     'sommet, symposium, Tagung, convention, forum, barcamp, unconference, unKonf, Unkonferenz, expo, Messe, salon',
-    'trade fair, trade show, festival',
+    // A day of talks: "Postgres Tag", "Rust Day", "IT-Tage", "Datentag".
+    'trade fair, trade show, festival, day, Tag, Tage, journée, giornata',
   ],
   workshop: [
     'workshop, atelier, laboratorio, training, Schulung, formation, bootcamp, masterclass, master class, tutorial',
-    'hands-on, Kurs, seminar, séminaire, seminario, code lab, codelab, coding dojo',
+    'hands-on, Kurs, seminar, séminaire, seminario, seminari, laboratori, code lab, codelab, coding dojo',
+    'summer school, Sommerschule, école d’été, scuola estiva',
   ],
   hackathon: ['hackathon, hack day, hackday, hack night, hacknight, datathon, codefest, game jam'],
   talk: [
@@ -306,6 +320,7 @@ export const CONFS_TECH_TOPIC_MAP: Record<string, TopicSlug[]> = {
   accessibility: ['design'],
   android: ['mobile'],
   api: ['architecture'],
+  cfml: ['programming-languages'],
   clojure: ['programming-languages'],
   cpp: ['programming-languages'],
   css: ['web'],

@@ -210,11 +210,13 @@ const CONJUNCTIONS = new Set(['and', 'und', 'et', 'e', 'or', 'oder', 'ou', 'o'])
 
 /**
  * A `~` term (Go, Vue, PM, R, BI) counts when followed by an event/context word ("Go meetup", "R user group") or
- * listed next to a term of the same meaning ("Rust, Go and Java"); never right after a number ("7 PM").
+ * listed next to a term of the same meaning ("Rust, Go and Java"), or when it is the whole text (a search for
+ * "Go"); never right after a number ("7 PM").
  */
 function inContext(c: Cand, toks: Tok[], i: number, len: number): boolean {
   const prev = toks[i - 1];
   const next = toks[i + len];
+  if (!prev && !next) return true;
   if (prev && /^\d+$/.test(prev.key)) return false;
   if (next && joinable(next.gap) && CONTEXT.has(next.key)) return true;
   const near = [prev, next];
@@ -282,10 +284,25 @@ export function matchLexicon(text: string): LexiconHit[] {
   return hits;
 }
 
+/** Whether a folded word is a one-word term of the lexicon ("javascript", "symfonylive"), of any kind. */
+export function isLexiconWord(word: string): boolean {
+  return INDEX.get(word)?.some((c) => c.keys.length === 1) ?? false;
+}
+
 // ---------------------------------------------------------------- names of the fields themselves
 
 let topicNames: Map<string, Set<string>> | undefined;
 const namesKey = (term: string) => keysOf(term).join(' ');
+
+/**
+ * A term's folded words, single-spaced, without its `~`/`^` marker ("Node.js" → "node js", "~Go" → "go"): how terms
+ * are compared, e.g. a hit's canonical `term` with a table's spelling of it.
+ */
+export const termKey = (term: string): string => namesKey(term.replace(/^[~^]/, ''));
+
+/** The terms of comma-separated groups, as the tables of lexicon-terms.ts write them. */
+export const termsOf = (groups: readonly string[] | string): string[] =>
+  splitTerms(typeof groups === 'string' ? [groups] : groups);
 
 /** Whether `term` ("KI", "sécurité informatique", "Startups") names `slug`'s field itself (see TOPIC_NAMES). */
 export function isTopicName(slug: TopicSlug, term: string): boolean {

@@ -1,5 +1,5 @@
+import type { Country } from '../places/countries.js';
 import { countryCentroid, countryOfPoint, type Place, resolveCity } from '../places/gazetteer.js';
-import type { Country } from './countries.js';
 import type { GeoPrecision } from './event.js';
 
 export interface LocateInput {

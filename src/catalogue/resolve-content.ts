@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
+import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { classifySeniority, classifyTopics } from './classify.js';
-import { COUNTRY_INFO, type Country } from './countries.js';
 import { type FieldError, ValidationError } from './errors.js';
-import type { EventContent } from './event.js';
+import { type EventContent, plainContentOf } from './event.js';
 import { locate, pointOf } from './locate.js';
 import type { EventSubmission } from './submission.js';
 
@@ -37,14 +37,13 @@ export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaul
 
   const resolvedCountry = location.country ?? defaults.country;
   const { lat, lng, geoPrecision } = pointOf(location, resolvedCountry);
+  const when = timesOf(s, COUNTRY_INFO[resolvedCountry].timeZone);
   const description = s.description?.trim() ? s.description : null;
   return {
     country: resolvedCountry,
     title: s.title.trim(),
     description,
-    start: DateTime.fromISO(s.startAt).toJSDate(),
-    end: s.endAt ? DateTime.fromISO(s.endAt).toJSDate() : null,
-    allDay: false,
+    ...when,
     city: s.city?.trim() ?? null,
     venue: s.venue?.trim() ?? null,
     format: s.format,
@@ -62,5 +61,35 @@ export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaul
     lng,
     geoPrecision,
     visibility: s.visibility,
+    cfpUrl: s.cfpUrl ?? null,
+    cfpUntil: s.cfpUntil ?? null,
+    ...plainContentOf(s),
   };
+}
+
+/** A submission's local day: a plain date as it is, a date-time's date in the event's zone. */
+function localDay(value: string, zone: string): DateTime {
+  const parsed = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? DateTime.fromISO(value, { zone })
+    : DateTime.fromISO(value, { setZone: true }).setZone(zone);
+  return parsed.startOf('day');
+}
+
+/**
+ * Start, end and whether the event takes whole days. With `allDay`, the days of startAt and endAt (the last day,
+ * inclusive) in the event's zone, stored as local midnights with the end exclusive; a timed submission from one
+ * local midnight to a later one is all-day too.
+ */
+function timesOf(s: EventSubmission, zone: string): Pick<EventContent, 'start' | 'end' | 'allDay'> {
+  if (s.allDay) {
+    const first = localDay(s.startAt, zone);
+    const last = s.endAt ? localDay(s.endAt, zone) : first;
+    if (last < first) throw new ValidationError([{ field: 'endAt', message: 'must not be before startAt' }]);
+    return { start: first.toJSDate(), end: last.plus({ days: 1 }).toJSDate(), allDay: true };
+  }
+  const start = DateTime.fromISO(s.startAt, { setZone: true }).setZone(zone);
+  const end = s.endAt ? DateTime.fromISO(s.endAt, { setZone: true }).setZone(zone) : undefined;
+  const midnight = (t: DateTime) => t.equals(t.startOf('day'));
+  const allDay = end !== undefined && end > start && midnight(start) && midnight(end);
+  return { start: start.toJSDate(), end: end?.toJSDate() ?? null, allDay };
 }

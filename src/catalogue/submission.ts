@@ -1,8 +1,16 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { COUNTRIES } from './countries.js';
+import { COUNTRIES } from '../places/countries.js';
 import { type FieldError, ValidationError } from './errors.js';
-import { EVENT_FORMATS, PRICE_TYPES, REG_MODES, VISIBILITIES } from './event.js';
+import {
+  EVENT_FORMATS,
+  PLAIN_FIELD_NAMES,
+  type PlainFieldName,
+  PRICE_TYPES,
+  plainFieldSchema,
+  REG_MODES,
+  VISIBILITIES,
+} from './event.js';
 import { isTopic, SENIORITIES } from './taxonomy.js';
 
 /** `YYYY-MM-DDTHH:MM:SS` with an optional fraction and a UTC offset (`+HH:MM` or `Z`). */
@@ -18,11 +26,30 @@ const text = (max: number) =>
 
 const requiredText = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
 
+/** UTC offsets in use on Earth run from -12:00 to +14:00; anything beyond ±14:00 is a typo. */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+/** A date-time with an offset, or (for all-day events) a plain local date YYYY-MM-DD. */
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 const offsetDateTime = z.string().superRefine((s, ctx) => {
-  if (!OFFSET_DATE_TIME.test(s)) {
+  if (PLAIN_DATE.test(s)) {
+    if (!DateTime.fromISO(s).isValid) ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+    return;
+  }
+  const offset = OFFSET_DATE_TIME.exec(s)?.[2];
+  if (offset === undefined) {
     ctx.addIssue({
       code: 'custom',
       message: 'must be an ISO 8601 date-time with a UTC offset, e.g. 2026-12-03T18:30:00+01:00',
+    });
+    return;
+  }
+  const [hours, minutes] = offset === 'Z' ? [0, 0] : offset.slice(1).split(':').map(Number);
+  if (minutes! >= 60 || hours! * 60 + minutes! > MAX_OFFSET_MINUTES) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `has an impossible UTC offset ${offset}: offsets run from -12:00 to +14:00`,
     });
   } else if (!DateTime.fromISO(s, { setZone: true }).isValid) {
     ctx.addIssue({ code: 'custom', message: 'is not a real date and time' });
@@ -43,12 +70,28 @@ const twoDecimals = (n: number) => Number(n.toFixed(2)) === n;
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
+/** Every plain field, optional on write (see PLAIN_FIELDS). */
+const plainInputs = Object.fromEntries(
+  PLAIN_FIELD_NAMES.map((name) => [name, plainFieldSchema(name).optional()]),
+) as Record<PlainFieldName, z.ZodOptional<ReturnType<typeof plainFieldSchema>>>;
+
 /** The body of POST /api/events that creates or updates an event (spec §2.3, plus documented extensions). */
 export const eventSubmissionSchema = z
   .strictObject({
     title: requiredText(300).describe('Event name.'),
-    startAt: offsetDateTime.describe('Start, ISO 8601 with a UTC offset: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z).'),
-    endAt: offsetDateTime.optional().describe('End, same shape as startAt; not before it.'),
+    startAt: offsetDateTime.describe(
+      'Start, ISO 8601 with a UTC offset: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z); with allDay, a local date YYYY-MM-DD.',
+    ),
+    endAt: offsetDateTime
+      .optional()
+      .describe('End, same shape as startAt; not before it. With allDay, the last day (inclusive).'),
+    allDay: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe(
+        'Extension. A whole-day event: startAt and endAt are read as local dates in the event’s country (no clock time is shown). ' +
+          'A submission from local midnight to a later local midnight is all-day too.',
+      ),
     city: requiredText(120).optional().describe('City name in any common spelling; omit for online events.'),
     venue: requiredText(300).optional().describe('Venue; omit for online events.'),
     format: enumOf(EVENT_FORMATS).default('in_person'),
@@ -82,9 +125,26 @@ export const eventSubmissionSchema = z
     seniority: z.array(enumOf(SENIORITIES)).max(5).optional().describe('Extension. Audience seniority.'),
     lat: z.number().min(-90).max(90).optional().describe('Extension. With lng: the exact point, inside the country.'),
     lng: z.number().min(-180).max(180).optional().describe('Extension. With lat.'),
+    cfpUrl: httpUrl.optional().describe('Extension. Where speakers submit talks (the call for papers).'),
+    cfpUntil: offsetDateTime
+      .optional()
+      .describe(
+        'Extension. The call for papers’ deadline: a local date YYYY-MM-DD (the whole day counts) or a date-time with offset.',
+      ),
+    ...plainInputs,
   })
   .superRefine((s, ctx) => {
-    if (s.endAt && s.startAt && DateTime.fromISO(s.endAt) < DateTime.fromISO(s.startAt)) {
+    for (const field of ['startAt', 'endAt'] as const) {
+      if (!s.allDay && s[field] !== undefined && PLAIN_DATE.test(s[field])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'a plain date needs allDay: true; else give a time and offset',
+        });
+      }
+    }
+    // All-day ranges are checked as local dates once the event's country is known (see resolveSubmission).
+    if (s.endAt && s.startAt && !s.allDay && DateTime.fromISO(s.endAt) < DateTime.fromISO(s.startAt)) {
       ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
     }
     if (s.priceAmount !== undefined && s.price !== 'paid') {

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
-import type { AppContext } from '../context.js';
+import type { ServingContext } from '../context.js';
 import { refuseKeyInQuery } from './authenticate.js';
 import { registerCaching } from './caching.js';
 import { clientErrorHandler, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerRateLimits } from './limits.js';
@@ -16,6 +16,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerSourcesRoutes } from './routes/sources.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -25,7 +26,7 @@ function requestSerializer(request: { method: string; url: string; ip?: string; 
   return { method: request.method, path: pathOf(request.url), ip: request.ip, id: request.id };
 }
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   const { timeouts } = ctx.config;
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
@@ -87,6 +88,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // cost pino a generic JSON.stringify each). Together that halves the cost of a line written on every request.
   const accessLog = ctx.logger.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
+    ctx.metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     accessLog.info(
       {
         reqId: request.id,
@@ -118,6 +122,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerEventReadRoutes(app, ctx);
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
+  registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
   registerAdminRoutes(app, ctx);

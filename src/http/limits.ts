@@ -20,7 +20,11 @@ const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? pathOf
 
 /** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
 function isWrite(request: FastifyRequest): boolean {
-  return (request.method === 'POST' || request.method === 'DELETE') && routeOf(request) === '/api/events';
+  const route = routeOf(request);
+  return (
+    (request.method === 'POST' || request.method === 'DELETE') &&
+    (route === '/api/events' || route === '/api/events/batch')
+  );
 }
 
 /**
@@ -39,9 +43,10 @@ export function rateLimitBucket(request: FastifyRequest): string {
   return `read:ip:${request.ip}`;
 }
 
-/** Never limited: the health check (load balancers, orchestrators) and CORS preflights. */
+/** Never limited: health, readiness and metrics (load balancers, orchestrators, scrapers) and CORS preflights. */
+const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
 function exempt(request: FastifyRequest): boolean {
-  return request.method === 'OPTIONS' || routeOf(request) === '/healthz';
+  return request.method === 'OPTIONS' || OPERATIONS.has(routeOf(request) ?? '');
 }
 
 /**
@@ -91,4 +96,41 @@ export function clientErrorHandler(baseUrl: string) {
     // The client should close after the answer; a peer that does not gets its socket destroyed.
     setTimeout(() => socket.destroy(), 2000).unref();
   };
+}
+
+/**
+ * The items of batch pushes, counted per key in fixed one-minute windows beside the per-request write limit: a batch
+ * is one write request, and its N events take N of the key's items for the minute (RATE_LIMIT_BATCH_ITEMS_PER_MINUTE,
+ * default 5,000). A batch that does not fit is refused whole (429 with Retry-After), changing nothing.
+ */
+export class ItemAllowance {
+  private readonly used = new Map<string, { window: number; count: number }>();
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes `n` items for the bucket of this request, or throws the 429 problem; nothing is taken then. */
+  take(request: FastifyRequest, n: number): void {
+    if (this.perMinute === 0) return;
+    const bucket = rateLimitBucket(request);
+    const window = Math.floor(this.now() / WINDOW_MS);
+    let entry = this.used.get(bucket);
+    if (!entry || entry.window !== window) {
+      if (this.used.size > 20_000) this.used.clear();
+      entry = { window, count: 0 };
+      this.used.set(bucket, entry);
+    }
+    if (entry.count + n > this.perMinute) {
+      const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - this.now()) / 1000));
+      const left = Math.max(0, this.perMinute - entry.count);
+      throw new ServiceError(
+        'rate-limited',
+        `A batch of ${n} events does not fit: ${left} of ${this.perMinute} batch items per minute are left for this key; retry in ${retryAfter} s.`,
+        { retryAfter, limit: this.perMinute },
+      );
+    }
+    entry.count += n;
+  }
 }

@@ -2,11 +2,22 @@ import { z } from 'zod';
 import { PROBLEMS } from '../catalogue/errors.js';
 import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
 import { searchQuerySchema } from '../query/params.js';
-import { createKeySchema } from './routes/admin.js';
+import { eventViewSchema } from '../render/event-json.js';
+import { searchResponseSchema } from '../render/search-json.js';
+import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 
 /** JSON Schema of a zod schema as a request body (defaults make fields optional on input). */
 const inputSchema = (schema: z.ZodType) => {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+};
+
+/** JSON Schema of a zod schema as a response body. */
+const outputSchema = (schema: z.ZodType) => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
@@ -98,80 +109,9 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           },
         },
         CreateKey: inputSchema(createKeySchema),
-        Event: {
-          type: 'object',
-          required: [
-            'id',
-            'title',
-            'start',
-            'format',
-            'rsvp',
-            'geo',
-            'price',
-            'topics',
-            'seniority',
-            'organizer',
-            'source',
-            'sourceUrl',
-            'url',
-            'matchReasons',
-          ],
-          properties: {
-            id: { type: 'string' },
-            title: { type: 'string' },
-            start: { type: 'string', format: 'date-time', description: 'UTC with milliseconds' },
-            format: { enum: ['in_person', 'online', 'hybrid'] },
-            rsvp: { enum: ['open', 'invite', 'waitlist'] },
-            city: { type: 'string' },
-            venue: { type: 'string' },
-            geo: {
-              type: ['object', 'null'],
-              properties: {
-                lat: { type: 'number' },
-                lng: { type: 'number' },
-                precision: { enum: ['exact', 'city', 'country'] },
-              },
-            },
-            price: {
-              type: 'object',
-              properties: {
-                type: { enum: ['free', 'paid', 'unknown'] },
-                amount: { type: ['number', 'null'] },
-                currency: { enum: ['CHF', 'EUR'] },
-              },
-            },
-            topics: { type: 'array', items: { type: 'string' } },
-            seniority: { type: 'array', items: { type: 'string' } },
-            organizer: { type: 'string' },
-            source: {
-              type: 'string',
-              description: '`curated` for curated listings, `host` for host-pushed ones, else the importer source name',
-            },
-            sourceUrl: { type: 'string', format: 'uri' },
-            url: { type: 'string', format: 'uri' },
-            matchReasons: { type: 'array', items: { type: 'string' } },
-          },
-        },
-        EventList: {
-          type: 'object',
-          required: ['query', 'count', 'total', 'understood', 'calendar', 'events'],
-          properties: {
-            query: {
-              type: 'object',
-              properties: {
-                country: { type: 'string' },
-                q: { type: 'string' },
-                topics: { type: 'array', items: { type: 'string' } },
-                limit: { type: 'integer' },
-              },
-            },
-            count: { type: 'integer' },
-            total: { type: 'integer' },
-            understood: { type: 'string' },
-            calendar: { type: 'string', format: 'uri' },
-            events: { type: 'array', items: { $ref: '#/components/schemas/Event' } },
-          },
-        },
+        RotateKey: inputSchema(rotateKeySchema),
+        Event: outputSchema(eventViewSchema),
+        EventList: outputSchema(searchResponseSchema),
       },
     },
     paths: {
@@ -244,6 +184,70 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         },
         ...((extraPaths['/api/events'] as object | undefined) ?? {}),
       },
+      '/api/events/batch': {
+        post: {
+          summary: 'Create or update up to 1,000 events at once (a platform syncing its listings)',
+          description:
+            'Each item is an event submission with its externalId, stored as POST /api/events would store it: idempotent ' +
+            'per item, a bad item refused alone. `results` answers every item in request order, with id, url and ' +
+            'created, or with an error (a problem object). With `complete: true` the batch is the key’s complete list of ' +
+            'upcoming events: those missing from it are cancelled (reversibly; listed in `cancelled`), and items of ' +
+            'cancelled events are restored. Rate limits: one write request, and each item counts against the key’s batch ' +
+            'items per minute (RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, default 5,000); a batch that does not fit is refused ' +
+            'whole (429). Bodies up to 5 MiB.',
+          security: bearer,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['events'],
+                  properties: {
+                    events: {
+                      type: 'array',
+                      minItems: 1,
+                      maxItems: 1000,
+                      items: { $ref: '#/components/schemas/EventSubmission' },
+                    },
+                    complete: { type: 'boolean' },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            200: json('One result per item, in order', {
+              type: 'object',
+              required: ['results'],
+              properties: {
+                results: {
+                  type: 'array',
+                  items: {
+                    oneOf: [
+                      { $ref: '#/components/schemas/WriteResult' },
+                      {
+                        type: 'object',
+                        required: ['error'],
+                        properties: { externalId: { type: 'string' }, error: { $ref: '#/components/schemas/Problem' } },
+                      },
+                    ],
+                  },
+                },
+                cancelled: {
+                  type: 'array',
+                  description: 'With complete: the events cancelled because the batch left them out',
+                  items: { type: 'object', properties: { externalId: { type: 'string' }, id: { type: 'string' } } },
+                },
+              },
+            }),
+            401: problem('Missing, unknown or revoked key'),
+            413: problem('Body over 5 MiB'),
+            422: problem('Not a batch: `events` missing, empty or over 1,000'),
+            429: problem('Over the key’s write requests or batch items per minute; see Retry-After'),
+          },
+        },
+      },
       '/api/md': {
         get: {
           summary: 'The same query as a paste-ready GitHub markdown table',
@@ -315,10 +319,49 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           responses: { 200: { description: 'The revoked key' }, 404: problem('Unknown key') },
         },
       },
-      '/healthz': {
+      '/api/admin/keys/{id}/rotate': {
+        post: {
+          summary: 'Give a host key a new secret (admin); the response holds the only copy of the new key',
+          description:
+            'The key keeps its id, so its events, externalIds and RSVPs stay with it. The old secret stops working ' +
+            'at once, or, with `grace`, at `previousSecretExpiresAt`. Rotating again during a grace period ends it: ' +
+            'the oldest secret stops at once, the one being replaced gets the new grace period.',
+          security: bearer,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: {
+            required: false,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/RotateKey' } } },
+          },
+          responses: {
+            200: { description: 'The key with its new secret (`key`) and `previousSecretExpiresAt`' },
+            401: problem('Bad admin token'),
+            404: problem('Unknown key'),
+            409: problem('The key is revoked (`key-revoked`)'),
+            422: problem('Invalid grace period'),
+          },
+        },
+      },
+      '/api/sources': {
         get: {
-          summary: 'Readiness',
-          responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable' } },
+          summary: 'Every source of the catalogue: kind, feed URL, licence, last attempt, success and error, counts',
+          description:
+            'The same as the page at /sources. Query strings of feed URLs and local file paths are not shown.',
+          responses: { 200: { description: '{syncIntervalMinutes, lastRefreshed, sources: [...]}' } },
+        },
+      },
+      '/healthz': {
+        get: { summary: 'Liveness: the process answers', responses: { 200: { description: 'Alive' } } },
+      },
+      '/readyz': {
+        get: {
+          summary: 'Readiness: the database answers and the read index is loaded',
+          responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable or index loading' } },
+        },
+      },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus metrics: requests and latency by route, events per country, writes, syncs, cache',
+          responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': {} } } },
         },
       },
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),

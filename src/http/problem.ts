@@ -34,6 +34,7 @@ export function sendProblem(reply: FastifyReply, baseUrl: string, error: Service
   }
   // A database outage is usually over within seconds (a restart, a failover): say when to retry.
   if (error.code === 'storage-unavailable') reply.header('Retry-After', '5');
+  if (typeof error.extra.retryAfter === 'number') reply.header('Retry-After', String(error.extra.retryAfter));
   return reply
     .status(error.status)
     .type('application/problem+json; charset=utf-8')

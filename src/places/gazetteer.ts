@@ -5,7 +5,7 @@
  * The JSON is imported with an import attribute so that `tsc` copies it next to the compiled module
  * in dist/; the lookup maps are built lazily on first use.
  */
-import { type Country, isCountry } from '../catalogue/countries.js';
+import { type Country, isCountry } from './countries.js';
 import data from './data/dach-places.json' with { type: 'json' };
 import { foldName, foldStrict, loosen, slugifyName } from './fold.js';
 import { PHRASE_STOPWORDS } from './stoplist.js';

@@ -1,6 +1,6 @@
 /** Small geographic helpers: distances, point-in-country and country centroids. */
 import { iso1A2Code } from '@rapideditor/country-coder';
-import { type Country, isCountry } from '../catalogue/countries.js';
+import { type Country, isCountry } from './countries.js';
 
 export interface LatLng {
   lat: number;

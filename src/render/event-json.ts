@@ -1,31 +1,86 @@
-import type { CatalogueEvent } from '../catalogue/event.js';
+import { z } from 'zod';
+import { callForPapers } from '../catalogue/cfp.js';
+import {
+  type CatalogueEvent,
+  CURRENCIES,
+  EVENT_FORMATS,
+  GEO_PRECISIONS,
+  LIFECYCLES,
+  PLAIN_FIELD_NAMES,
+  type PlainFieldName,
+  PRICE_TYPES,
+  plainContentOf,
+  plainFieldSchema,
+  REG_MODES,
+  VISIBILITIES,
+} from '../catalogue/event.js';
 
-/** The public read shape of an event (spec §2.1), exactly these fields. */
-export interface EventView {
-  id: string;
-  title: string;
-  start: string;
-  format: string;
-  rsvp: string;
-  city?: string;
-  venue?: string;
-  geo: { lat: number; lng: number; precision: string } | null;
-  price: { type: string; amount: number | null; currency: string };
-  topics: string[];
-  seniority: string[];
-  organizer: string;
-  source: string;
-  sourceUrl: string;
-  url: string;
-  matchReasons: string[];
-}
+/** The plain fields of the event model (catalogue/event.ts), each shown under its name, null when unknown. */
+const plainOutputs = Object.fromEntries(
+  PLAIN_FIELD_NAMES.map((name) => [name, plainFieldSchema(name).nullable()]),
+) as Record<PlainFieldName, z.ZodNullable<ReturnType<typeof plainFieldSchema>>>;
+
+/**
+ * The public read shape of an event (spec §2.1), defined once: JSON listings, MCP tool outputs and the OpenAPI
+ * `Event` schema all derive from it.
+ */
+export const eventViewSchema = z.object({
+  id: z.string().describe('Slug identifying the event; never changes'),
+  title: z.string(),
+  start: z.string().describe('ISO 8601 UTC timestamp with milliseconds'),
+  end: z.string().nullable().describe('Extension. ISO 8601 UTC; for all-day events the exclusive local midnight after'),
+  allDay: z.boolean().describe('Extension. Takes whole days: show dates, no clock time'),
+  format: z.enum(EVENT_FORMATS),
+  rsvp: z.enum(REG_MODES).describe('Registration mode'),
+  city: z.string().optional().describe('Present for located events'),
+  venue: z.string().optional().describe('Present for located events'),
+  geo: z
+    .object({
+      lat: z.number(),
+      lng: z.number(),
+      precision: z.enum(GEO_PRECISIONS).describe('exact: the event’s own point; city or country: a centroid'),
+    })
+    .nullable(),
+  price: z.object({
+    type: z.enum(PRICE_TYPES),
+    amount: z.number().nullable(),
+    currency: z.enum(CURRENCIES).describe('CHF for ch, EUR for de and at'),
+  }),
+  topics: z.array(z.string()).describe('Topic slugs (see /docs/taxonomy)'),
+  seniority: z.array(z.string()),
+  organizer: z.string(),
+  source: z
+    .string()
+    .describe(
+      '`host` for host-pushed events, else the name of the source that imported it (`confs-tech`, `devopsdays`, a feed of the feeds file…)',
+    ),
+  sourceUrl: z.string().describe('The original link of the event'),
+  url: z.string().describe('The event page, {base}/{country}/events/{id}'),
+  matchReasons: z.array(z.string()).describe('Why the event matched the query'),
+  cfp: z
+    .object({
+      url: z.string().nullable().describe('Where speakers submit talks'),
+      until: z.string().nullable().describe('The deadline: a local date (the whole day counts) or a date-time'),
+    })
+    .nullable()
+    .describe('Extension. The call for papers, when there is one'),
+  ...plainOutputs,
+});
+export type EventView = z.output<typeof eventViewSchema>;
 
 /** The owner's view (`mine=1`) adds what only the owner needs. */
-export interface OwnEventView extends EventView {
-  lifecycle: string;
-  visibility: string;
-  externalId: string | null;
-}
+export const ownEventViewSchema = eventViewSchema.extend({
+  lifecycle: z.enum(LIFECYCLES),
+  visibility: z.enum(VISIBILITIES),
+  externalId: z.string().nullable(),
+});
+export type OwnEventView = z.output<typeof ownEventViewSchema>;
+
+/** One event in full (MCP get_event): the read shape with its state, end and description. */
+export const eventDetailSchema = eventViewSchema.extend({
+  lifecycle: z.enum(LIFECYCLES),
+  description: z.string().nullable(),
+});
 
 export function eventPageUrl(baseUrl: string, event: Pick<CatalogueEvent, 'country' | 'id'>): string {
   return `${baseUrl}/${event.country}/events/${encodeURIComponent(event.id)}`;
@@ -37,6 +92,8 @@ export function toEventView(event: CatalogueEvent, baseUrl: string, matchReasons
     id: event.id,
     title: event.title,
     start: event.start.toISOString(),
+    end: event.end?.toISOString() ?? null,
+    allDay: event.allDay,
     format: event.format,
     rsvp: event.regMode,
     ...(event.city ? { city: event.city } : {}),
@@ -57,6 +114,8 @@ export function toEventView(event: CatalogueEvent, baseUrl: string, matchReasons
     sourceUrl: event.sourceUrl ?? event.url ?? url,
     url,
     matchReasons,
+    cfp: callForPapers(event),
+    ...plainContentOf(event),
   };
 }
 
@@ -66,5 +125,13 @@ export function toOwnEventView(event: CatalogueEvent, baseUrl: string): OwnEvent
     lifecycle: event.lifecycle,
     visibility: event.visibility,
     externalId: event.externalId,
+  };
+}
+
+export function toEventDetail(event: CatalogueEvent, baseUrl: string): z.output<typeof eventDetailSchema> {
+  return {
+    ...toEventView(event, baseUrl),
+    lifecycle: event.lifecycle,
+    description: event.description,
   };
 }

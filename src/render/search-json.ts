@@ -1,22 +1,38 @@
+import { z } from 'zod';
 import type { SearchResult } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
-import { type EventView, toEventView } from './event-json.js';
+import { eventViewSchema, toEventView } from './event-json.js';
 
-/** The event list response (spec §2.2). */
-export interface SearchResponse {
-  query: { country: string; q: string; topics: string[]; limit: number };
-  count: number;
-  total: number;
-  understood: string;
-  calendar: string;
-  events: EventView[];
-}
+/** The event list response (spec §2.2), defined once for JSON, MCP and OpenAPI. */
+export const searchResponseSchema = z.object({
+  query: z
+    .object({ country: z.string(), q: z.string(), topics: z.array(z.string()), limit: z.number().int() })
+    .describe('The query as interpreted'),
+  count: z.number().int().describe('Events in this response'),
+  total: z.number().int().describe('Matching events overall'),
+  understood: z.string().describe('How the prompt was understood, in one sentence'),
+  calendar: z.string().describe('The same query as a calendar subscription'),
+  events: z.array(eventViewSchema),
+  next: z
+    .string()
+    .optional()
+    .describe('When more events match: the URL of the next page (also in the Link header, rel="next")'),
+});
+export type SearchResponse = z.output<typeof searchResponseSchema>;
 
 export function calendarUrl(baseUrl: string, result: SearchResult): string {
   return `${baseUrl}/api/calendar?${toQueryString({ ...result.params, country: result.country })}`;
 }
 
-export function toSearchResponse(result: SearchResult, baseUrl: string): SearchResponse {
+/** The URL of the page after this one: the same query (the country as searched) with the cursor. */
+export function nextPageUrl(baseUrl: string, result: SearchResult, cursor: string): string {
+  return `${baseUrl}/api/events?${toQueryString({ ...result.params, country: result.country }, { cursor })}`;
+}
+
+export function toSearchResponse(
+  result: SearchResult & { nextCursor?: string | undefined },
+  baseUrl: string,
+): SearchResponse {
   const topics = [...new Set([...result.params.topics, ...result.understanding.topics.map((t) => t.slug)])];
   return {
     query: { country: result.country, q: result.params.q, topics, limit: result.params.limit },
@@ -25,5 +41,6 @@ export function toSearchResponse(result: SearchResult, baseUrl: string): SearchR
     understood: result.understood,
     calendar: calendarUrl(baseUrl, result),
     events: result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons)),
+    ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
   };
 }

@@ -1,33 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { COUNTRIES } from '../../catalogue/countries.js';
 import { ServiceError } from '../../catalogue/errors.js';
 import { parseOrThrow } from '../../catalogue/submission.js';
-import type { AppContext } from '../../context.js';
-import type { ApiKeyRecord } from '../../storage/keys.repository.js';
+import type { ServingContext } from '../../context.js';
+import { FeedsFileError, loadFeeds, runSync } from '../../importers/sync.js';
+import { issueKey, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../../use-cases/keys.js';
 import { bearerToken } from '../authenticate.js';
-
-export const createKeySchema = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(200),
-  country: z.enum(COUNTRIES).default('ch'),
-});
-
-export function keySummary(record: ApiKeyRecord) {
-  return {
-    id: record.id,
-    name: record.name,
-    country: record.country,
-    createdAt: record.createdAt.toISOString(),
-    revokedAt: record.revokedAt?.toISOString() ?? null,
-  };
-}
 
 /**
  * Key administration over HTTP, for when the embedded database is owned by the running server (the CLI cannot
  * open it then). Enabled only with ADMIN_TOKEN; otherwise these routes do not exist (404).
  */
-export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const adminToken = ctx.config.adminToken;
   const expected = adminToken ? Buffer.from(adminToken) : undefined;
 
@@ -44,22 +28,42 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): void
 
   app.get('/api/admin/keys', async (request) => {
     requireAdmin(request);
-    return { keys: (await ctx.keys.list()).map(keySummary) };
+    return { keys: await listKeys(ctx) };
   });
 
   app.post('/api/admin/keys', async (request, reply) => {
     requireAdmin(request);
-    const input = parseOrThrow(createKeySchema, request.body ?? {});
-    const { record, key } = await ctx.keys.create(input.name, input.country);
+    const { summary, key } = await issueKey(ctx, request.body ?? {});
     reply.status(201);
-    return { ...keySummary(record), key };
+    return { ...summary, key };
+  });
+
+  /** Syncs every feed of FEEDS_FILE now (as the timer does) and answers with what each changed. */
+  app.post('/api/admin/sync', async (request) => {
+    requireAdmin(request);
+    const feeds = await loadFeeds(process.env.FEEDS_FILE || './feeds.json').catch((error: unknown) => {
+      throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
+    });
+    const results = await runSync(ctx, feeds);
+    return {
+      feeds: results.map(({ feed, report, error }) => {
+        if (!report) return { source: feed.source, error };
+        const { created, updated, unchanged, cancelled, restored, skipped } = report;
+        return { source: feed.source, created, updated, unchanged, cancelled, restored, skipped: skipped.length };
+      }),
+    };
   });
 
   app.post<{ Params: { id: string } }>('/api/admin/keys/:id/revoke', async (request) => {
     requireAdmin(request);
-    const record = await ctx.keys.find(request.params.id);
-    if (!record) throw new ServiceError('not-found', `No key with id "${request.params.id}".`);
-    await ctx.keys.revoke(record.id);
-    return keySummary((await ctx.keys.find(record.id))!);
+    return (await revokeKey(ctx, request.params.id)).summary;
+  });
+
+  /** A new secret for the same key id (its events stay); the body `{"grace": "2h"}` is optional. */
+  app.post<{ Params: { id: string } }>('/api/admin/keys/:id/rotate', async (request) => {
+    requireAdmin(request);
+    const { grace } = parseOrThrow(rotateKeySchema, request.body ?? {});
+    const { summary, key } = await rotateKey(ctx, request.params.id, { graceSeconds: grace ?? 0 });
+    return { ...summary, key };
   });
 }

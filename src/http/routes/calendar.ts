@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { isCountry } from '../../catalogue/countries.js';
-import { ServiceError } from '../../catalogue/errors.js';
-import type { AppContext } from '../../context.js';
-import { search } from '../../query/engine.js';
-import { parseSearchParams } from '../../query/params.js';
-import { FEED_REFRESH_SECONDS, renderCalendar } from '../../render/ical.js';
+import type { ServingContext } from '../../context.js';
+import { isCountry } from '../../places/countries.js';
+import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
+import { getEvent, searchEvents } from '../../use-cases/read-events.js';
+import { dependsOn } from '../caching.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -15,14 +14,19 @@ function lastModified(dates: Date[], fallback: Date): string {
 }
 
 /** GET /api/calendar (a live subscription: each fetch re-runs the query) and one event's .ics. */
-export function registerCalendarRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext): void {
   app.get('/api/calendar', async (request, reply) => {
-    const params = parseSearchParams(request.query as Record<string, unknown>);
-    const result = search(ctx.index, params, ctx.now());
+    // A calendar is a whole document: no pages.
+    const { cursor: _, ...query } = request.query as Record<string, unknown>;
+    const result = searchEvents(ctx, query);
+    dependsOn(request, ctx, { countries: [result.country] });
     const events = result.events.map((r) => r.entry.event);
-    const body = renderCalendar(events, {
+    const label = filterLabel({ ...result.params, country: result.country });
+    // With cfp=open the calendar holds the deadlines of the calls for papers, each with reminders.
+    const cfp = result.params.cfp === 'open';
+    const body = (cfp ? renderCfpCalendar : renderCalendar)(events, {
       baseUrl: ctx.config.baseUrl,
-      name: `Tech events · ${filterLabel({ ...params, country: result.country })}`,
+      name: cfp ? `Calls for papers · ${label}` : `Tech events · ${label}`,
       description: result.understood,
     });
     return reply
@@ -41,9 +45,8 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: AppContext): v
 
   app.get<{ Params: { country: string; id: string } }>('/:country/events/:id.ics', async (request, reply) => {
     const { country, id } = request.params;
-    const event = isCountry(country) ? await ctx.events.findById(id) : undefined;
-    if (!event || event.country !== country)
-      throw new ServiceError('event-not-found', `No event “${id}” in ${country}.`);
+    if (isCountry(country)) dependsOn(request, ctx, { countries: [country] });
+    const { event } = await getEvent(ctx, { id, country });
     const body = renderCalendar([event], { baseUrl: ctx.config.baseUrl, name: event.title });
     return reply
       .type(CALENDAR_TYPE)

@@ -2,11 +2,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { PROBLEMS, type ProblemCode, ServiceError } from '../../catalogue/errors.js';
-import type { AppContext } from '../../context.js';
+import type { ServingContext } from '../../context.js';
 import { buildOpenApi } from '../openapi.js';
 
 /** GET /api/openapi.json, the API reference page at /docs, and the explanation of each problem type. */
-export async function registerDocsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerDocsRoutes(app: FastifyInstance, ctx: ServingContext): Promise<void> {
   const document = buildOpenApi(ctx.config.baseUrl);
   app.get('/api/openapi.json', async () => document);
 

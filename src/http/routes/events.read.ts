@@ -1,34 +1,44 @@
 import type { FastifyInstance } from 'fastify';
-import { keyOwner } from '../../catalogue/event.js';
-import type { AppContext } from '../../context.js';
-import { search } from '../../query/engine.js';
-import { parseSearchParams } from '../../query/params.js';
+import { ValidationError } from '../../catalogue/errors.js';
+import type { ServingContext } from '../../context.js';
 import { toOwnEventView } from '../../render/event-json.js';
 import { toSearchResponse } from '../../render/search-json.js';
-import { requireKey } from '../authenticate.js';
+import { requireHost } from '../../use-cases/keys.js';
+import { listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
+import { bearerToken } from '../authenticate.js';
+import { dependsOn } from '../caching.js';
 
 /** GET /api/events: the ranked public listing, or with mine=1 the calling key's own events. */
-export function registerEventReadRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/events', async (request) => {
+export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  app.get('/api/events', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const params = parseSearchParams(query);
-    if (query.mine === '1') {
-      const key = await requireKey(ctx, request);
-      const events = await ctx.events.listByOwner(keyOwner(key.id));
-      const counts = await ctx.registrations.countsFor(events.map((e) => e.id));
-      const none = { registered: 0, waitlisted: 0, requested: 0 };
-      return {
-        query: { country: params.country, q: '', topics: [], limit: events.length, mine: true },
-        count: events.length,
-        total: events.length,
-        understood: `All events of ${key.name}, including unlisted and cancelled ones.`,
-        calendar: `${ctx.config.baseUrl}/api/calendar?country=${key.country}`,
-        events: events.map((event) => ({
-          ...toOwnEventView(event, ctx.config.baseUrl),
-          registrations: counts.get(event.id) ?? none,
-        })),
-      };
+    if (query.mine !== undefined && query.mine !== '1' && query.mine !== '0')
+      throw new ValidationError([{ field: 'mine', message: 'must be 1' }]);
+    if (query.mine !== '1') {
+      const result = searchEvents(ctx, query);
+      dependsOn(request, ctx, { countries: [result.country] });
+      const body = toSearchResponse(result, ctx.config.baseUrl);
+      if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
+      return body;
     }
-    return toSearchResponse(search(ctx.index, params, ctx.now()), ctx.config.baseUrl);
+    const host = await requireHost(ctx, bearerToken(request));
+    const page = await listOwnEvents(ctx, host, query);
+    const none = { registered: 0, waitlisted: 0, requested: 0 };
+    const next =
+      page.nextCursor &&
+      `${ctx.config.baseUrl}/api/events?${new URLSearchParams({ mine: '1', limit: String(page.limit), cursor: page.nextCursor })}`;
+    if (next) reply.header('Link', `<${next}>; rel="next"`);
+    return {
+      query: { country: host.country, q: '', topics: [], limit: page.limit, mine: true },
+      count: page.events.length,
+      total: page.total,
+      understood: `All events of ${host.name}, including unlisted and cancelled ones.`,
+      calendar: `${ctx.config.baseUrl}/api/calendar?country=${host.country}`,
+      events: page.events.map((e) => ({
+        ...toOwnEventView(e, ctx.config.baseUrl),
+        registrations: page.registrations.get(e.id) ?? none,
+      })),
+      ...(next ? { next } : {}),
+    };
   });
 }

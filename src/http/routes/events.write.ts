@@ -1,78 +1,72 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
-import { HOST_SOURCE, keyOwner } from '../../catalogue/event.js';
-import { setLifecycle } from '../../catalogue/lifecycle.js';
-import { resolveSubmission } from '../../catalogue/resolve-content.js';
-import {
-  cancelQuerySchema,
-  type EventTarget,
-  eventActionSchema,
-  eventSubmissionSchema,
-  parseOrThrow,
-} from '../../catalogue/submission.js';
-import { upsertEvent } from '../../catalogue/upsert-event.js';
-import type { AppContext } from '../../context.js';
+import { eventActionSchema, parseOrThrow } from '../../catalogue/submission.js';
+import type { ServingContext } from '../../context.js';
 import { eventPageUrl } from '../../render/event-json.js';
-import type { ApiKeyRecord } from '../../storage/keys.repository.js';
-import { requireKey } from '../authenticate.js';
+import { cancelEvent, restoreEvent } from '../../use-cases/event-lifecycle.js';
+import { requireHost } from '../../use-cases/keys.js';
+import type { LifecycleResult } from '../../use-cases/store-events.js';
+import { batchSize, submitBatch } from '../../use-cases/submit-batch.js';
+import { submitEvent } from '../../use-cases/submit-event.js';
+import { bearerToken } from '../authenticate.js';
+import { ItemAllowance } from '../limits.js';
+import { problemBody } from '../problem.js';
 
-/** POST /api/events (create, update, cancel, restore) and DELETE /api/events (cancel). */
-export function registerEventWriteRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** A batch of up to 1,000 events: a platform's listings, a few kilobytes each. */
+const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
+
+/** POST /api/events (create, update, cancel, restore), POST /api/events/batch and DELETE /api/events (cancel). */
+export function registerEventWriteRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const baseUrl = ctx.config.baseUrl;
+  const cancelled = ({ event, changed }: LifecycleResult) => ({
+    id: event.id,
+    cancelled: true,
+    reversible: true,
+    ...(changed ? {} : { detail: 'The event was already cancelled; nothing changed.' }),
+  });
+  const restored = ({ event, changed }: LifecycleResult) => ({
+    id: event.id,
+    url: eventPageUrl(baseUrl, event),
+    restored: true,
+    ...(changed ? {} : { detail: 'The event was not cancelled; nothing changed.' }),
+  });
 
-  async function cancel(key: ApiKeyRecord, target: EventTarget) {
-    const { event, changed } = await setLifecycle(ctx.events, keyOwner(key.id), `key:${key.id}`, target, 'cancelled');
-    ctx.index.apply(event);
-    return {
-      id: event.id,
-      cancelled: true,
-      reversible: true,
-      ...(changed ? {} : { detail: 'The event was already cancelled; nothing changed.' }),
-    };
-  }
-
-  async function restore(key: ApiKeyRecord, target: EventTarget) {
-    const { event, changed } = await setLifecycle(ctx.events, keyOwner(key.id), `key:${key.id}`, target, 'listed');
-    ctx.index.apply(event);
-    return {
-      id: event.id,
-      url: eventPageUrl(baseUrl, event),
-      restored: true,
-      ...(changed ? {} : { detail: 'The event was not cancelled; nothing changed.' }),
-    };
-  }
-
-  app.post('/api/events', async (request: FastifyRequest, reply) => {
-    const key = await requireKey(ctx, request);
+  app.post('/api/events', async (request, reply) => {
+    const host = await requireHost(ctx, bearerToken(request));
     const body = request.body;
-    if (body === undefined) {
+    if (body === undefined)
       throw new ServiceError('unsupported-media-type', 'Send a JSON body with Content-Type: application/json.');
-    }
     if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'action' in body) {
       const { action, ...target } = parseOrThrow(eventActionSchema, body);
-      return action === 'cancel' ? cancel(key, target) : restore(key, target);
+      if (action === 'cancel') return cancelled(await cancelEvent(ctx, host, target));
+      return restored(await restoreEvent(ctx, host, target));
     }
-    const submission = parseOrThrow(eventSubmissionSchema, body);
-    const content = resolveSubmission(submission, { country: key.country, organizer: key.name });
-    const result = await upsertEvent(
-      ctx.events,
-      {
-        owner: keyOwner(key.id),
-        externalId: submission.externalId ?? null,
-        source: HOST_SOURCE,
-        actor: `key:${key.id}`,
-      },
-      content,
-      body,
-    );
-    ctx.index.apply(result.event);
-    const url = eventPageUrl(baseUrl, result.event);
-    if (result.created) reply.status(201).header('Location', url);
-    return { id: result.event.id, url, created: result.created };
+    const { event, created } = await submitEvent(ctx, host, body);
+    const url = eventPageUrl(baseUrl, event);
+    if (created) reply.status(201).header('Location', url);
+    return { id: event.id, url, created };
   });
 
-  app.delete('/api/events', async (request) => {
-    const key = await requireKey(ctx, request);
-    return cancel(key, parseOrThrow(cancelQuerySchema, request.query));
+  const batchItems = new ItemAllowance(ctx.config.rateLimits.batchItemsPerMinute);
+  app.post('/api/events/batch', { bodyLimit: BATCH_BODY_LIMIT }, async (request) => {
+    const host = await requireHost(ctx, bearerToken(request));
+    if (request.body === undefined)
+      throw new ServiceError('unsupported-media-type', 'Send a JSON body with Content-Type: application/json.');
+    batchItems.take(request, batchSize(request.body));
+    const { results, cancelled } = await submitBatch(ctx, host, request.body);
+    return {
+      results: results.map((r) =>
+        'error' in r
+          ? { externalId: r.externalId, error: problemBody(baseUrl, r.error, '/api/events/batch') }
+          : { externalId: r.externalId, id: r.event.id, url: eventPageUrl(baseUrl, r.event), created: r.created },
+      ),
+      ...((request.body as { complete?: unknown }).complete === true
+        ? { cancelled: cancelled.map((e) => ({ externalId: e.externalId, id: e.id })) }
+        : {}),
+    };
   });
+
+  app.delete('/api/events', async (request) =>
+    cancelled(await cancelEvent(ctx, await requireHost(ctx, bearerToken(request)), request.query)),
+  );
 }

@@ -1,15 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { ServingContext } from '../../context.js';
 
-export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  /** Ready means the database answers; routes are registered before listen, so a 200 means fully up. */
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(ctx.storage.db);
-      return { status: 'ok', engine: ctx.storage.engine };
-    } catch {
-      return reply.status(503).send({ status: 'unavailable', engine: ctx.storage.engine });
-    }
+/**
+ * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
+ * loaded; a load balancer sends traffic only then) and metrics (`/metrics`, Prometheus text format).
+ */
+export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const engine = ctx.storage.engine;
+  app.get('/healthz', async () => ({ status: 'ok', engine }));
+
+  app.get('/readyz', async (_request, reply) => {
+    const storage = await sql`select 1`
+      .execute(ctx.storage.db)
+      .then(() => true)
+      .catch(() => false);
+    const index = ctx.index.loaded;
+    const ready = storage && index;
+    reply.status(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'unavailable', engine, checks: { storage, index }, events: ctx.index.size };
   });
+
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
+  );
 }

@@ -1,12 +1,12 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { COUNTRY_INFO, isCountry } from '../../catalogue/countries.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isTopic } from '../../catalogue/taxonomy.js';
-import type { AppContext } from '../../context.js';
+import type { ServingContext } from '../../context.js';
+import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
 import { placeBySlug } from '../../places/gazetteer.js';
-import { search } from '../../query/engine.js';
-import { parseSearchParams } from '../../query/params.js';
 import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
+import { searchEvents } from '../../use-cases/read-events.js';
+import { dependsOn } from '../caching.js';
 
 function notFound(reply: FastifyReply, what: string): FastifyReply {
   return reply
@@ -18,13 +18,16 @@ function notFound(reply: FastifyReply, what: string): FastifyReply {
 }
 
 /** Every markdown shape of spec §4.2; each renders the same engine result as /api/events. */
-export function registerMarkdownRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const send = (reply: FastifyReply, query: Record<string, unknown>) => {
-    const params = parseSearchParams(query);
-    const result = search(ctx.index, params, ctx.now());
+export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const send = (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
+    // A markdown document is whole: no pages.
+    const { cursor: _, ...whole } = query;
+    const result = searchEvents(ctx, whole);
+    // The Crowd column shows RSVPs: a change to them changes the document.
+    dependsOn(request, ctx, { countries: [result.country], attendance: true });
     const body = renderMarkdown(result, {
       baseUrl: ctx.config.baseUrl,
-      filterLabel: filterLabel(params),
+      filterLabel: filterLabel(result.params),
       now: ctx.now(),
       // RSVPs recorded here floor the crowd estimate (counts kept in memory beside the index).
       registrations: ctx.index.attendance,
@@ -32,12 +35,12 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: AppContext): v
     return reply.type('text/markdown; charset=utf-8').send(body);
   };
 
-  app.get('/api/md', (request, reply) => send(reply, request.query as Record<string, unknown>));
+  app.get('/api/md', (request, reply) => send(request, reply, request.query as Record<string, unknown>));
 
   app.get<{ Params: { country: string } }>('/:country.md', (request, reply) => {
     const { country } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    return send(reply, { ...(request.query as object), country });
+    return send(request, reply, { ...(request.query as object), country });
   });
 
   app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.md', (request, reply) => {
@@ -45,13 +48,13 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: AppContext): v
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
     const place = placeBySlug(country, slug);
     if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
-    return send(reply, { ...(request.query as object), country, city: place.name });
+    return send(request, reply, { ...(request.query as object), country, city: place.name });
   });
 
   app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.md', (request, reply) => {
     const { country, slug } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
     if (!isTopic(slug)) return notFound(reply, `There is no topic “${slug}”; see /docs/taxonomy.`);
-    return send(reply, { ...(request.query as object), country, topic: slug });
+    return send(request, reply, { ...(request.query as object), country, topic: slug });
   });
 }

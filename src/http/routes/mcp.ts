@@ -1,9 +1,11 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { callerAuthInfo, MCP_TOOL_NAMES, type McpCaller, McpServerPool } from '../../mcp/server.js';
-import { bearerToken, lookupKey } from '../authenticate.js';
+import type { ServingContext } from '../../context.js';
+import { callerAuthInfo, mcpCaller } from '../../mcp/caller.js';
+import { MCP_TOOL_NAMES, McpServerPool } from '../../mcp/server.js';
+import { authenticate } from '../../use-cases/keys.js';
+import { bearerToken } from '../authenticate.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -61,7 +63,7 @@ export function originPolicy(baseUrl: string, env: NodeJS.ProcessEnv = process.e
  * from a pool of idle ones, so any app node behind a load balancer can answer. The caller (the bearer key) travels with
  * the request as the transport's auth info, never with the pooled server. GET and DELETE have no session to serve: 405.
  */
-export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const policy = originPolicy(ctx.config.baseUrl);
   const known = new Set<string>(MCP_TOOL_NAMES);
   const servers = new McpServerPool(ctx);
@@ -87,8 +89,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
 
     const token = bearerToken(request);
-    const key = token ? await lookupKey(ctx, token) : undefined;
-    const caller: McpCaller = { key, keyProblem: key ? undefined : token === undefined ? 'missing' : 'invalid' };
+    const caller = mcpCaller(token, token ? await authenticate(ctx, token) : undefined);
 
     // A stateless transport serves one request only (the SDK refuses reuse: JSON-RPC ids of clients would collide).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,76 +1,133 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { COUNTRIES, COUNTRY_INFO, type Country, isCountry } from '../../catalogue/countries.js';
-import { ValidationError } from '../../catalogue/errors.js';
-import type { AppContext } from '../../context.js';
-import { search } from '../../query/engine.js';
-import { parseSearchParams } from '../../query/params.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, ValidationError } from '../../catalogue/errors.js';
+import type { ServingContext } from '../../context.js';
+import { chooseLanguage, type Language } from '../../i18n/languages.js';
+import { translator } from '../../i18n/translator.js';
+import { COUNTRIES, COUNTRY_INFO, type Country, isCountry } from '../../places/countries.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
-import { renderSearchPage } from '../../render/html/search-page.js';
+import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
+import { findAlternatives } from '../../use-cases/alternatives.js';
+import { catalogueRefreshed } from '../../use-cases/catalogue-status.js';
+import { getEvent, searchEvents } from '../../use-cases/read-events.js';
+import { dependsOn } from '../caching.js';
+import { pathOf } from '../url-path.js';
 
 const FORM_FIELDS = ['q', 'country', 'city', 'topic', 'format', 'who', 'seniority', 'near', 'org', 'limit'];
 
-function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.status(status).headers(HTML_SECURITY_HEADERS).type('text/html; charset=utf-8').send(body);
+type Query = Record<string, unknown>;
+
+/** The page's language: `?lang=`, else Accept-Language, else English. */
+function languageOf(request: FastifyRequest) {
+  return chooseLanguage((request.query as Query).lang, request.headers['accept-language']);
 }
 
-/** The search page at / and /{country}, and every event's page at /{country}/events/<id>. */
-export function registerPageRoutes(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * Pages differ by language. A URL with `?lang=` names its language and depends on nothing else; a URL without one
+ * is negotiated on Accept-Language, so its response says `Vary: Accept-Language` and the response cache keeps one
+ * body per negotiated language (see `negotiated` in caching.ts) — never one language's page for another's reader.
+ */
+const PAGE_CONFIG = {
+  negotiated: {
+    header: 'accept-language',
+    variant: (request: FastifyRequest): string | undefined => {
+      const { lang, explicit } = languageOf(request);
+      return explicit ? undefined : lang;
+    },
+  },
+};
+
+function sendHtml(
+  reply: FastifyReply,
+  status: number,
+  language: { lang: Language; explicit: boolean },
+  body: string,
+): FastifyReply {
+  reply.status(status).headers(HTML_SECURITY_HEADERS).header('Content-Language', language.lang);
+  if (!language.explicit) reply.header('Vary', 'Accept-Language');
+  return reply.type('text/html; charset=utf-8').send(body);
+}
+
+/** The search page at / and /{country}, and every event's page at /{country}/events/<id>, in en, de, fr or it. */
+export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const baseUrl = ctx.config.baseUrl;
 
   app.get('/assets/site.css', (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(SITE_CSS),
   );
 
-  const searchPage = (reply: FastifyReply, country: Country, query: Record<string, unknown>) => {
+  const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Country) => {
+    const query = request.query as Query;
+    const language = languageOf(request);
+    const t = translator(language.lang);
     // Empty form fields mean "any": drop them before the shared grammar sees them.
     const form: Record<string, string> = {};
     for (const field of FORM_FIELDS) {
       const value = query[field];
       if (typeof value === 'string' && value.trim() !== '') form[field] = value;
     }
+    const order: ResultOrder | undefined =
+      query.order === 'date' || query.order === 'relevance' ? query.order : undefined;
     const chosen = isCountry(form.country) ? form.country : country;
+    const now = ctx.now();
+    const lastRefreshed = await catalogueRefreshed(ctx);
+    const page = {
+      t,
+      baseUrl,
+      path: pathOf(request.url),
+      country: chosen,
+      now,
+      form,
+      ...(order ? { order } : {}),
+      ...(lastRefreshed ? { lastRefreshed: { at: lastRefreshed, zone: COUNTRY_INFO[chosen].timeZone } } : {}),
+    };
     try {
-      const params = parseSearchParams({ ...form, country: chosen });
-      const result = search(
-        ctx.index,
-        { ...params, countryExplicit: form.country !== undefined || country !== 'ch' },
-        ctx.now(),
+      // The home page searches Switzerland unless the prompt names another place; a country's page its country.
+      const explicit = form.country !== undefined || country !== 'ch';
+      const result = searchEvents(ctx, { ...form, ...(explicit ? { country: chosen } : {}) });
+      // A country page is never a dead end: with nothing here, it offers online events and the neighbours' next ones.
+      const alternatives = result.total === 0 ? findAlternatives(ctx, result) : undefined;
+      dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : [result.country] });
+      return sendHtml(
+        reply,
+        200,
+        language,
+        renderSearchPage({ ...page, result, ...(alternatives ? { alternatives } : {}) }),
       );
-      // An empty page says where the same search does find events.
-      const elsewhere =
-        result.total === 0
-          ? COUNTRIES.filter((c) => c !== result.country).map((c) => ({
-              country: c,
-              total: search(ctx.index, { ...params, country: c, countryExplicit: true }, ctx.now()).total,
-            }))
-          : [];
-      return sendHtml(reply, 200, renderSearchPage({ baseUrl, country: chosen, form, result, elsewhere }));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      return sendHtml(reply, 422, renderSearchPage({ baseUrl, country: chosen, form, errors: error.errors }));
+      return sendHtml(reply, 422, language, renderSearchPage({ ...page, errors: error.errors }));
     }
   };
 
-  app.get('/', (request, reply) => searchPage(reply, 'ch', request.query as Record<string, unknown>));
+  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(request, reply, 'ch'));
 
-  app.get<{ Params: { country: string } }>('/:country', (request, reply) => {
+  app.get<{ Params: { country: string } }>('/:country', { config: PAGE_CONFIG }, (request, reply) => {
     const { country } = request.params;
-    if (!isCountry(country))
-      return sendHtml(reply, 404, renderNotFoundPage(baseUrl, `There is no country “${country}” here.`));
-    return searchPage(reply, country, request.query as Record<string, unknown>);
+    if (isCountry(country)) return searchPage(request, reply, country);
+    const language = languageOf(request);
+    const t = translator(language.lang);
+    const what = t.t('notFound.country', { country });
+    return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
   });
 
-  app.get<{ Params: { country: string; id: string } }>('/:country/events/:id', async (request, reply) => {
-    const { country, id } = request.params;
-    // Listed events come from the read index; cancelled and unlisted ones (their pages stay up) from the database.
-    const event = isCountry(country) ? (ctx.index.get(id)?.event ?? (await ctx.events.findById(id))) : undefined;
-    if (!event || event.country !== country) {
-      const where = isCountry(country) ? ` in ${COUNTRY_INFO[country].name}` : '';
-      return sendHtml(reply, 404, renderNotFoundPage(baseUrl, `There is no event “${id}”${where}.`));
-    }
-    // Unlisted and cancelled events keep their page: whoever has the link can see it (with a notice if cancelled).
-    const alsoListedAt = ctx.index.get(event.id)?.alsoListedAt ?? [];
-    return sendHtml(reply, 200, renderEventPage(event, { baseUrl, alsoListedAt }));
-  });
+  app.get<{ Params: { country: string; id: string } }>(
+    '/:country/events/:id',
+    { config: PAGE_CONFIG },
+    async (request, reply) => {
+      const { country, id } = request.params;
+      const language = languageOf(request);
+      const t = translator(language.lang);
+      if (isCountry(country)) dependsOn(request, ctx, { countries: [country] });
+      try {
+        // Unlisted and cancelled events keep their page: whoever has the link can see it (with a notice if cancelled).
+        const { event, alsoListedAt } = await getEvent(ctx, { id, country });
+        return sendHtml(reply, 200, language, renderEventPage(event, { t, baseUrl, now: ctx.now(), alsoListedAt }));
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.code !== 'event-not-found') throw error;
+        const what = isCountry(country) ? t.t('notFound.event', { id, country }) : t.t('notFound.country', { country });
+        return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
+      }
+    },
+  );
 }

@@ -1,6 +1,13 @@
+import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { type CatalogueEvent, type EventContent, type Lifecycle, type Owner, sameContent } from '../catalogue/event.js';
+import { firstFreeSlug, slugBase } from '../catalogue/slug.js';
+import type { EventTarget } from '../catalogue/submission.js';
 import type { EventsRepository } from '../storage/events.repository.js';
-import { type CatalogueEvent, type EventContent, type Owner, sameContent } from './event.js';
-import { firstFreeSlug, slugBase } from './slug.js';
+
+/*
+ * The two ways an event is stored, shared by every use case that writes events (host writes, imports, syncs):
+ * create-or-update on the owner's externalId, and cancel/restore. Both keep the revision log.
+ */
 
 export interface UpsertIdentity {
   owner: Owner;
@@ -75,4 +82,44 @@ async function update(
   const updated = await repo.updateContent(existing.id, content, identity.source);
   await repo.appendRevision(updated, 'update', identity.actor, submission);
   return { event: updated, created: false, changed: true };
+}
+
+export interface LifecycleResult {
+  event: CatalogueEvent;
+  /** False when the event already was in the requested state (cancelling twice is harmless). */
+  changed: boolean;
+}
+
+/**
+ * Cancels or restores an event. Only the owner may; the event's content is never touched, so a restore brings it
+ * back exactly as it was. Lookup by externalId is scoped to the owner (externalIds are each owner's own namespace).
+ */
+export async function setLifecycle(
+  events: EventsRepository,
+  owner: Owner,
+  actor: string,
+  target: EventTarget,
+  lifecycle: Lifecycle,
+): Promise<LifecycleResult> {
+  if ((target.externalId === undefined) === (target.id === undefined)) {
+    throw new ValidationError([{ field: 'externalId', message: 'give either externalId or id (with country)' }]);
+  }
+  return events.transaction(async (repo) => {
+    const event =
+      target.externalId !== undefined
+        ? await repo.findByExternalId(owner, target.externalId, { forUpdate: true })
+        : await repo.findById(target.id!, { forUpdate: true });
+    if (!event || (target.country !== undefined && event.country !== target.country)) {
+      const what = target.externalId !== undefined ? `externalId "${target.externalId}"` : `id "${target.id}"`;
+      throw new ServiceError(
+        'event-not-found',
+        `No event with ${what}${target.country ? ` in ${target.country}` : ''}.`,
+      );
+    }
+    if (event.owner !== owner) throw new ServiceError('not-owner', 'This event belongs to another key.');
+    if (event.lifecycle === lifecycle) return { event, changed: false };
+    const updated = await repo.setLifecycle(event.id, lifecycle);
+    await repo.appendRevision(updated, lifecycle === 'cancelled' ? 'cancel' : 'restore', actor);
+    return { event: updated, changed: true };
+  });
 }

@@ -1,8 +1,13 @@
+import { z } from 'zod';
+import { ServiceError } from '../catalogue/errors.js';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import { parseOrThrow } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
+import { COUNTRIES } from '../places/countries.js';
 import { EventsRepository } from '../storage/events.repository.js';
+import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { Registration, RegistrationCounts, RegistrationsRepository } from '../storage/registrations.repository.js';
-import { ServiceError } from './errors.js';
-import type { CatalogueEvent } from './event.js';
+import { getEvent } from './read-events.js';
 
 export interface RsvpResult {
   event: CatalogueEvent;
@@ -23,7 +28,22 @@ export interface RsvpResult {
  * A cancelled event refuses new registrations but keeps existing ones (and accepts again after a restore).
  * The event row is locked for the whole transaction, so concurrent RSVPs never overfill it.
  */
-export async function rsvp(
+export const rsvpSchema = z.strictObject({
+  id: z.string().max(200).describe('Event id'),
+  country: z.enum(COUNTRIES).optional(),
+  action: z.enum(['register', 'withdraw']).default('register'),
+});
+
+export async function rsvp(ctx: AppContext, host: ApiKeyRecord, input: unknown): Promise<RsvpResult> {
+  const { id, country, action } = parseOrThrow(rsvpSchema, input);
+  // Checked before the transaction: an unknown id, or one in another country, is not found.
+  await getEvent(ctx, { id, country });
+  const result = await register(ctx, host.id, id, action);
+  ctx.index?.setAttendance([[id, result.counts.registered + result.counts.waitlisted]]);
+  return result;
+}
+
+function register(
   ctx: AppContext,
   keyId: string,
   eventId: string,
@@ -38,13 +58,14 @@ export async function rsvp(
     const active = current && current.status !== 'withdrawn';
 
     if (action === 'register') {
-      if (active) return result(regs, event, current, false);
+      // A cancelled event takes no RSVPs, repeated ones included; the registrations it has are kept for a restore.
       if (event.lifecycle === 'cancelled') {
         throw new ServiceError(
-          'bad-request',
-          `“${event.title}” has been cancelled and takes no new registrations. Existing registrations are kept.`,
+          'event-cancelled',
+          `“${event.title}” has been cancelled and takes no registrations.${active ? ` Yours (${current.status}) is kept in case it is restored.` : ''}`,
         );
       }
+      if (active) return result(regs, event, current, false);
       const counts = await regs.counts(eventId);
       const full = event.capacity !== null && counts.registered >= event.capacity;
       const status =

@@ -1,0 +1,57 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * What operators watch, in the Prometheus text format at GET /metrics: requests and their latency by route and
+ * status, the read index's size per country, writes by kind, feed syncs and their failures per source, and how
+ * often the response cache answers. One registry per service (tests run several in one process).
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly writes = new Counter({
+    name: 'catalogue_writes_total',
+    help: 'Events created, updated, cancelled and restored (host writes, imports and syncs)',
+    labelNames: ['action'] as const,
+    registers: [this.registry],
+  });
+  readonly syncRuns = new Counter({
+    name: 'feed_sync_runs_total',
+    help: 'Feed syncs by source and outcome (ok, failed)',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly cache = new Counter({
+    name: 'response_cache_lookups_total',
+    help: 'Cacheable reads by whether the response cache answered them (hit) or not (miss)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  /** `events(country)` is read at each scrape: the events the read index shows per country. */
+  constructor(events?: () => Iterable<[string, number]>) {
+    collectDefaultMetrics({ register: this.registry });
+    if (events) {
+      new Gauge({
+        name: 'catalogue_events',
+        help: 'Events shown in the read index, by country',
+        labelNames: ['country'] as const,
+        registers: [this.registry],
+        collect() {
+          for (const [country, n] of events()) this.set({ country }, n);
+        },
+      });
+    }
+  }
+}

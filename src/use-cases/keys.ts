@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { parseKey, secretMatches } from '../auth/api-keys.js';
+import { parseDuration } from '../auth/duration.js';
+import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { parseOrThrow } from '../catalogue/submission.js';
+import type { AppContext } from '../context.js';
+import { COUNTRIES } from '../places/countries.js';
+import type { ApiKeyRecord } from '../storage/keys.repository.js';
+
+/** A host key as it may be shown: never its secret. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  country: string;
+  createdAt: string;
+  revokedAt: string | null;
+  /** When the key last got a new secret; null if never rotated. */
+  rotatedAt: string | null;
+  /** Until when the secret before the last rotation still works (a grace period); null when it no longer does. */
+  previousSecretExpiresAt: string | null;
+}
+
+/** The summary of a key at `now` (a grace period shows only while it lasts). */
+export function keySummary(record: ApiKeyRecord, now: Date): KeySummary {
+  return {
+    id: record.id,
+    name: record.name,
+    country: record.country,
+    createdAt: record.createdAt.toISOString(),
+    revokedAt: record.revokedAt?.toISOString() ?? null,
+    rotatedAt: record.rotatedAt?.toISOString() ?? null,
+    previousSecretExpiresAt: inGrace(record, now) ? record.previousSecret!.until.toISOString() : null,
+  };
+}
+
+/** Whether the secret replaced by the last rotation still works at `now`. */
+function inGrace(record: ApiKeyRecord, now: Date): boolean {
+  return !record.revokedAt && record.previousSecret !== null && now < record.previousSecret.until;
+}
+
+export const createKeySchema = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  country: z.enum(COUNTRIES).default('ch'),
+});
+
+/**
+ * The longest grace period: enough to redeploy everywhere the key is used, short enough that rotating away a leaked
+ * secret means something.
+ */
+export const MAX_GRACE_SECONDS = 30 * 86_400;
+const GRACE_MESSAGE = 'must be a duration such as 30m, 2h or 1d (at most 30d)';
+
+/** The body of a rotation request: `grace` as typed (`2h`), parsed to seconds. */
+export const rotateKeySchema = z.strictObject({
+  grace: z
+    .string()
+    .meta({
+      description:
+        'How long the secret being replaced keeps working: a whole number and s, m, h or d (at most 30d). ' +
+        'Without it, the old secret stops working at once.',
+      examples: ['30m', '2h', '1d'],
+    })
+    .transform((text, ctx) => {
+      const seconds = parseDuration(text);
+      if (seconds === undefined || seconds > MAX_GRACE_SECONDS) {
+        ctx.addIssue({ code: 'custom', message: GRACE_MESSAGE });
+        return z.NEVER;
+      }
+      return seconds;
+    })
+    .optional(),
+});
+
+/** The key record of a presented key, or undefined for an unknown, revoked or malformed one. */
+export async function authenticate(ctx: AppContext, token: string): Promise<ApiKeyRecord | undefined> {
+  const parsed = parseKey(token);
+  if (!parsed) return undefined;
+  const record = await ctx.keys.find(parsed.id);
+  if (!record || record.revokedAt) return undefined;
+  if (secretMatches(parsed.secret, record.secretHash)) return record;
+  // The secret replaced by the last rotation, while its grace period lasts.
+  const previous = record.previousSecret;
+  if (previous && inGrace(record, ctx.now()) && secretMatches(parsed.secret, previous.hash)) return record;
+  return undefined;
+}
+
+/** The host a presented key belongs to: `missing-key` without one, `invalid-key` for an unknown or revoked one. */
+export async function requireHost(ctx: AppContext, token: string | undefined): Promise<ApiKeyRecord> {
+  if (token === undefined) throw new ServiceError('missing-key');
+  const record = token ? await authenticate(ctx, token) : undefined;
+  if (!record) throw new ServiceError('invalid-key');
+  return record;
+}
+
+/** Issues a host key; the result holds the only copy of its secret. */
+export async function issueKey(ctx: AppContext, input: unknown): Promise<{ summary: KeySummary; key: string }> {
+  const { name, country } = parseOrThrow(createKeySchema, input);
+  const { record, key } = await ctx.keys.create(name, country);
+  return { summary: keySummary(record, ctx.now()), key };
+}
+
+export async function listKeys(ctx: AppContext): Promise<KeySummary[]> {
+  const now = ctx.now();
+  return (await ctx.keys.list()).map((record) => keySummary(record, now));
+}
+
+/** Revokes a key at once; `changed` is false when it was revoked already. */
+export async function revokeKey(ctx: AppContext, id: string): Promise<{ summary: KeySummary; changed: boolean }> {
+  if (!(await ctx.keys.find(id))) throw new ServiceError('not-found', `No key with id "${id}".`);
+  const changed = await ctx.keys.revoke(id);
+  return { summary: keySummary((await ctx.keys.find(id))!, ctx.now()), changed };
+}
+
+/**
+ * Gives key `id` a new secret, keeping its id and so its owner, events, externalIds and RSVPs; the result holds the
+ * only copy of the new key. The old secret stops working at once, or after `graceSeconds` (so the host can redeploy).
+ * A second rotation during a grace period ends that grace: the oldest secret stops at once, and the one being
+ * replaced gets the new grace period (none without one). Checking the caller's rights is the caller's job.
+ */
+export async function rotateKey(
+  ctx: AppContext,
+  id: string,
+  { graceSeconds = 0 }: { graceSeconds?: number } = {},
+): Promise<{ summary: KeySummary; key: string }> {
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
+    throw new ValidationError([{ field: 'grace', message: GRACE_MESSAGE }]);
+  }
+  const now = ctx.now();
+  const graceUntil = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
+  const rotated = await ctx.keys.rotate(id, now, graceUntil);
+  if (!rotated) {
+    const record = await ctx.keys.find(id);
+    if (!record) throw new ServiceError('not-found', `No key with id "${id}".`);
+    throw new ServiceError('key-revoked', `Key ${id} is revoked: it cannot be rotated. Issue a new key instead.`);
+  }
+  return { summary: keySummary(rotated.record, now), key: rotated.key };
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './helpers/http.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/** What operators watch: liveness, readiness, and Prometheus metrics of requests, the catalogue, writes and caching. */
+describe('operations endpoints', () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { now: '2026-11-23T09:00:00Z' });
+    key = await server.createKey('Ops Host', 'de');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers liveness and readiness separately', async () => {
+    expect((await request(`${server.base}/healthz`)).body).toEqual({ status: 'ok', engine: 'pglite' });
+    const ready = await request(`${server.base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ready', checks: { storage: true, index: true } });
+    expect(ready.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it('counts requests by route and status, events per country, writes and response-cache hits', async () => {
+    const write = await request(`${server.base}/api/events`, {
+      key,
+      json: { externalId: 'ops-1', title: 'Ops Meetup', startAt: '2026-12-03T18:30:00+01:00', city: 'Berlin' },
+    });
+    expect(write.status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await request(`${server.base}/api/events?country=de`)).status).toBe(200);
+    expect((await request(`${server.base}/api/events?country=zz`)).status).toBe(422);
+    const res = await request(`${server.base}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const lines = res.text.split('\n');
+    const value = (prefix: string) =>
+      Number(
+        lines
+          .find((l) => l.startsWith(prefix))
+          ?.split(' ')
+          .at(-1),
+      );
+    expect(value('http_requests_total{method="GET",route="/api/events",status="200"}')).toBe(3);
+    expect(value('http_requests_total{method="GET",route="/api/events",status="422"}')).toBe(1);
+    expect(value('http_requests_total{method="POST",route="/api/events",status="201"}')).toBe(1);
+    expect(value('http_request_duration_seconds_count{method="GET",route="/api/events"}')).toBe(4);
+    expect(value('catalogue_events{country="de"}')).toBe(1);
+    expect(value('catalogue_events{country="ch"}')).toBe(0);
+    expect(value('catalogue_writes_total{action="create"}')).toBe(1);
+    // The first read is kept from the second time its URL is asked for, and answered from the cache the third time.
+    expect(value('response_cache_lookups_total{result="hit"}')).toBeGreaterThanOrEqual(1);
+    expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+});
