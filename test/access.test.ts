@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret, parseKey, secretMatches } from '../src/auth/api-keys.js';
 import { sourceOwner } from '../src/catalogue/event.js';
 import { resolveSubmission } from '../src/catalogue/resolve-content.js';
-import { upsertEvent } from '../src/catalogue/upsert-event.js';
 import { KEY_QUERY_PARAMETERS } from '../src/http/authenticate.js';
+import { rotateKey } from '../src/use-cases/keys.js';
+import { upsertEvent } from '../src/use-cases/store-events.js';
 import { expectSecurityHeaders } from './helpers/documents.js';
 import { ENGINES } from './helpers/engines.js';
 import { expectProblem } from './helpers/fuzz.js';
@@ -178,26 +179,32 @@ describe.each(ENGINES)('owner checks on %s', (engine) => {
     );
   });
 
-  it('stores only a SHA-256 hash of the secret, nowhere the key itself', async () => {
+  it('stores only a SHA-256 hash of the secret, nowhere the key itself, also of a rotated key in its grace period', async () => {
     const key = await server.createKey('Hash Host', 'de');
     const { id, secret } = parseKey(key)!;
     expect((await request(api, { key, json: event('hash-1', { city: 'Berlin' }) })).status).toBe(201);
     const record = await server.service.ctx.keys.find(id);
     expect(record!.secretHash.equals(hashSecret(secret))).toBe(true);
     expect(record!.secretHash).toHaveLength(32);
-    // No text or JSON column of any table holds the secret.
+    const rotated = parseKey((await rotateKey(server.service.ctx, id, { graceSeconds: 3600 })).key)!;
+    const after = await server.service.ctx.keys.find(id);
+    expect(after!.secretHash.equals(hashSecret(rotated.secret))).toBe(true);
+    expect(after!.previousSecret!.hash.equals(hashSecret(secret))).toBe(true);
+    // No text or JSON column of any table holds either secret.
     const db = server.service.ctx.storage.db;
     const { rows: columns } = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns
       where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json', 'bytea')`.execute(
       db,
     );
-    for (const { table_name, column_name } of columns) {
-      const { rows } = await sql<{ n: number }>`
-        select count(*)::int as n from ${sql.table(table_name)}
-        where position(${secret} in ${sql.ref(column_name)}::text) > 0
-           or position(${Buffer.from(secret).toString('hex')} in ${sql.ref(column_name)}::text) > 0`.execute(db);
-      expect(rows[0]!.n, `${table_name}.${column_name}`).toBe(0);
+    for (const plain of [secret, rotated.secret]) {
+      for (const { table_name, column_name } of columns) {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from ${sql.table(table_name)}
+          where position(${plain} in ${sql.ref(column_name)}::text) > 0
+             or position(${Buffer.from(plain).toString('hex')} in ${sql.ref(column_name)}::text) > 0`.execute(db);
+        expect(rows[0]!.n, `${table_name}.${column_name}`).toBe(0);
+      }
     }
   });
 });
@@ -256,6 +263,14 @@ describe('secrets in logs', () => {
     expect(admin.status).toBe(201);
     const minted: string = admin.body.key;
     expect(minted).toMatch(/^tev_/);
+    const rotation = await request(`${server.base}/api/admin/keys/${parseKey(minted)!.id}/rotate`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      json: { grace: '1h' },
+    });
+    expect(rotation.status).toBe(200);
+    const rotated: string = rotation.body.key;
+    expect((await request(`${api}?mine=1`, { key: rotated })).status).toBe(200);
+    expect((await request(`${api}?mine=1`, { key: minted })).status).toBe(200);
     expect(
       (await request(`${server.base}/api/admin/keys`, { headers: { authorization: 'Bearer wrong' } })).status,
     ).toBe(401);
@@ -271,6 +286,8 @@ describe('secrets in logs', () => {
       ['admin token', adminToken],
       ['minted key', minted],
       ['minted secret', parseKey(minted)!.secret],
+      ['rotated key', rotated],
+      ['rotated secret', parseKey(rotated)!.secret],
     ] as const) {
       expect(logs.includes(value), `${what} in the logs`).toBe(false);
     }

@@ -81,6 +81,9 @@ describe('tech-events CLI on the embedded engine', () => {
   });
 
   it('revokes a key, after which the server answers 401', async () => {
+    const unknown = await runCli(['keys', 'revoke', '000000000000'], env);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/No key with id "000000000000"/);
     const res = await runCli(['keys', 'revoke', keyId], env);
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/Revoked/);
@@ -95,5 +98,97 @@ describe('tech-events CLI on the embedded engine', () => {
       server.child.kill('SIGTERM');
       await waitForExit(server.child);
     }
+  });
+});
+
+describe('tech-events keys rotate', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-rotate-'));
+  const env = { DATA_DIR: dataDir };
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const lastLine = (stdout: string) => stdout.trim().split('\n').at(-1)!;
+  let keyId = '';
+  let first = '';
+  let second = '';
+  let third = '';
+
+  it('prints the new key of the same id as the last line; with --grace, says until when the old one works', async () => {
+    first = lastLine((await runCli(['keys', 'create', '--name', 'Rotating Devs', '--country', 'de'], env)).stdout);
+    keyId = first.slice(4, 16);
+
+    const now = await runCli(['keys', 'rotate', keyId], env);
+    expect(now.status, now.stderr).toBe(0);
+    second = lastLine(now.stdout);
+    expect(second).toMatch(/^tev_[a-f0-9]{12}_[A-Za-z0-9_-]{43}$/);
+    expect(second.slice(4, 16)).toBe(keyId);
+    expect(second).not.toBe(first);
+    expect(now.stdout).toMatch(/previous secret no longer works/);
+
+    const before = Date.now();
+    const graced = await runCli(['keys', 'rotate', keyId, '--grace', '2h'], env);
+    expect(graced.status, graced.stderr).toBe(0);
+    third = lastLine(graced.stdout);
+    expect(third.slice(4, 16)).toBe(keyId);
+    const until = /works until (\S+)\./.exec(graced.stdout)?.[1];
+    expect(Date.parse(until!) - before).toBeGreaterThanOrEqual(2 * 3600_000 - 60_000);
+    expect(Date.parse(until!) - before).toBeLessThanOrEqual(2 * 3600_000 + 60_000);
+
+    const list = await runCli(['keys', 'list'], env);
+    expect(list.stdout).toContain(`${keyId}\tde\tactive, previous secret until ${until}\tRotating Devs`);
+    for (const key of [first, second, third]) expect(list.stdout).not.toContain(key.slice(17));
+  });
+
+  it('refuses bad arguments with exit code 2 before touching the key, and an unknown or revoked key with 1', async () => {
+    for (const args of [
+      ['keys', 'rotate'],
+      ['keys', 'rotate', keyId, 'other'],
+      ['keys', 'rotate', keyId, '--grace', '2x'],
+      ['keys', 'rotate', keyId, '--grace', '31d'],
+      ['keys', 'rotate', keyId, '--grace'],
+      ['keys', 'rotate', keyId, '--soon'],
+    ]) {
+      const res = await runCli(args, env);
+      expect(res.status, args.join(' ')).toBe(2);
+      expect(res.stderr, args.join(' ')).toMatch(/Usage: tech-events/);
+    }
+    expect((await runCli(['keys', 'rotate', keyId, '--grace', 'soon'], env)).stderr).toMatch(
+      /--grace must be a duration such as 30m, 2h or 1d/,
+    );
+    const unknown = await runCli(['keys', 'rotate', '000000000000'], env);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/No key with id "000000000000"/);
+    expect(unknown.stdout).not.toMatch(/tev_/);
+  });
+
+  it('serves the new key and, during the grace period, the one before; the oldest gets 401', async () => {
+    const port = await freePort();
+    const server = await spawnServer(env, port);
+    try {
+      const api = `${server.base}/api/events`;
+      const created = await request(api, {
+        key: third,
+        json: { title: 'Rotation Night', startAt: '2030-01-01T18:00:00+01:00', city: 'Berlin', externalId: 'rn' },
+      });
+      expect(created.status).toBe(201);
+      const resent = await request(api, {
+        key: second,
+        json: { title: 'Rotation Night', startAt: '2030-01-01T18:00:00+01:00', city: 'Berlin', externalId: 'rn' },
+      });
+      expect(resent.body).toMatchObject({ id: created.body.id, created: false });
+      expect((await request(`${api}?mine=1`, { key: first })).status).toBe(401);
+    } finally {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+    }
+  });
+
+  it('refuses to rotate a revoked key with exit code 1', async () => {
+    expect((await runCli(['keys', 'revoke', keyId], env)).status).toBe(0);
+    const res = await runCli(['keys', 'rotate', keyId], env);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/revoked/);
+    expect(res.stderr).toMatch(/key-revoked/);
+    expect(res.stdout).not.toMatch(/tev_/);
+    expect((await runCli(['keys', 'list'], env)).stdout).toMatch(new RegExp(`${keyId}\\tde\\trevoked `));
   });
 });

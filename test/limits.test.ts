@@ -223,7 +223,7 @@ describe('rate limits behind no trusted proxy', () => {
 describe('limit settings', () => {
   it('have documented defaults and refuse nonsense', () => {
     const config = loadConfig({});
-    expect(config.rateLimits).toEqual({ writesPerMinute: 120, readsPerMinute: 600 });
+    expect(config.rateLimits).toEqual({ writesPerMinute: 120, readsPerMinute: 600, batchItemsPerMinute: 5000 });
     expect(config.timeouts).toEqual({ requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 120_000 });
     expect(config.trustProxy).toBe('loopback,linklocal,uniquelocal');
     expect(config.heapGrowingPercent).toBe(20);

@@ -15,7 +15,11 @@ export interface IssuedKey {
 }
 
 export function issueKey(): IssuedKey {
-  const id = randomBytes(6).toString('hex');
+  return issueSecret(randomBytes(6).toString('hex'));
+}
+
+/** A new secret for the key `id` (a new key, or a rotated one that keeps its id and so its events). */
+export function issueSecret(id: string): IssuedKey {
   const secret = randomBytes(32).toString('base64url');
   return { id, key: `${KEY_PREFIX}${id}_${secret}`, secretHash: hashSecret(secret) };
 }

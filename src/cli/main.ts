@@ -1,18 +1,19 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { type Country, isCountry } from '../catalogue/countries.js';
+import { ServiceError } from '../catalogue/errors.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
 import { collectGarbage, collectWhenIdle, limitHeapGrowth } from '../heap.js';
-import { keySummary } from '../http/routes/admin.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { type ImportReport, runImport } from '../importers/run-import.js';
-import { FeedsFileError, loadFeeds, runSync, sourceNameError } from '../importers/sync.js';
+import { FeedsFileError, feedLocation, loadFeeds, runCounts, runSync, sourceNameError } from '../importers/sync.js';
 import { asyncStdout, createLogger, flushLogs } from '../logger.js';
+import { type Country, isCountry } from '../places/countries.js';
 import { startService } from '../service.js';
 import { openStorage } from '../storage/database.js';
-import { KeysRepository } from '../storage/keys.repository.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
+import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';
+import { progressDisplay } from './progress.js';
 
 const USAGE = `Usage: tech-events <command>
 
@@ -21,11 +22,14 @@ const USAGE = `Usage: tech-events <command>
                                             issue a host API key (printed once, as the last line)
   keys list                                 list keys (never their secrets)
   keys revoke <id>                          revoke a key
+  keys rotate <id> [--grace <duration>]     give a key a new secret (printed once, as the last line); its
+                                            events stay; the old secret stops now, or after e.g. 2h
   import <file-or-url> --format <${FORMATS.join('|')}> --source <name>
          [--country ch|de|at] [--cancel-missing]
                                             import events owned by a source (re-imports update)
-  sync [--feeds <file>]                     import every feed of the feeds file (default $FEEDS_FILE
-                                            or ./feeds.json) as its source's complete state
+  sync [--feeds <file>]                     import every enabled feed of the feeds file (default
+                                            $FEEDS_FILE, else the shipped feeds.json) as its source's
+                                            complete state
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
@@ -73,7 +77,8 @@ async function serve(args: string[]): Promise<void> {
 type KeysCommand =
   | { action: 'create'; name: string; country: Country }
   | { action: 'list' }
-  | { action: 'revoke'; id: string };
+  | { action: 'revoke'; id: string }
+  | { action: 'rotate'; id: string; graceSeconds: number };
 
 /** Validates the arguments before the database is opened, so a typo fails fast. */
 function parseKeysCommand(args: string[]): KeysCommand {
@@ -91,33 +96,46 @@ function parseKeysCommand(args: string[]): KeysCommand {
     if (!rest[0]) throw new UsageError('keys revoke needs the key id');
     return { action, id: rest[0] };
   }
+  if (action === 'rotate') {
+    const { values, positionals } = strictArgs(() =>
+      parseArgs({ args: rest, allowPositionals: true, options: { grace: { type: 'string' } } }),
+    );
+    if (positionals.length !== 1) throw new UsageError('keys rotate needs exactly one key id');
+    const parsed = rotateKeySchema.safeParse({ grace: values.grace });
+    if (!parsed.success) throw new UsageError(`--grace ${parsed.error.issues[0]!.message}`);
+    return { action, id: positionals[0]!, graceSeconds: parsed.data.grace ?? 0 };
+  }
   throw new UsageError(`Unknown keys command "${action ?? ''}"`);
 }
 
 async function keys(args: string[]): Promise<void> {
   const command = parseKeysCommand(args);
-  const config = loadConfig();
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    const repo = new KeysRepository(storage.db);
+  await withContext(async (ctx) => {
     if (command.action === 'create') {
-      const { record, key } = await repo.create(command.name, command.country);
-      console.log(`Created key ${record.id} for "${record.name}" (${record.country}). It is shown only once:`);
+      const { summary, key } = await issueKey(ctx, { name: command.name, country: command.country });
+      console.log(`Created key ${summary.id} for "${summary.name}" (${summary.country}). It is shown only once:`);
       console.log(key);
     } else if (command.action === 'list') {
-      const list = (await repo.list()).map(keySummary);
+      const list = await listKeys(ctx);
       if (list.length === 0) console.log('No keys.');
-      for (const k of list) {
-        console.log(`${k.id}\t${k.country}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\t${k.name}`);
-      }
+      for (const k of list) console.log(`${k.id}\t${k.country}\t${keyState(k)}\t${k.name}`);
+    } else if (command.action === 'rotate') {
+      const { summary, key } = await rotateKey(ctx, command.id, { graceSeconds: command.graceSeconds });
+      const previous = summary.previousSecretExpiresAt
+        ? `The previous secret works until ${summary.previousSecretExpiresAt}.`
+        : 'The previous secret no longer works.';
+      console.log(`Rotated key ${summary.id} of "${summary.name}". ${previous} The new key is shown only once:`);
+      console.log(key);
     } else {
-      if (!(await repo.find(command.id))) throw new UsageError(`No key with id "${command.id}"`);
-      const revoked = await repo.revoke(command.id);
-      console.log(revoked ? `Revoked key ${command.id}.` : `Key ${command.id} was already revoked.`);
+      const { changed } = await revokeKey(ctx, command.id);
+      console.log(changed ? `Revoked key ${command.id}.` : `Key ${command.id} was already revoked.`);
     }
-  } finally {
-    await storage.close();
-  }
+  });
+}
+
+function keyState(k: KeySummary): string {
+  if (k.revokedAt) return `revoked ${k.revokedAt}`;
+  return k.previousSecretExpiresAt ? `active, previous secret until ${k.previousSecretExpiresAt}` : 'active';
 }
 
 /** parseArgs refuses unknown options with a TypeError: a usage error for the user. */
@@ -169,11 +187,13 @@ function parseImportCommand(args: string[]): ImportCommand {
   };
 }
 
-function printReport(label: string, report: ImportReport): void {
-  const { created, updated, unchanged, cancelled, restored, skipped } = report;
+function printReport(label: string, report: ImportReport, extra = ''): void {
+  const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = report;
   console.log(
     `${label}: created ${created}, updated ${updated}, unchanged ${unchanged}, cancelled ${cancelled}, ` +
-      `restored ${restored}, skipped ${skipped.length}`,
+      `restored ${restored}, skipped ${skipped.length}` +
+      (elsewhere > 0 ? `, outside ch/de/at ${elsewhere}` : '') +
+      extra,
   );
   for (const s of skipped) console.log(`  skipped ${s.record}: ${s.message}`);
 }
@@ -194,13 +214,26 @@ async function importCommand(args: string[]): Promise<void> {
   const importer = importerFor(command.format)!;
   // Read before the database is opened: unreadable input changes nothing.
   const input = await readInput(command.input);
-  const report = await withContext((ctx) =>
-    runImport(ctx, importer, input, {
+  const progress = progressDisplay();
+  const report = await withContext(async (ctx) => {
+    const at = ctx.now();
+    const result = await runImport(ctx, importer, input, {
       source: command.source,
       cancelMissing: command.cancelMissing,
       defaultCountry: command.country,
-    }),
-  );
+      inputName: command.input,
+      onProgress: (p) => progress.update(command.source, { phase: 'storing', ...p }),
+    });
+    progress.stop();
+    await ctx.sources.recordRun({
+      source: command.source,
+      format: command.format,
+      url: command.input,
+      at,
+      counts: runCounts(result),
+    });
+    return result;
+  });
   printReport(`${command.format} ${command.input} → source "${command.source}"`, report);
   // Nothing usable at all (e.g. not the format given) is a failure; an empty input is not.
   if (report.touched.length === 0 && report.skipped.length > 0) process.exitCode = 1;
@@ -208,12 +241,18 @@ async function importCommand(args: string[]): Promise<void> {
 
 async function syncCommand(args: string[]): Promise<void> {
   const { values } = strictArgs(() => parseArgs({ args, options: { feeds: { type: 'string' } } }));
-  const feeds = await loadFeeds(values.feeds ?? process.env.FEEDS_FILE ?? './feeds.json');
-  if (feeds.length === 0) console.log('No feeds.');
-  const results = await withContext((ctx) => runSync(ctx, feeds));
-  for (const { feed, report, error } of results) {
-    if (report) printReport(`${feed.source} (${feed.format} ${feed.url})`, report);
-    else console.log(`${feed.source} (${feed.format} ${feed.url}): FAILED: ${error}`);
+  const feeds = await loadFeeds(values.feeds ?? loadConfig().feedsFile.path);
+  if (!feeds.some((f) => f.enabled !== false)) console.log('No feeds.');
+  const progress = progressDisplay();
+  const results = await withContext((ctx) =>
+    runSync(ctx, feeds, { onProgress: (feed, p) => progress.update(feed.source, p) }),
+  );
+  progress.stop();
+  for (const { feed, report, error, urls, missing } of results) {
+    const label = `${feed.source} (${feed.format} ${feedLocation(feed)})`;
+    const read = urls > 1 ? `; read ${urls - missing} of ${urls} URLs (the others do not exist yet)` : '';
+    if (report) printReport(label, report, missing > 0 ? read : '');
+    else console.log(`${label}: FAILED: ${error}`);
   }
   if (results.some((r) => r.error)) process.exitCode = 1;
 }
@@ -235,6 +274,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     console.error(`${error.message}\n\n${USAGE}`);
     process.exit(2);
+  }
+  // The service's coded errors, mapped once: well-formed arguments the catalogue refuses (an unknown or revoked key).
+  if (error instanceof ServiceError) {
+    console.error(`${error.message} (${error.code})`);
+    process.exit(1);
   }
   if (
     error instanceof DataDirectoryInUseError ||

@@ -1,11 +1,12 @@
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { compileWasmBaselineOnly } from '../heap.js';
 import { lockDataDirectory } from './lock.js';
-import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -50,6 +51,23 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   }
   return storage;
 }
+
+/**
+ * Versioned migrations, one file each in migrations/ (named `NNNN-what`), applied in name order on both engines at
+ * start-up: a new migration is a new file. Imported from here rather than by Kysely's FileMigrationProvider, whose
+ * import() inside node_modules cannot load the TypeScript sources that tests run.
+ */
+const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    const folder = join(import.meta.dirname, 'migrations');
+    const files = (await readdir(folder)).filter((f) => /^\d{4}-[\w-]+\.[jt]s$/.test(f)).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      migrations[file.replace(/\.[jt]s$/, '')] = (await import(pathToFileURL(join(folder, file)).href)) as Migration;
+    }
+    return migrations;
+  },
+};
 
 async function migrate(db: Kysely<Database>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();

@@ -1,243 +1,22 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { Country } from '../catalogue/countries.js';
-import type {
-  CatalogueEvent,
-  EventContent,
-  EventFormat,
-  GeoPrecision,
-  Lifecycle,
-  Owner,
-  PriceType,
-  RegMode,
-  Visibility,
-} from '../catalogue/event.js';
-import type { Database, EventRevisionsTable, EventsTable } from './schema.js';
-
-type EventRow = Selectable<EventsTable>;
-
-export function rowToEvent(row: EventRow): CatalogueEvent {
-  return {
-    id: row.id,
-    owner: row.owner as Owner,
-    externalId: row.external_id,
-    source: row.source,
-    country: row.country as Country,
-    title: row.title,
-    description: row.description,
-    start: row.start_at,
-    end: row.end_at,
-    allDay: row.all_day,
-    city: row.city,
-    venue: row.venue,
-    format: row.format as EventFormat,
-    topics: row.topics,
-    seniority: row.seniority,
-    regMode: row.reg_mode as RegMode,
-    capacity: row.capacity,
-    priceType: row.price_type as PriceType,
-    priceAmount: row.price_amount,
-    currency: row.currency as 'CHF' | 'EUR',
-    organizer: row.organizer,
-    url: row.url,
-    sourceUrl: row.source_url,
-    lat: row.lat,
-    lng: row.lng,
-    geoPrecision: row.geo_precision as GeoPrecision,
-    visibility: row.visibility as Visibility,
-    lifecycle: row.lifecycle as Lifecycle,
-    revision: row.revision,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { CatalogueEvent, EventContent, Lifecycle, Owner } from '../catalogue/event.js';
+import {
+  BULK_ROW,
+  BulkDecoder,
+  type BulkRow,
+  contentColumns,
+  rowToEvent,
+  snapshotOf,
+  unnestRows,
+} from './event-rows.js';
+import type { Database, EventRevisionsTable } from './schema.js';
 
 /**
- * Epoch milliseconds of a timestamptz column, microseconds truncated as node-postgres truncates them. In float8
- * (twice as fast as numeric): the truncated value is whole milliseconds, far closer to them than rounding's 0.5.
+ * Rows that have not ended by `since`. Events without an end are taken to last three hours (see `endsAt` in the read
+ * index), so those that started up to three hours before it count too.
  */
-const epochMs = (column: string) =>
-  sql`round(date_part('epoch', date_trunc('milliseconds', ${sql.ref(column)})) * 1000)`;
-
-/** One events row as a JSON array, in the order `BulkDecoder.event` reads it. */
-const BULK_ROW = sql`json_build_array(
-  id, owner, external_id, source, country, title, description, ${epochMs('start_at')}, ${epochMs('end_at')}, all_day,
-  city, venue, format, topics, seniority, reg_mode, capacity, price_type, price_amount::text, currency, organizer, url,
-  source_url, lat, lng, geo_precision, visibility, lifecycle, revision, ${epochMs('created_at')}, ${epochMs('updated_at')}
-)`;
-
-type BulkRow = [
-  id: string,
-  owner: string,
-  externalId: string | null,
-  source: string,
-  country: string,
-  title: string,
-  description: string | null,
-  start: number,
-  end: number | null,
-  allDay: boolean,
-  city: string | null,
-  venue: string | null,
-  format: string,
-  topics: string[],
-  seniority: string[],
-  regMode: string,
-  capacity: number | null,
-  priceType: string,
-  priceAmount: string | null,
-  currency: string,
-  organizer: string,
-  url: string | null,
-  sourceUrl: string | null,
-  lat: number | null,
-  lng: number | null,
-  geoPrecision: string,
-  visibility: string,
-  lifecycle: string,
-  revision: number,
-  createdAt: number,
-  updatedAt: number,
-];
-
-/** Rows that have not ended by `since` (events without an end: not started before it). */
-const notEndedSince = (since: Date) => sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${since}))`;
-
-/**
- * Gives equal strings of one column a single object, for columns whose values recur (cities, venues, organisers,
- * descriptions of a series): after a trial, a column whose values mostly differ (titles, typically) is left alone,
- * as looking its values up costs more than it saves. Strings of up to 10 characters are shared by JSON.parse
- * already (V8 internalises them), long ones rarely recur.
- */
-class SharedStrings {
-  private readonly values = new Map<string, string>();
-  private hits = 0;
-  private misses = 0;
-  private off = false;
-
-  get(s: string): string {
-    if (this.off || s.length <= 10 || s.length > 300) return s;
-    const shared = this.values.get(s);
-    if (shared !== undefined) {
-      this.hits++;
-      return shared;
-    }
-    if (++this.misses > 2_000 && this.misses > this.hits * 4) {
-      this.off = true;
-      this.values.clear();
-    } else {
-      this.values.set(s, s);
-    }
-    return s;
-  }
-}
-
-/**
- * Decodes the rows of one bulk read, giving equal values one object: a catalogue repeats the same cities, venues,
- * organisers, topic lists and start hours thousands of times, and 100k rows as separate strings, Date objects and
- * arrays cost about three times the memory. Shared arrays are frozen; shared Dates are never mutated (nothing
- * calls a setter on an event's dates).
- */
-export class BulkDecoder {
-  private readonly owners = new SharedStrings();
-  private readonly sources = new SharedStrings();
-  private readonly titles = new SharedStrings();
-  private readonly descriptions = new SharedStrings();
-  private readonly places = new SharedStrings();
-  private readonly organizers = new SharedStrings();
-  private readonly terms = new SharedStrings();
-  private readonly dates = new Map<number, Date>();
-  private readonly lists = new Map<string, string[]>();
-
-  event(r: BulkRow): CatalogueEvent {
-    const url = r[21];
-    const sourceUrl = r[22];
-    return {
-      id: r[0],
-      owner: this.owners.get(r[1]) as Owner,
-      externalId: r[2],
-      source: this.sources.get(r[3]),
-      country: r[4] as Country,
-      title: this.titles.get(r[5]),
-      description: r[6] === null ? null : this.descriptions.get(r[6]),
-      start: this.date(r[7]),
-      end: r[8] === null ? null : this.date(r[8]),
-      allDay: r[9],
-      city: r[10] === null ? null : this.places.get(r[10]),
-      venue: r[11] === null ? null : this.places.get(r[11]),
-      format: r[12] as EventFormat,
-      topics: this.list(r[13]),
-      seniority: this.list(r[14]),
-      regMode: r[15] as RegMode,
-      capacity: r[16],
-      priceType: r[17] as PriceType,
-      priceAmount: r[18],
-      currency: r[19] as 'CHF' | 'EUR',
-      organizer: this.organizers.get(r[20]),
-      url,
-      sourceUrl: sourceUrl !== null && sourceUrl === url ? url : sourceUrl,
-      lat: r[23],
-      lng: r[24],
-      geoPrecision: r[25] as GeoPrecision,
-      visibility: r[26] as Visibility,
-      lifecycle: r[27] as Lifecycle,
-      revision: r[28],
-      createdAt: this.date(r[29]),
-      updatedAt: this.date(r[30]),
-    };
-  }
-
-  private date(ms: number): Date {
-    let date = this.dates.get(ms);
-    if (!date) {
-      date = new Date(ms);
-      this.dates.set(ms, date);
-    }
-    return date;
-  }
-
-  private list(values: string[]): string[] {
-    const key = values.join('\u0000');
-    let list = this.lists.get(key);
-    if (!list) {
-      list = Object.freeze(values.map((v) => this.terms.get(v))) as string[];
-      this.lists.set(key, list);
-    }
-    return list;
-  }
-}
-
-function contentColumns(c: EventContent) {
-  return {
-    country: c.country,
-    title: c.title,
-    description: c.description,
-    start_at: c.start,
-    end_at: c.end,
-    all_day: c.allDay,
-    city: c.city,
-    venue: c.venue,
-    format: c.format,
-    topics: c.topics,
-    seniority: c.seniority,
-    reg_mode: c.regMode,
-    capacity: c.capacity,
-    price_type: c.priceType,
-    price_amount: c.priceAmount,
-    currency: c.currency,
-    organizer: c.organizer,
-    url: c.url,
-    source_url: c.sourceUrl,
-    lat: c.lat,
-    lng: c.lng,
-    geo_precision: c.geoPrecision,
-    visibility: c.visibility,
-  } satisfies Partial<Insertable<EventsTable>>;
-}
-
-/** A JSON snapshot of an event for the revision log: exactly what a restore or an audit needs. */
-function snapshotOf(event: CatalogueEvent): unknown {
-  return JSON.parse(JSON.stringify(event));
-}
+const notEndedSince = (since: Date) =>
+  sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${new Date(since.getTime() - 3 * 3_600_000)}))`;
 
 /** SQL for events lives here only. */
 export class EventsRepository {
@@ -271,12 +50,108 @@ export class EventsRepository {
 
   /** Ids starting with `base`, to pick a free slug. */
   async idsLike(base: string): Promise<Set<string>> {
-    const rows = await this.db
-      .selectFrom('events')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', base), eb('id', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`)]))
-      .execute();
+    return this.idsLikeAny([base]);
+  }
+
+  /**
+   * Ids equal to one of `bases`, or starting with one of them and a hyphen: taken slugs, for many new events at once.
+   * Each prefix is a byte range, [base-, base.), read from the text_pattern_ops index (0008-event-id-prefixes).
+   */
+  async idsLikeAny(bases: readonly string[]): Promise<Set<string>> {
+    if (bases.length === 0) return new Set();
+    const { rows } = await sql<{ id: string }>`
+      SELECT e.id FROM unnest(${bases}::text[]) AS b(base)
+      JOIN LATERAL (
+        SELECT id FROM events WHERE id = b.base OR (id ~>=~ (b.base || '-') AND id ~<~ (b.base || '.'))
+      ) e ON true`.execute(this.db);
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** The owner's events with these externalIds, locked for update when asked. */
+  async findByExternalIds(
+    owner: Owner,
+    externalIds: readonly string[],
+    options: { forUpdate?: boolean } = {},
+  ): Promise<CatalogueEvent[]> {
+    if (externalIds.length === 0) return [];
+    let query = this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('owner', '=', owner)
+      .where('external_id', 'in', externalIds as string[])
+      // One lock order for every batch, so concurrent batches over the same events wait rather than deadlock.
+      .orderBy('external_id');
+    if (options.forUpdate) query = query.forUpdate();
+    return (await query.execute()).map(rowToEvent);
+  }
+
+  /**
+   * Inserts new events in one statement, skipping those whose (owner, externalId) a concurrent write created first:
+   * the rows returned are the ones inserted.
+   */
+  async insertMany(
+    rows: { id: string; owner: Owner; externalId: string; source: string; content: EventContent }[],
+  ): Promise<CatalogueEvent[]> {
+    if (rows.length === 0) return [];
+    const { columns, select } = unnestRows(
+      rows.map((r) => ({
+        id: r.id,
+        owner: r.owner,
+        external_id: r.externalId,
+        source: r.source,
+        lifecycle: 'listed',
+        ...contentColumns(r.content),
+      })),
+    );
+    // Only what the database decides comes back; the rest of each event is what was sent.
+    const { rows: inserted } = await sql<{ id: string; revision: number; created_at: Date; updated_at: Date }>`
+      INSERT INTO events (${columns}) ${select}
+      ON CONFLICT ON CONSTRAINT events_owner_external_id DO NOTHING
+      RETURNING id, revision, created_at, updated_at`.execute(this.db);
+    const sent = new Map(rows.map((r) => [r.id, r]));
+    return inserted.map((row) => {
+      const r = sent.get(row.id)!;
+      return {
+        ...r.content,
+        id: r.id,
+        owner: r.owner,
+        externalId: r.externalId,
+        source: r.source,
+        lifecycle: 'listed',
+        revision: row.revision,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      };
+    });
+  }
+
+  /** Sets the lifecycle of many events at once (a revision each); returns them as they are now. */
+  async setLifecycleMany(ids: readonly string[], lifecycle: Lifecycle): Promise<CatalogueEvent[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .updateTable('events')
+      .set((eb) => ({ lifecycle, revision: eb('revision', '+', 1), updated_at: new Date() }))
+      .where('id', 'in', ids as string[])
+      .returningAll()
+      .execute();
+    return rows.map(rowToEvent);
+  }
+
+  /** Appends one revision per change, in one statement. */
+  async appendRevisions(
+    changes: { event: CatalogueEvent; action: EventRevisionsTable['action']; actor: string; submission?: unknown }[],
+  ): Promise<void> {
+    if (changes.length === 0) return;
+    const column = <T>(f: (change: (typeof changes)[number]) => T) => changes.map(f);
+    await sql`
+      INSERT INTO event_revisions (event_id, revision, action, actor, snapshot, submission)
+      SELECT e, r, a, w, s::jsonb, b::jsonb
+      FROM unnest(
+        ${column((c) => c.event.id)}::text[], ${column((c) => c.event.revision)}::integer[],
+        ${column((c) => c.action)}::text[], ${column((c) => c.actor)}::text[],
+        ${column((c) => snapshotOf(c.event))}::text[],
+        ${column((c) => (c.submission === undefined ? null : JSON.stringify(c.submission)))}::text[]
+      ) AS u(e, r, a, w, s, b)`.execute(this.db);
   }
 
   /**
@@ -341,7 +216,7 @@ export class EventsRepository {
         revision: event.revision,
         action,
         actor,
-        snapshot: JSON.stringify(snapshotOf(event)),
+        snapshot: snapshotOf(event),
         submission: submission === undefined ? null : JSON.stringify(submission),
       })
       .execute();
@@ -480,7 +355,7 @@ export class EventsRepository {
             revision: row.revision,
             action: 'create' as const,
             actor: `import:${source}`,
-            snapshot: JSON.stringify(snapshotOf(rowToEvent(row))),
+            snapshot: snapshotOf(rowToEvent(row)),
             submission: null,
           })),
         )

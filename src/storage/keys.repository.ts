@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { issueKey } from '../auth/api-keys.js';
-import type { Country } from '../catalogue/countries.js';
+import { issueKey, issueSecret } from '../auth/api-keys.js';
+import type { Country } from '../places/countries.js';
 import type { Database } from './schema.js';
 
 export interface ApiKeyRecord {
@@ -10,6 +10,10 @@ export interface ApiKeyRecord {
   secretHash: Buffer;
   createdAt: Date;
   revokedAt: Date | null;
+  /** When the key last got a new secret; null if never rotated. */
+  rotatedAt: Date | null;
+  /** The secret before the last rotation, accepted until `until` (a grace period); null without one. */
+  previousSecret: { hash: Buffer; until: Date } | null;
 }
 
 export class KeysRepository {
@@ -46,6 +50,33 @@ export class KeysRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
+
+  /**
+   * Gives an active key a new secret and returns the only copy of the new key; undefined if the key is unknown or
+   * revoked. With `graceUntil`, the secret being replaced stays valid until then; without, it stops at once. In one
+   * statement (SET reads the row as it was), so a second rotation during a grace period drops the oldest secret,
+   * and a concurrent revoke either comes first (no rotation) or after (revoked).
+   */
+  async rotate(
+    id: string,
+    at: Date,
+    graceUntil: Date | null,
+  ): Promise<{ record: ApiKeyRecord; key: string } | undefined> {
+    const issued = issueSecret(id);
+    const row = await this.db
+      .updateTable('api_keys')
+      .set((eb) => ({
+        secret_hash: issued.secretHash,
+        rotated_at: at,
+        previous_secret_hash: graceUntil ? eb.ref('secret_hash') : null,
+        previous_secret_until: graceUntil,
+      }))
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return row && { record: toRecord(row), key: issued.key };
+  }
 }
 
 function toRecord(row: {
@@ -55,6 +86,9 @@ function toRecord(row: {
   secret_hash: Buffer;
   created_at: Date;
   revoked_at: Date | null;
+  rotated_at: Date | null;
+  previous_secret_hash: Buffer | null;
+  previous_secret_until: Date | null;
 }): ApiKeyRecord {
   return {
     id: row.id,
@@ -63,5 +97,10 @@ function toRecord(row: {
     secretHash: row.secret_hash,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    rotatedAt: row.rotated_at,
+    previousSecret:
+      row.previous_secret_hash && row.previous_secret_until
+        ? { hash: row.previous_secret_hash, until: row.previous_secret_until }
+        : null,
   };
 }

@@ -1,4 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { PlainContent, PlainFieldName } from '../catalogue/event.js';
+
+/** A field name in snake_case, as its column is named ("startTime" → "start_time"). */
+type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}`
+  : S;
+
+/** The columns of the event model's plain fields (catalogue/event.ts). */
+type PlainColumns = { [K in PlainFieldName as SnakeCase<K>]: PlainContent[K] };
 
 /** Row types of the tables created by the migrations (snake_case, as in SQL). */
 export interface ApiKeysTable {
@@ -8,9 +17,12 @@ export interface ApiKeysTable {
   secret_hash: Buffer;
   created_at: Generated<Date>;
   revoked_at: Date | null;
+  rotated_at: Generated<Date | null>;
+  previous_secret_hash: Generated<Buffer | null>;
+  previous_secret_until: Generated<Date | null>;
 }
 
-export interface EventsTable {
+export interface EventsTable extends PlainColumns {
   id: string;
   owner: string;
   external_id: string | null;
@@ -39,6 +51,8 @@ export interface EventsTable {
   lng: number | null;
   geo_precision: string;
   visibility: string;
+  cfp_url: string | null;
+  cfp_until: string | null;
   lifecycle: string;
   revision: Generated<number>;
   created_at: Generated<Date>;
@@ -64,9 +78,27 @@ export interface RegistrationsTable {
   updated_at: Generated<Date>;
 }
 
+export interface SourceStatusTable {
+  source: string;
+  format: string;
+  url: string | null;
+  licence: string | null;
+  last_attempt_at: Date | null;
+  last_success_at: Date | null;
+  last_error: string | null;
+  failures: Generated<number>;
+  /** The counts of the last successful run (ImportReport's numbers, plus the feed's URLs and missing ones). */
+  last_run: unknown | null;
+  seeded_at: Date | null;
+  /** pg returns a date column as a Date at local midnight; stored and read as YYYY-MM-DD text through casts. */
+  snapshot_of: ColumnType<string | null, string | null, string | null>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
   event_revisions: EventRevisionsTable;
   registrations: RegistrationsTable;
+  source_status: SourceStatusTable;
 }

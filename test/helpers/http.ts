@@ -23,3 +23,16 @@ export async function request<T = any>(
   if (/json/.test(res.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
+
+/** Every event of a paginated `GET /api/events` from `url` on, following `next` until it is absent. */
+export async function allEvents<E = any>(url: string, init: { key?: string } = {}): Promise<E[]> {
+  const events: E[] = [];
+  let next: string | undefined = url;
+  while (next) {
+    const res: Response<{ events: E[]; next?: string }> = await request(next, init);
+    if (res.status !== 200) throw new Error(`GET ${next} answered ${res.status}: ${res.text}`);
+    events.push(...res.body.events);
+    next = res.body.next;
+  }
+  return events;
+}

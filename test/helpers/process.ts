@@ -18,7 +18,7 @@ export function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return runNode([...CLI, ...args], childEnv({ LOG_LEVEL: 'silent', ...env }), 60_000);
+  return runNode([...CLI, ...args], childEnv({ LOG_LEVEL: 'silent', SYNC_INTERVAL_MINUTES: '0', ...env }), 60_000);
 }
 
 /** Runs `node <args>` from the repository root to completion, collecting its output (see `runCli`). */
@@ -56,6 +56,10 @@ export async function spawnServer(env: Record<string, string>, port: number): Pr
     env: childEnv({
       LOG_LEVEL: 'info',
       SEED: '0',
+      // No background sync of the shipped feeds: tests never reach beyond this machine.
+      SYNC_INTERVAL_MINUTES: '0',
+      // Seeding suites get the confs.tech snapshot alone, as `curated` (see CURATED_FEEDS_FILE in server.ts).
+      FEEDS_FILE: resolve(ROOT, 'test/fixtures/feeds-curated.json'),
       RATE_LIMIT_READS_PER_MINUTE: '0',
       RATE_LIMIT_WRITES_PER_MINUTE: '0',
       ...env,

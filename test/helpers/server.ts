@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Country } from '../../src/catalogue/countries.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { Country } from '../../src/places/countries.js';
 import { type RunningService, startService } from '../../src/service.js';
 import { createTestDatabase, type EngineName } from './engines.js';
 
@@ -29,6 +29,13 @@ export interface TestServer {
   /** Stops the server; `keepData` leaves the database for a restart. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
+
+/**
+ * The catalogue suites seed (SEED=1) unless they name a feeds file: the shipped confs.tech snapshot alone, as the
+ * `curated` source, so their fixture stays the 190 conferences they were written against (the shipped feeds file
+ * adds devopsdays; test/sources-api.test.ts starts that configuration).
+ */
+export const CURATED_FEEDS_FILE = new URL('../fixtures/feeds-curated.json', import.meta.url).pathname;
 
 export interface TestServerOptions {
   now?: string;
@@ -58,11 +65,15 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
     PORT: String(port),
     HOST: '127.0.0.1',
     SEED: '0',
+    // Tests never reach beyond this machine: no background sync of the shipped feeds (a suite may point
+    // FEEDS_FILE at a local HTTP server and turn it on).
+    SYNC_INTERVAL_MINUTES: '0',
     LOG_LEVEL: 'silent',
     // Every suite sends many requests from 127.0.0.1: limits are off unless a suite sets them (test/limits.test.ts).
     RATE_LIMIT_READS_PER_MINUTE: '0',
     RATE_LIMIT_WRITES_PER_MINUTE: '0',
     ...(options.now ? { TECH_EVENTS_NOW: options.now } : {}),
+    FEEDS_FILE: CURATED_FEEDS_FILE,
     ...options.env,
   };
   const config = loadConfig(env);

@@ -1,0 +1,186 @@
+import { type Kysely, sql } from 'kysely';
+import type { Country } from '../places/countries.js';
+import type { Database } from './schema.js';
+
+/** The counts of one run of a source: what it changed, what it skipped, and for feeds how many URLs it read. */
+export interface RunCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  cancelled: number;
+  restored: number;
+  skipped: number;
+  elsewhere: number;
+  /** URLs (or files) the run read, and how many of them did not exist (a topic file not published yet). */
+  urls?: number;
+  missing?: number;
+}
+
+export interface SourceStatus {
+  source: string;
+  format: string;
+  url: string | null;
+  licence: string | null;
+  lastAttemptAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastError: string | null;
+  /** Failed runs since the last success. */
+  failures: number;
+  lastRun: RunCounts | null;
+  /** When the shipped snapshot of the source was loaded, and the date of the data it holds. */
+  seededAt: Date | null;
+  snapshotOf: string | null;
+}
+
+export interface RunRecord {
+  source: string;
+  format: string;
+  url?: string | null;
+  licence?: string | null;
+  at: Date;
+  /** Absent when the run succeeded. */
+  error?: string;
+  counts?: RunCounts;
+}
+
+/** Listed and cancelled events of a source that are not over yet. */
+export interface SourceCounts {
+  listed: number;
+  cancelled: number;
+}
+
+/** SQL for the sources' state lives here only. */
+export class SourcesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Records one run: a success clears the error and the failure count, a failure keeps the last success. */
+  async recordRun(run: RunRecord): Promise<void> {
+    const ok = run.error === undefined;
+    await this.db
+      .insertInto('source_status')
+      .values({
+        source: run.source,
+        format: run.format,
+        url: run.url ?? null,
+        licence: run.licence ?? null,
+        last_attempt_at: run.at,
+        last_success_at: ok ? run.at : null,
+        last_error: run.error ?? null,
+        failures: ok ? 0 : 1,
+        last_run: ok && run.counts ? JSON.stringify(run.counts) : null,
+      })
+      .onConflict((oc) =>
+        oc.column('source').doUpdateSet((eb) => ({
+          format: run.format,
+          url: run.url ?? null,
+          licence: run.licence ?? null,
+          last_attempt_at: run.at,
+          last_success_at: ok ? run.at : eb.ref('source_status.last_success_at'),
+          last_error: run.error ?? null,
+          failures: ok ? 0 : sql<number>`source_status.failures + 1`,
+          last_run: ok && run.counts ? JSON.stringify(run.counts) : eb.ref('source_status.last_run'),
+          updated_at: sql<Date>`now()`,
+        })),
+      )
+      .execute();
+  }
+
+  /** Records that the shipped snapshot of a source was loaded. */
+  async recordSeed(seed: { source: string; format: string; licence?: string | null; at: Date; snapshotOf?: string }) {
+    await this.db
+      .insertInto('source_status')
+      .values({
+        source: seed.source,
+        format: seed.format,
+        licence: seed.licence ?? null,
+        seeded_at: seed.at,
+        snapshot_of: seed.snapshotOf ?? null,
+      })
+      .onConflict((oc) =>
+        oc.column('source').doUpdateSet({
+          seeded_at: seed.at,
+          snapshot_of: seed.snapshotOf ?? null,
+          updated_at: sql<Date>`now()`,
+        }),
+      )
+      .execute();
+  }
+
+  async list(): Promise<SourceStatus[]> {
+    const rows = await this.db
+      .selectFrom('source_status')
+      .select([
+        'source',
+        'format',
+        'url',
+        'licence',
+        'last_attempt_at',
+        'last_success_at',
+        'last_error',
+        'failures',
+        'last_run',
+        'seeded_at',
+        sql<string | null>`snapshot_of::text`.as('snapshot_of'),
+      ])
+      .orderBy('source')
+      .execute();
+    return rows.map((r) => ({
+      source: r.source,
+      format: r.format,
+      url: r.url,
+      licence: r.licence,
+      lastAttemptAt: r.last_attempt_at,
+      lastSuccessAt: r.last_success_at,
+      lastError: r.last_error,
+      failures: r.failures,
+      lastRun: (r.last_run as RunCounts | null) ?? null,
+      seededAt: r.seeded_at,
+      snapshotOf: r.snapshot_of,
+    }));
+  }
+
+  /**
+   * Per source (the events' public `source`, so host pushes count as `host`), its events that are not over yet:
+   * listed and cancelled. An event without an end is taken to last 3 hours, as in the listings.
+   */
+  async counts(now: Date): Promise<Map<string, SourceCounts>> {
+    const rows = await this.db
+      .selectFrom('events')
+      .select(['source', 'lifecycle', sql<number>`count(*)::int`.as('n')])
+      .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
+      .groupBy(['source', 'lifecycle'])
+      .execute();
+    const counts = new Map<string, SourceCounts>();
+    for (const row of rows) {
+      const entry = counts.get(row.source) ?? { listed: 0, cancelled: 0 };
+      if (row.lifecycle === 'listed') entry.listed += row.n;
+      else if (row.lifecycle === 'cancelled') entry.cancelled += row.n;
+      counts.set(row.source, entry);
+    }
+    return counts;
+  }
+
+  /** Public, listed events not over yet, per country: what the listings show. */
+  async upcomingByCountry(now: Date): Promise<Record<Country, number>> {
+    const rows = await this.db
+      .selectFrom('events')
+      .select(['country', sql<number>`count(*)::int`.as('n')])
+      .where('lifecycle', '=', 'listed')
+      .where('visibility', '=', 'public')
+      .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
+      .groupBy('country')
+      .execute();
+    const result: Record<Country, number> = { ch: 0, de: 0, at: 0 };
+    for (const row of rows) if (row.country in result) result[row.country as Country] = row.n;
+    return result;
+  }
+
+  /** When the catalogue last took in a source's data: its latest successful run or loaded snapshot. */
+  async lastRefreshed(): Promise<Date | null> {
+    const row = await this.db
+      .selectFrom('source_status')
+      .select(sql<Date | null>`max(greatest(last_success_at, seeded_at))`.as('at'))
+      .executeTakeFirst();
+    return row?.at ?? null;
+  }
+}
