@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceOwner } from '../src/catalogue/event.js';
 import { InputError, readInput } from '../src/importers/registry.js';
-import { loadFeeds, runSync, type SyncResult, startSyncTimer } from '../src/importers/sync.js';
+import type { SyncResult } from '../src/importers/sync.js';
+import { loadFeeds, runSync } from '../src/importers/sync.js';
+import { startFeedSchedule } from '../src/importers/sync-schedule.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
 import { runCli } from './helpers/process.js';
@@ -37,9 +39,11 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
       env,
     );
     expect(confs.status, confs.stderr).toBe(0);
-    expect(confs.stdout).toContain('created 6, updated 0, unchanged 0, cancelled 0, restored 0, skipped 2');
+    expect(confs.stdout).toContain(
+      'created 6, updated 0, unchanged 0, cancelled 0, restored 0, skipped 1, outside ch/de/at 1',
+    );
     expect(confs.stdout).toMatch(/skipped #4 "Frontend Nation Day": url: /);
-    expect(confs.stdout).toMatch(/skipped "Paris Web" \(Paris Web@2026-10-01\): country "France"/);
+    expect(confs.stderr).toBe(''); // not a terminal: no progress bar
     const jsonl = await runCli(['import', 'test/fixtures/events.jsonl', '--format', 'jsonl', '--source', 'bulk'], env);
     expect(jsonl.status, jsonl.stderr).toBe(0);
     expect(jsonl.stdout).toContain('created 3, updated 0, unchanged 0, cancelled 0, restored 0, skipped 3');
@@ -58,7 +62,7 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
   it('exits 2 with the usage on bad arguments, before touching anything', async () => {
     const format = await runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env);
     expect(format.status).toBe(2);
-    expect(format.stderr).toContain('--format must be one of confs-tech, ical, jsonl');
+    expect(format.stderr).toContain('--format must be one of confs-tech, devopsdays, developers-events, ical, jsonl');
     const host = await runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env);
     expect(host.stderr).toContain('--source "host" is reserved for events pushed by hosts');
     expect((await runCli(['import', '--format', 'ical', '--source', 's'], env)).status).toBe(2);
@@ -96,7 +100,7 @@ describe('feeds file', () => {
     const ok = await loadFeeds(write([{ source: 'a', format: 'jsonl', url: 'a.jsonl' }]));
     expect(ok).toEqual([{ source: 'a', format: 'jsonl', url: join(dir, 'a.jsonl') }]);
     await expect(loadFeeds(write([{ source: 'a', format: 'csv', url: 'x' }]))).rejects.toThrow(
-      /\[0\]\.format: must be one of confs-tech, ical, jsonl/,
+      /\[0\]\.format: must be one of confs-tech, devopsdays, developers-events, ical, jsonl/,
     );
     const twice = [
       { source: 'a', format: 'ical', url: 'https://example.org/a.ics' },
@@ -148,12 +152,12 @@ describe.each(ENGINES)('feeds over HTTP on %s', (engine) => {
 
   it('runs on an in-process timer until stopped', async () => {
     const feeds = [{ source: 'timer', format: 'ical', url: `${base}/calendar.ics`, country: 'ch' as const }];
-    let stop = () => {};
-    const results = await new Promise<SyncResult[]>((resolve) => {
-      stop = startSyncTimer(t.ctx, feeds, 60, resolve);
+    let schedule: ReturnType<typeof startFeedSchedule> | undefined;
+    const result = await new Promise<SyncResult>((resolve) => {
+      schedule = startFeedSchedule(t.ctx, feeds, { intervalMinutes: 60, onRun: resolve });
     });
-    stop();
-    expect(results[0]!.report).toMatchObject({ created: 12 });
+    await schedule!.stop();
+    expect(result.report).toMatchObject({ created: 12 });
     expect(await t.ctx.events.listByOwner(sourceOwner('timer'))).toHaveLength(12);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogueEvent } from '../src/catalogue/event.js';
-import { alsoListedAt, duplicateKey, groupDuplicates, normaliseTitle, richness } from '../src/importers/dedupe.js';
+import { alsoListedAt, duplicateKey, groupDuplicates, normaliseTitle, richness } from '../src/catalogue/duplicates.js';
+import { type CatalogueEvent, plainContentOf } from '../src/catalogue/event.js';
 
 let serial = 0;
 /** A stored event; defaults are a curated, all-day-less listing in Zürich. */
@@ -37,6 +37,9 @@ function event(fields: Partial<Omit<CatalogueEvent, 'start'>> & { title: string;
     revision: 1,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
+    cfpUrl: null,
+    cfpUntil: null,
+    ...plainContentOf({}),
     ...rest,
     start: new Date(start),
   };

@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alsoListedAt, groupDuplicates } from '../src/catalogue/duplicates.js';
 import { sourceOwner } from '../src/catalogue/event.js';
 import { isTopic } from '../src/catalogue/taxonomy.js';
 import { confsTechImporter } from '../src/importers/confs-tech.js';
-import { alsoListedAt, groupDuplicates } from '../src/importers/dedupe.js';
+import { loadFeeds } from '../src/importers/feeds.js';
 import { icalImporter } from '../src/importers/ical.js';
 import { jsonlImporter } from '../src/importers/jsonl.js';
 import { runImport } from '../src/importers/run-import.js';
-import { seedIfEmpty } from '../src/importers/seed.js';
-import { rowToEvent } from '../src/storage/events.repository.js';
+import { seedFromFeeds } from '../src/importers/seed.js';
+import { rowToEvent } from '../src/storage/event-rows.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
 
@@ -127,15 +128,11 @@ describe.each(ENGINES)('importers through runImport on %s', (engine) => {
     expect((await t.ctx.events.listByOwner(owner)).filter((e) => e.lifecycle === 'listed')).toHaveLength(11);
   });
 
-  it('loads confs.tech JSON and reports the malformed and the foreign record by name', async () => {
+  it('loads confs.tech JSON, reports the malformed record by name and counts the foreign one as elsewhere', async () => {
     const report = await runImport(t.ctx, confsTechImporter, fixture('confs-tech-excerpt.json'), { source: 'confs' });
-    expect(report).toMatchObject({ created: 6, updated: 0, cancelled: 0 });
-    expect(report.skipped.map((s) => s.record)).toEqual([
-      '#4 "Frontend Nation Day"',
-      '"Paris Web" (Paris Web@2026-10-01)',
-    ]);
+    expect(report).toMatchObject({ created: 6, updated: 0, cancelled: 0, elsewhere: 1 });
+    expect(report.skipped.map((s) => s.record)).toEqual(['#4 "Frontend Nation Day"']);
     expect(report.skipped[0]!.message).toMatch(/^url: /);
-    expect(report.skipped[1]!.message).toMatch(/France/);
     const pgday = await t.ctx.events.findByExternalId(sourceOwner('confs'), 'Swiss PGDay@2026-06-25');
     expect(pgday).toMatchObject({ city: 'Rapperswil', country: 'ch', allDay: true, geoPrecision: 'city' });
     const again = await runImport(t.ctx, confsTechImporter, fixture('confs-tech-excerpt.json'), { source: 'confs' });
@@ -188,27 +185,38 @@ describe.each(ENGINES)('importers through runImport on %s', (engine) => {
   });
 });
 
-describe.each(ENGINES)('the shipped seed on %s', (engine) => {
+describe.each(ENGINES)('the shipped snapshots on %s', (engine) => {
   let t: TestContext;
   beforeAll(async () => {
     t = await openTestContext(engine, '2025-03-01T00:00:00Z');
   });
   afterAll(() => t?.close());
 
-  it('loads all 190 conferences, each with a country, a city centroid and a topic of our taxonomy', async () => {
-    const report = await seedIfEmpty(t.ctx);
-    expect(report).toMatchObject({ created: 190, skipped: [] });
-    const events = await t.ctx.events.listByOwner(sourceOwner('curated'));
-    expect(events).toHaveLength(190);
+  it('loads the seeds of the shipped feeds once: 190 confs.tech conferences and 9 devopsdays, all in ch/de/at', async () => {
+    const feeds = await loadFeeds(new URL('../feeds.json', import.meta.url).pathname);
+    const reports = await seedFromFeeds(t.ctx, feeds);
+    expect(reports.map((r) => [r.source, r.created, r.skipped.length, r.elsewhere])).toEqual([
+      ['confs-tech', 190, 0, 0],
+      ['devopsdays', 9, 0, 0],
+    ]);
+    const events = [
+      ...(await t.ctx.events.listByOwner(sourceOwner('confs-tech'))),
+      ...(await t.ctx.events.listByOwner(sourceOwner('devopsdays'))),
+    ];
+    expect(events).toHaveLength(199);
     for (const e of events) {
       expect(['ch', 'de', 'at'], e.title).toContain(e.country);
-      expect(e.geoPrecision, e.title).toBe('city');
+      expect(['city', 'exact'], e.title).toContain(e.geoPrecision);
       expect(e.city, e.title).toBeTruthy();
       expect(e.topics.length, e.title).toBeGreaterThan(0);
       expect(e.topics.every(isTopic), e.title).toBe(true);
-      expect(e.source).toBe('curated');
       expect(e.sourceUrl).toMatch(/^https?:\/\//);
     }
-    expect(await seedIfEmpty(t.ctx)).toBeUndefined();
+    const states = await t.ctx.sources.list();
+    expect(states.map((s) => [s.source, s.snapshotOf, s.lastAttemptAt])).toEqual([
+      ['confs-tech', '2026-08-06', null],
+      ['devopsdays', '2026-11-23', null],
+    ]);
+    expect(await seedFromFeeds(t.ctx, feeds)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ImportedRecord, Importer, RecordError } from './importer.js';
+import { FILE_RECORD, type ImportedRecord, type Importer, languageOf, type RecordError } from './importer.js';
 
 /** A row of the open confs.tech data set (tech-conferences/conference-data). */
 const confsTechRow = z.object({
@@ -13,10 +13,30 @@ const confsTechRow = z.object({
   city: z.string().optional(),
   country: z.string().optional(),
   online: z.boolean().optional(),
+  locales: z.string().optional(),
+  cfpUrl: z.string().optional(),
+  cfpEndDate: z.string().optional(),
   confsTechTopics: z.array(z.string()).optional(),
   topics: z.array(z.string()).optional(),
   twitter: z.string().optional(),
 });
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The repository keeps one file per year and topic (`conferences/2026/javascript.json`): the name is the topic. */
+export function topicOfPath(path: string | undefined): string | undefined {
+  return path?.match(/(?:^|\/)\d{4}\/([a-z0-9-]+)\.json$/)?.[1];
+}
+
+/** An http(s) link, else nothing: a broken CFP link costs the record its CFP, not its listing. */
+function httpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return /^https?:$/.test(new URL(value).protocol) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The organizer: confs.tech names none, so the conference's own web host stands in (e.g. "basta.net"). */
 function organizerOf(url: string): string {
@@ -25,21 +45,25 @@ function organizerOf(url: string): string {
 
 /**
  * confs.tech JSON (an array of conferences with local start/end dates). Conferences are all-day events;
- * `online: true` with a city means hybrid. The source id is name + start date, stable across re-imports.
+ * `online: true` with a city means hybrid. The source id is name + start date, stable across re-imports, so the
+ * same conference in several topic files is one record (the feed merges their topics). Topics come from the rows
+ * (`confsTechTopics`, as the shipped seed has them) or else from the file name.
  */
 export const confsTechImporter: Importer = {
   format: 'confs-tech',
   description: 'confs.tech conference JSON (array of {name, url, startDate, endDate, city, country, online, …})',
-  parse(input) {
+  worldwide: true,
+  parse(input, options) {
+    const fileTopic = topicOfPath(options.inputName);
     const errors: RecordError[] = [];
     const records: ImportedRecord[] = [];
     let rows: unknown;
     try {
       rows = JSON.parse(input);
     } catch (error) {
-      return { records, errors: [{ record: '(file)', message: `not valid JSON: ${(error as Error).message}` }] };
+      return { records, errors: [{ record: FILE_RECORD, message: `not valid JSON: ${(error as Error).message}` }] };
     }
-    if (!Array.isArray(rows)) return { records, errors: [{ record: '(file)', message: 'expected a JSON array' }] };
+    if (!Array.isArray(rows)) return { records, errors: [{ record: FILE_RECORD, message: 'expected a JSON array' }] };
     rows.forEach((row, index) => {
       const parsed = confsTechRow.safeParse(row);
       const label = `#${index + 1}${typeof (row as { name?: unknown })?.name === 'string' ? ` "${(row as { name: string }).name}"` : ''}`;
@@ -63,9 +87,12 @@ export const confsTechImporter: Importer = {
         city: c.city,
         country: c.country,
         format: c.city ? (c.online ? 'hybrid' : 'in_person') : 'online',
-        topicHints: c.confsTechTopics ?? c.topics,
+        topicHints: c.confsTechTopics ?? c.topics ?? (fileTopic ? [fileTopic] : undefined),
         organizer: organizerOf(c.url),
         url: c.url,
+        cfpUrl: httpUrl(c.cfpUrl),
+        cfpUntil: c.cfpEndDate && DATE.test(c.cfpEndDate) ? c.cfpEndDate : undefined,
+        language: languageOf(c.locales),
       });
     });
     return { records, errors };

@@ -1,10 +1,10 @@
 import { DateTime } from 'luxon';
 import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
-import { COUNTRY_INFO, type Country, countryNamed, isCountry } from '../catalogue/countries.js';
-import type { EventContent } from '../catalogue/event.js';
+import { type EventContent, plainContentOf } from '../catalogue/event.js';
 import { locate, pointOf } from '../catalogue/locate.js';
 import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
-import { foldName } from '../places/gazetteer.js';
+import { COUNTRY_INFO, type Country, countryNamed, isCountry } from '../places/countries.js';
+import { foldName, resolveCity } from '../places/gazetteer.js';
 import type { ImportedRecord } from './importer.js';
 
 /** A country named by a source: a code (ch/CH), or its name in en/de/fr/it. */
@@ -13,6 +13,16 @@ export function countryFromName(name: string | undefined): Country | undefined {
   const lower = name.trim().toLowerCase();
   if (isCountry(lower)) return lower;
   return countryNamed(foldName(lower));
+}
+
+/**
+ * True when a record of a world-wide data set is about an event outside Switzerland, Germany and Austria: it names
+ * another country, or names none (and no default applies) while its city is no place of ours or it has no city.
+ */
+export function isElsewhere(record: ImportedRecord, defaultCountry?: Country): boolean {
+  if (record.country) return countryFromName(record.country) === undefined;
+  if (defaultCountry) return false;
+  return !record.city || resolveCity(record.city) === undefined;
 }
 
 /** The instant a record's start or end stands for; dates are local midnights in the country's zone. */
@@ -75,5 +85,8 @@ export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): 
     lng,
     geoPrecision,
     visibility: record.visibility ?? 'public',
+    cfpUrl: record.cfpUrl ?? null,
+    cfpUntil: record.cfpUntil ?? null,
+    ...plainContentOf(record),
   };
 }

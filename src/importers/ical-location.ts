@@ -1,5 +1,5 @@
-import type { Country } from '../catalogue/countries.js';
 import type { EventFormat } from '../catalogue/event.js';
+import type { Country } from '../places/countries.js';
 import { matchPlacePhrase, type Place, resolveCity } from '../places/gazetteer.js';
 import { countryFromName } from './enrich.js';
 

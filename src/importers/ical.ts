@@ -1,8 +1,15 @@
 import ICAL from 'ical.js';
-import { COUNTRY_INFO } from '../catalogue/countries.js';
+import { COUNTRY_INFO } from '../places/countries.js';
 import { readLocation } from './ical-location.js';
 import { type IcalComponent, type Occurrence, occurrencesOf } from './ical-time.js';
-import type { ImportedRecord, Importer, ParseOptions, ParseResult, RecordError } from './importer.js';
+import {
+  FILE_RECORD,
+  type ImportedRecord,
+  type Importer,
+  type ParseOptions,
+  type ParseResult,
+  type RecordError,
+} from './importer.js';
 
 const TITLE_MAX = 300;
 const DESCRIPTION_MAX = 20_000;
@@ -37,7 +44,7 @@ const calendarOrganizer = (name: string | undefined) => name?.replace(/^events?\
 function parseFeed(raw: string, errors: RecordError[]): IcalComponent | undefined {
   const input = raw.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(input)) {
-    errors.push({ record: '(file)', message: 'not an iCalendar feed (no BEGIN:VCALENDAR)' });
+    errors.push({ record: FILE_RECORD, message: 'not an iCalendar feed (no BEGIN:VCALENDAR)' });
     return undefined;
   }
   try {
@@ -53,7 +60,7 @@ function parseFeed(raw: string, errors: RecordError[]): IcalComponent | undefine
   try {
     calendar = new ICAL.Component(ICAL.parse(skeleton));
   } catch (error) {
-    errors.push({ record: '(file)', message: `not a valid iCalendar feed: ${(error as Error).message}` });
+    errors.push({ record: FILE_RECORD, message: `not a valid iCalendar feed: ${(error as Error).message}` });
     return undefined;
   }
   const head = skeleton.replace(/^END:VCALENDAR\s*$/im, '');

@@ -1,11 +1,11 @@
-import type { Country } from '../catalogue/countries.js';
-import type { EventFormat, PriceType, RegMode, Visibility } from '../catalogue/event.js';
+import type { EventFormat, PlainContent, PriceType, RegMode, Visibility } from '../catalogue/event.js';
+import type { Country } from '../places/countries.js';
 
 /**
  * One record of a source, in source-neutral terms, before enrichment. Importers only parse; enrichment
  * (country, place, topics, currency) and storage are shared (see enrich.ts and run-import.ts).
  */
-export interface ImportedRecord {
+export interface ImportedRecord extends Partial<PlainContent> {
   /** Stable id within the source (a re-import with the same id updates instead of duplicating). */
   sourceId: string;
   title: string;
@@ -34,7 +34,45 @@ export interface ImportedRecord {
   cancelled?: boolean | undefined;
   /** Default public; the JSON lines format carries the submission's own. */
   visibility?: Visibility | undefined;
+  /** The call for papers, when the source has one: its link and its deadline (ISO date or date-time). */
+  cfpUrl?: string | undefined;
+  cfpUntil?: string | undefined;
+  /** The one language the event is held in, when the source names exactly one we know. */
+  language?: Language | undefined;
 }
+
+/** Languages of the catalogue's countries (and English); an event in any other, or in several, has none. */
+export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const LANGUAGE_NAMES: Readonly<Record<string, Language>> = {
+  en: 'en',
+  english: 'en',
+  de: 'de',
+  german: 'de',
+  deutsch: 'de',
+  fr: 'fr',
+  french: 'fr',
+  français: 'fr',
+  it: 'it',
+  italian: 'it',
+  italiano: 'it',
+};
+
+/**
+ * The language of an event from the languages its source lists ("EN", "DE,EN", ["german"]): the one named when
+ * exactly one is, else undefined (unknown, or several: a bilingual event is not "in" either).
+ */
+export function languageOf(names: string | readonly string[] | undefined): Language | undefined {
+  const list = typeof names === 'string' ? names.split(/[,;/]/) : (names ?? []);
+  const distinct = new Set(list.map((n) => n.trim().toLowerCase()).filter(Boolean));
+  if (distinct.size !== 1) return undefined;
+  const [only] = distinct;
+  return Object.hasOwn(LANGUAGE_NAMES, only!) ? LANGUAGE_NAMES[only!] : undefined;
+}
+
+/** The `record` of an error about the input as a whole (not JSON, not a calendar…): nothing of it is usable. */
+export const FILE_RECORD = '(file)';
 
 /** A record that could not be read: skipped with a message naming it; the rest still load. */
 export interface RecordError {
@@ -52,11 +90,21 @@ export interface ParseOptions {
   now: Date;
   /** Default country for records that name none and whose city does not tell. */
   defaultCountry?: Country;
+  /**
+   * Where the input was read (a URL or a file path). Some layouts carry meaning in it: a confs.tech file's name
+   * is the topic of its conferences.
+   */
+  inputName?: string;
 }
 
 /** Each source format is one module behind this interface. */
 export interface Importer {
   format: string;
   description: string;
+  /**
+   * True for data sets of the whole world (confs.tech, devopsdays, developers.events): their records outside
+   * Switzerland, Germany and Austria are counted as elsewhere, not reported one by one as skipped.
+   */
+  worldwide?: boolean;
   parse(input: string, options: ParseOptions): ParseResult;
 }

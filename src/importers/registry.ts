@@ -1,5 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { confsTechImporter } from './confs-tech.js';
+import { developersEventsImporter } from './developers-events.js';
+import { devopsdaysImporter } from './devopsdays.js';
 import { icalImporter } from './ical.js';
 import type { Importer } from './importer.js';
 import { jsonlImporter } from './jsonl.js';
@@ -7,6 +9,8 @@ import { jsonlImporter } from './jsonl.js';
 /** Every source format, by the name `--format` and feeds.json use. */
 export const IMPORTERS: Readonly<Record<string, Importer>> = {
   [confsTechImporter.format]: confsTechImporter,
+  [devopsdaysImporter.format]: devopsdaysImporter,
+  [developersEventsImporter.format]: developersEventsImporter,
   [icalImporter.format]: icalImporter,
   [jsonlImporter.format]: jsonlImporter,
 };
@@ -18,15 +22,27 @@ export function importerFor(format: string): Importer | undefined {
 }
 
 /** The input could not be read at all (missing file, network error, HTTP error, too large, too slow). */
-export class InputError extends Error {}
+export class InputError extends Error {
+  /** True when the input does not exist (no such file, HTTP 404 or 410), as opposed to failing to arrive. */
+  readonly notFound: boolean;
+  constructor(message: string, options: { notFound?: boolean } = {}) {
+    super(message);
+    this.notFound = options.notFound ?? false;
+  }
+}
 
 export interface ReadOptions {
   timeoutMs?: number;
   maxBytes?: number;
+  /** Aborts a download under way (the service stopping). */
+  signal?: AbortSignal;
 }
 
 const TIMEOUT_MS = 30_000;
+/** A feed over the network: larger than any real event feed, small enough that a wrong URL cannot fill memory. */
 const MAX_BYTES = 20 * 1024 * 1024;
+/** A local file an operator chose: a 100k-event JSON-lines export is some 40 MB. */
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 const mb = (bytes: number) =>
   bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
@@ -36,10 +52,14 @@ export const isUrl = (input: string) => /^(?:https?|webcal):\/\//i.test(input);
 
 /** Reads a file, or GETs an http(s)/webcal URL, as UTF-8 text (a byte-order mark dropped). */
 export async function readInput(fileOrUrl: string, options: ReadOptions = {}): Promise<string> {
-  const maxBytes = options.maxBytes ?? MAX_BYTES;
   const text = isUrl(fileOrUrl)
-    ? await fetchText(fileOrUrl.replace(/^webcal:/i, 'https:'), options.timeoutMs ?? TIMEOUT_MS, maxBytes)
-    : await readLocal(fileOrUrl, maxBytes);
+    ? await fetchText(
+        fileOrUrl.replace(/^webcal:/i, 'https:'),
+        options.timeoutMs ?? TIMEOUT_MS,
+        options.maxBytes ?? MAX_BYTES,
+        options.signal,
+      )
+    : await readLocal(fileOrUrl, options.maxBytes ?? MAX_FILE_BYTES);
   return text.replace(/^\uFEFF/, '');
 }
 
@@ -54,15 +74,18 @@ async function readLocal(path: string, maxBytes: number): Promise<string> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
       code === 'ENOENT' ? `${path}: no such file` : `cannot read ${path}: ${(error as Error).message}`,
+      { notFound: code === 'ENOENT' },
     );
   }
 }
 
-async function fetchText(url: string, timeoutMs: number, maxBytes: number): Promise<string> {
-  const signal = AbortSignal.timeout(timeoutMs);
+async function fetchText(url: string, timeoutMs: number, maxBytes: number, stop?: AbortSignal): Promise<string> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   const fail = (error: unknown): never => {
     if (error instanceof InputError) throw error;
-    if (signal.aborted) throw new InputError(`GET ${url} timed out after ${timeoutMs / 1000} s`);
+    if (stop?.aborted) throw new InputError(`GET ${url} was stopped`);
+    if (timeout.aborted) throw new InputError(`GET ${url} timed out after ${timeoutMs / 1000} s`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new InputError(`GET ${url} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
   };
@@ -80,6 +103,7 @@ async function fetchText(url: string, timeoutMs: number, maxBytes: number): Prom
     await response.body?.cancel().catch(() => {});
     throw new InputError(
       `GET ${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+      { notFound: response.status === 404 || response.status === 410 },
     );
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);

@@ -1,17 +1,32 @@
-import type { Country } from '../catalogue/countries.js';
 import { sourceOwner } from '../catalogue/event.js';
-import { setLifecycle } from '../catalogue/lifecycle.js';
-import { upsertEvent } from '../catalogue/upsert-event.js';
 import type { AppContext } from '../context.js';
-import { enrichRecord } from './enrich.js';
-import type { Importer, RecordError } from './importer.js';
+import type { Country } from '../places/countries.js';
+import { type BatchItem, setLifecycleForMany, upsertMany } from '../use-cases/store-many.js';
+import { enrichRecord, isElsewhere } from './enrich.js';
+import type { Importer, ParseResult, RecordError } from './importer.js';
 
 export interface ImportOptions {
   /** The source's name: owner of its events (`source:<name>`) and their public `source` field. */
   source: string;
   /** Cancel this source's upcoming events that are absent from the input (a feed's complete state). */
   cancelMissing?: boolean;
+  /**
+   * With cancelMissing: only events starting at or after this are cancelled when absent. A feed of this year's and
+   * next year's files says nothing about a conference of last year still running over New Year.
+   */
+  cancelMissingFrom?: Date;
   defaultCountry?: Country;
+  /** Where the input was read (see ParseOptions.inputName). */
+  inputName?: string;
+  /** Told how far storing has come, after every record: for progress displays. */
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportProgress {
+  /** Records read from the input (usable or not). */
+  read: number;
+  /** Records stored (or found unusable) so far. */
+  stored: number;
 }
 
 export interface ImportReport {
@@ -23,18 +38,38 @@ export interface ImportReport {
   cancelled: number;
   restored: number;
   skipped: RecordError[];
+  /** Records of a world-wide data set about events outside ch/de/at: not ours, not errors. */
+  elsewhere: number;
   /** Ids of every event the import wrote or touched, for the read index. */
   touched: string[];
 }
 
+/** Records stored per transaction: large enough to make a 100k-event import quick, small enough to show progress. */
+const CHUNK = 500;
+
 /**
- * Parses with one importer, enriches, and stores each record through the same upsert as the write API,
+ * Parses with one importer, enriches, and stores each record through the same upsert rules as the write API,
  * owned by the source. A bad record is reported and skipped; the rest still load.
  */
 export async function runImport(
   ctx: AppContext,
   importer: Importer,
   input: string,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  const parsed = importer.parse(input, {
+    now: ctx.now(),
+    defaultCountry: options.defaultCountry,
+    inputName: options.inputName,
+  });
+  return storeRecords(ctx, importer, parsed, options);
+}
+
+/** Stores parsed records (of one input, or merged from several) as `runImport` does. */
+export async function storeRecords(
+  ctx: AppContext,
+  importer: Pick<Importer, 'format' | 'worldwide'>,
+  parsed: ParseResult,
   options: ImportOptions,
 ): Promise<ImportReport> {
   const owner = sourceOwner(options.source);
@@ -47,45 +82,77 @@ export async function runImport(
     unchanged: 0,
     cancelled: 0,
     restored: 0,
-    skipped: [],
+    skipped: [...parsed.errors],
+    elsewhere: 0,
     touched: [],
   };
-  const parsed = importer.parse(input, { now: ctx.now(), defaultCountry: options.defaultCountry });
-  report.skipped.push(...parsed.errors);
   const seen = new Set<string>();
+  const progress = { read: parsed.records.length, stored: 0 };
+  options.onProgress?.(progress);
+  // Records go to the database in chunks, each in one transaction (see upsertMany); the last record of an id wins.
+  const batch = new Map<string, BatchItem>();
+  const flush = async () => {
+    const items = [...batch.values()];
+    batch.clear();
+    const results = await upsertMany(ctx.events, { owner, source: options.source, actor }, items);
+    results.forEach((result, i) => {
+      report[result.created ? 'created' : result.changed ? 'updated' : 'unchanged']++;
+      if (result.lifecycleChanged) report[items[i]!.lifecycle === 'cancelled' ? 'cancelled' : 'restored']++;
+      report.touched.push(result.event.id);
+      ctx.index?.apply(result.event);
+      if (result.changed) ctx.metrics?.writes.inc({ action: result.created ? 'create' : 'update' });
+      if (result.lifecycleChanged)
+        ctx.metrics?.writes.inc({ action: items[i]!.lifecycle === 'cancelled' ? 'cancel' : 'restore' });
+    });
+    progress.stored += items.length;
+    options.onProgress?.(progress);
+  };
   for (const record of parsed.records) {
+    if (importer.worldwide && isElsewhere(record, options.defaultCountry)) {
+      // Not "seen": a conference that moved abroad is no longer one of ours, and cancel-missing cancels it.
+      report.elsewhere++;
+      progress.stored++;
+      continue;
+    }
     // Present in the input, even if unusable now: not "missing", so cancel-missing leaves its stored event alone.
     seen.add(record.sourceId);
     try {
       const content = enrichRecord(record, options.defaultCountry);
-      const result = await upsertEvent(
-        ctx.events,
-        { owner, externalId: record.sourceId, source: options.source, actor },
+      batch.delete(record.sourceId);
+      batch.set(record.sourceId, {
+        externalId: record.sourceId,
         content,
-        record,
-      );
-      report[result.created ? 'created' : result.changed ? 'updated' : 'unchanged']++;
-      report.touched.push(result.event.id);
-      const wanted = record.cancelled ? 'cancelled' : 'listed';
-      if (result.event.lifecycle !== wanted) {
-        await setLifecycle(ctx.events, owner, actor, { externalId: record.sourceId }, wanted);
-        report[wanted === 'cancelled' ? 'cancelled' : 'restored']++;
-      }
+        // The revision log keeps what was stored; what a source said is its file, not a body a host sent.
+        submission: undefined,
+        lifecycle: record.cancelled ? 'cancelled' : 'listed',
+      });
     } catch (error) {
+      progress.stored++;
       report.skipped.push({ record: `"${record.title}" (${record.sourceId})`, message: (error as Error).message });
     }
+    if (batch.size >= CHUNK) await flush();
   }
+  if (batch.size > 0) await flush();
   // Input that yielded errors and not one usable record (an HTML error page, a broken file) is not an empty feed:
   // cancelling on it would wipe the source's listings.
   if (options.cancelMissing && !(report.touched.length === 0 && report.skipped.length > 0)) {
     const now = ctx.now();
-    for (const event of await ctx.events.listByOwner(owner)) {
+    const missing = (await ctx.events.listByOwner(owner)).filter((event) => {
       const over = (event.end ?? event.start) < now;
-      if (event.lifecycle === 'listed' && !over && event.externalId && !seen.has(event.externalId)) {
-        await setLifecycle(ctx.events, owner, actor, { externalId: event.externalId }, 'cancelled');
-        report.cancelled++;
-        report.touched.push(event.id);
-      }
+      const covered = !options.cancelMissingFrom || event.start >= options.cancelMissingFrom;
+      return event.lifecycle === 'listed' && !over && covered && event.externalId && !seen.has(event.externalId);
+    });
+    const cancelled = await setLifecycleForMany(
+      ctx.events,
+      { owner, actor },
+      missing.map((e) => e.externalId!),
+      'cancelled',
+    );
+    for (const event of cancelled) {
+      report.cancelled++;
+      report.touched.push(event.id);
+      ctx.index?.apply(event);
+      ctx.metrics?.writes.inc({ action: 'cancel' });
     }
   }
   return report;

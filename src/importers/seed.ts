@@ -1,24 +1,77 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
-import { confsTechImporter } from './confs-tech.js';
+import { type Feed, isEnabled } from './feeds.js';
+import { importerFor } from './registry.js';
 import { type ImportReport, runImport } from './run-import.js';
 
-/** The shipped curated catalogue: real conferences from confs.tech (MIT), see seed/confs-tech/README.md. */
+/**
+ * The shipped confs.tech snapshot (MIT, see seed/confs-tech/README.md). The service loads it through the feeds
+ * file; the relevance evaluation loads it directly, as the `curated` source, with a fixed clock.
+ */
 export const SEED_FILE = new URL('../../seed/confs-tech/dach-2025-2027.json', import.meta.url);
 export const CURATED_SOURCE = 'curated';
 
-/** Loads the curated seed into a database that has never had it. Returns undefined when there was nothing to do. */
-export async function seedIfEmpty(ctx: AppContext): Promise<ImportReport | undefined> {
+/**
+ * What the seed builder (scripts/build-seed.ts) writes beside a seed file: where its data comes from and of
+ * when. Optional: a seed without it simply has no date to show.
+ */
+export interface SnapshotInfo {
+  source: string;
+  /** The date of the upstream data (its newest commit, or the day it was downloaded). */
+  of: string;
+  repository?: string;
+  commit?: string;
+  licence?: string;
+  rows?: number;
+}
+
+export function snapshotInfo(seedFile: string): SnapshotInfo | undefined {
+  const path = join(dirname(seedFile), 'snapshot.json');
+  if (!existsSync(path)) return undefined;
+  const info = JSON.parse(readFileSync(path, 'utf8')) as SnapshotInfo;
+  return /^\d{4}-\d{2}-\d{2}$/.test(info.of ?? '') ? info : undefined;
+}
+
+async function hasEvents(ctx: AppContext, source: string): Promise<boolean> {
   const { rows } = await sql<{
     n: number;
-  }>`select count(*)::int as n from events where owner = ${`source:${CURATED_SOURCE}`}`.execute(ctx.storage.db);
-  if ((rows[0]?.n ?? 0) > 0) return undefined;
-  const report = await runImport(ctx, confsTechImporter, readFileSync(SEED_FILE, 'utf8'), { source: CURATED_SOURCE });
-  ctx.logger.info(
-    { created: report.created, skipped: report.skipped.length },
-    `seeded ${report.created} curated events from confs.tech`,
-  );
-  for (const s of report.skipped) ctx.logger.warn({ record: s.record }, `seed record skipped: ${s.message}`);
-  return report;
+  }>`select count(*)::int as n from events where owner = ${`source:${source}`}`.execute(ctx.storage.db);
+  return (rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Loads the shipped snapshot of each enabled feed that names one (`seed`) into a database without any event of its
+ * source: a fresh install lists real events before its first sync, and offline for as long as it stays offline.
+ * Seeded events belong to the feed's source, keyed as the feed keys them, so the first sync updates them in place.
+ * Returns the report of each seed loaded.
+ */
+export async function seedFromFeeds(ctx: AppContext, feeds: readonly Feed[]): Promise<ImportReport[]> {
+  const reports: ImportReport[] = [];
+  for (const feed of feeds) {
+    if (!isEnabled(feed) || !feed.seed || (await hasEvents(ctx, feed.source))) continue;
+    const importer = importerFor(feed.format)!;
+    const report = await runImport(ctx, importer, readFileSync(feed.seed, 'utf8'), {
+      source: feed.source,
+      defaultCountry: feed.country,
+      inputName: feed.seed,
+    });
+    const snapshot = snapshotInfo(feed.seed);
+    await ctx.sources.recordSeed({
+      source: feed.source,
+      format: feed.format,
+      licence: feed.licence,
+      at: new Date(),
+      snapshotOf: snapshot?.of,
+    });
+    ctx.logger.info(
+      { source: feed.source, created: report.created, skipped: report.skipped.length, snapshotOf: snapshot?.of },
+      `seeded ${report.created} events of ${feed.source} from its shipped snapshot`,
+    );
+    for (const s of report.skipped)
+      ctx.logger.warn({ source: feed.source, record: s.record }, `seed record skipped: ${s.message}`);
+    reports.push(report);
+  }
+  return reports;
 }

@@ -1,137 +1,174 @@
-import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { z } from 'zod';
-import { COUNTRIES } from '../catalogue/countries.js';
-import { HOST_SOURCE } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import { FORMATS, importerFor, isUrl, readInput } from './registry.js';
-import { type ImportReport, runImport } from './run-import.js';
+import type { RunCounts } from '../storage/sources.repository.js';
+import { type Feed, feedUrls, isEnabled } from './feeds.js';
+import { FILE_RECORD, type ImportedRecord, type ParseResult, type RecordError } from './importer.js';
+import { importerFor, readInput } from './registry.js';
+import { type ImportProgress, type ImportReport, storeRecords } from './run-import.js';
 
-/** A source name: also the owner (`source:<name>`) and the public `source` field, so kept plain. */
-export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from './feeds.js';
 
-export function sourceNameError(source: string): string | undefined {
-  if (!SOURCE_NAME.test(source)) return 'must be 1-63 lower-case letters, digits, ".", "_" or "-"';
-  if (source === HOST_SOURCE) return `"${HOST_SOURCE}" is reserved for events pushed by hosts`;
-  return undefined;
+/** Downloads of one feed at a time: enough to read confs.tech's ~80 small files quickly, polite to their host. */
+const CONCURRENCY = 4;
+
+export interface SyncOptions {
+  /** Per URL (default 30 s). */
+  timeoutMs?: number;
+  /** Stops downloads under way (the service shutting down); the feed then fails and changes nothing. */
+  signal?: AbortSignal;
+  onProgress?: (feed: Feed, progress: SyncProgress) => void;
 }
 
-const feedSchema = z.strictObject({
-  source: z.string().superRefine((s, ctx) => {
-    const error = sourceNameError(s);
-    if (error) ctx.addIssue({ code: 'custom', message: error });
-  }),
-  format: z.string().refine((f) => importerFor(f) !== undefined, `must be one of ${FORMATS.join(', ')}`),
-  url: z.string().min(1, 'must be a URL or a file path'),
-  country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
-});
-const feedsSchema = z.array(feedSchema);
-
-export type Feed = z.output<typeof feedSchema>;
-
-export class FeedsFileError extends Error {}
-
-/** Reads and validates a feeds file; relative file paths in it are relative to the file. */
-export async function loadFeeds(path: string): Promise<Feed[]> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new FeedsFileError(
-      code === 'ENOENT' ? `feeds file ${path} not found` : `feeds file ${path}: ${(error as Error).message}`,
-    );
-  }
-  const parsed = feedsSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map(
-      (i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`,
-    );
-    throw new FeedsFileError(`feeds file ${path} is invalid: ${issues.join('; ')}`);
-  }
-  const names = parsed.data.map((f) => f.source);
-  const repeated = names.find((name, i) => names.indexOf(name) !== i);
-  // Two feeds of one source would each cancel the other's events as missing.
-  if (repeated) throw new FeedsFileError(`feeds file ${path}: source "${repeated}" appears twice`);
-  const base = dirname(resolve(path));
-  return parsed.data.map((f) => (isUrl(f.url) || isAbsolute(f.url) ? f : { ...f, url: resolve(base, f.url) }));
-}
+export type SyncProgress = { phase: 'reading'; done: number; total: number } | ({ phase: 'storing' } & ImportProgress);
 
 export interface SyncResult {
   feed: Feed;
+  /** When the run started. */
+  at: Date;
+  /** How many URLs the feed read, and how many of them did not exist. */
+  urls: number;
+  missing: number;
   /** Present when the feed was read and imported (possibly with skipped records). */
   report?: ImportReport;
   /** Why the feed could not be read or stored at all; nothing of its source was changed. */
   error?: string;
 }
 
-/** Imports each feed as the complete state of its source (cancel-missing); one failing feed does not stop the rest. */
-export async function runSync(ctx: AppContext, feeds: Feed[]): Promise<SyncResult[]> {
-  const results: SyncResult[] = [];
-  for (const feed of feeds) {
-    try {
-      const importer = importerFor(feed.format);
-      if (!importer) throw new Error(`unknown format "${feed.format}"`);
-      const input = await readInput(feed.url);
-      const report = await runImport(ctx, importer, input, {
-        source: feed.source,
-        cancelMissing: true,
-        defaultCountry: feed.country,
-      });
-      const { touched: _, skipped, ...counts } = report;
-      ctx.logger.info({ ...counts, skipped: skipped.length }, `synced feed ${feed.source}`);
-      for (const s of skipped) ctx.logger.warn({ source: feed.source, record: s.record }, `skipped: ${s.message}`);
-      results.push({ feed, report });
-    } catch (error) {
-      ctx.logger.error(
-        { source: feed.source, url: feed.url },
-        `feed ${feed.source} failed: ${(error as Error).message}`,
-      );
-      results.push({ feed, error: (error as Error).message });
-    }
-  }
-  return results;
+/** A part that says nothing usable about its events (not JSON, an HTML error page…) fails the whole feed. */
+function malformed(parsed: ParseResult): RecordError | undefined {
+  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
+  if (whole) return whole;
+  return parsed.records.length === 0 ? parsed.errors[0] : undefined;
 }
 
-/** `SYNC_INTERVAL_MINUTES` as a number of minutes, or undefined when unset; throws on nonsense. */
-export function syncIntervalFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env.SYNC_INTERVAL_MINUTES;
-  if (raw === undefined || raw === '' || raw === '0') return undefined;
-  const minutes = Number(raw);
-  if (!Number.isFinite(minutes) || minutes < 1) throw new Error(`SYNC_INTERVAL_MINUTES must be ≥ 1, got "${raw}"`);
-  return minutes;
+/** "conferences/2026/data.json" → "2026/data.json": enough to tell a feed's files apart in messages. */
+const shortName = (url: string) => url.split(/[/\\]/).slice(-2).join('/');
+
+/**
+ * The records of several parts as one input. The same record in several parts (a conference in two confs.tech
+ * topic files) is one, with the topic hints of all; its first listing gives every other field.
+ */
+function mergeParts(parts: { url: string; parsed: ParseResult }[]): ParseResult {
+  if (parts.length === 1) return parts[0]!.parsed;
+  const records = new Map<string, ImportedRecord>();
+  const errors: RecordError[] = [];
+  for (const { url, parsed } of parts) {
+    for (const e of parsed.errors) errors.push({ ...e, record: `${shortName(url)} ${e.record}` });
+    for (const record of parsed.records) {
+      const first = records.get(record.sourceId);
+      if (!first) records.set(record.sourceId, record);
+      else if (record.topicHints?.length)
+        first.topicHints = [...new Set([...(first.topicHints ?? []), ...record.topicHints])];
+    }
+  }
+  return { records: [...records.values()], errors };
+}
+
+class FeedError extends Error {}
+
+/**
+ * Reads every URL of a feed, a few at a time. A URL that does not exist (404, no such file) is an empty part when
+ * the feed has several (a topic or a city without events that year); any other failure stops the feed at once.
+ */
+async function readParts(feed: Feed, urls: string[], options: SyncOptions) {
+  const texts: (string | undefined)[] = new Array(urls.length);
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  let next = 0;
+  let done = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (failure === undefined && next < urls.length) {
+      const i = next++;
+      try {
+        texts[i] = await readInput(urls[i]!, { timeoutMs: options.timeoutMs, signal });
+      } catch (error) {
+        if (urls.length > 1 && (error as { notFound?: boolean }).notFound === true) texts[i] = undefined;
+        else if (failure === undefined) {
+          failure = error;
+          stop.abort();
+        }
+      }
+      options.onProgress?.(feed, { phase: 'reading', done: ++done, total: urls.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, urls.length) }, worker));
+  if (failure !== undefined) throw failure;
+  return texts;
 }
 
 /**
- * Runs `runSync` now and then every `intervalMinutes` in this process; a run still going when the next is due is
- * not overlapped (the tick is skipped). The timer does not keep the process alive. `onRun` sees each run's
- * results. Returns a stop function.
+ * Syncs one feed: reads all its URLs, parses and merges them, and imports the result as the complete state of its
+ * source (cancel-missing). Any failure — a URL that cannot be read, a part that is not the feed's format — leaves
+ * the source exactly as it was. Every run is recorded in the sources' state.
  */
-export function startSyncTimer(
-  ctx: AppContext,
-  feeds: Feed[],
-  intervalMinutes: number,
-  onRun?: (results: SyncResult[]) => void,
-): () => void {
-  let running = false;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = true;
-    runSync(ctx, feeds)
-      .then(onRun)
-      .catch((error: unknown) => ctx.logger.error({ err: error }, 'sync failed'))
-      .finally(() => {
-        running = false;
-      });
-  };
-  const first = setTimeout(tick, 0);
-  const timer = setInterval(tick, intervalMinutes * 60_000);
-  first.unref();
-  timer.unref();
-  return () => {
-    stopped = true;
-    clearTimeout(first);
-    clearInterval(timer);
-  };
+export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions = {}): Promise<SyncResult> {
+  const at = ctx.now();
+  const urls = feedUrls(feed, at);
+  const result: SyncResult = { feed, at, urls: urls.length, missing: 0 };
+  try {
+    const importer = importerFor(feed.format);
+    if (!importer) throw new FeedError(`unknown format "${feed.format}"`);
+    const texts = await readParts(feed, urls, options);
+    result.missing = texts.filter((t) => t === undefined).length;
+    if (result.missing === urls.length)
+      throw new FeedError(`none of its ${urls.length} URLs exists (e.g. ${urls[0]} answered 404)`);
+    const parts: { url: string; parsed: ParseResult }[] = [];
+    texts.forEach((text, i) => {
+      if (text === undefined) return;
+      const url = urls[i]!;
+      const parsed = importer.parse(text, { now: at, defaultCountry: feed.country, inputName: url });
+      const broken = malformed(parsed);
+      if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
+      parts.push({ url, parsed });
+    });
+    const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+    result.report = await storeRecords(ctx, importer, mergeParts(parts), {
+      source: feed.source,
+      cancelMissing: true,
+      // Files by year cover events from 1 January of the first year they read.
+      cancelMissingFrom: templates.some((u) => u.includes('{year}'))
+        ? new Date(Date.UTC(at.getUTCFullYear(), 0, 1))
+        : undefined,
+      defaultCountry: feed.country,
+      onProgress: options.onProgress && ((p) => options.onProgress!(feed, { phase: 'storing', ...p })),
+    });
+  } catch (error) {
+    result.error = (error as Error).message;
+  }
+  // A run cut short by the service stopping says nothing about the source.
+  if (!options.signal?.aborted) {
+    await recordRun(ctx, result).catch((error: unknown) =>
+      ctx.logger.warn({ err: error, source: feed.source }, 'could not record the state of the source'),
+    );
+  }
+  return result;
+}
+
+/** The counts of a run as the sources' state keeps them. */
+export function runCounts(report: ImportReport, extra: { urls?: number; missing?: number } = {}): RunCounts {
+  const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = report;
+  return { created, updated, unchanged, cancelled, restored, skipped: skipped.length, elsewhere, ...extra };
+}
+
+/** How a feed's URL is shown: its template(s) as written in the feeds file. */
+export const feedLocation = (feed: Feed) => (Array.isArray(feed.url) ? feed.url.join(' ') : feed.url);
+
+function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
+  const { feed, report } = result;
+  return ctx.sources.recordRun({
+    source: feed.source,
+    format: feed.format,
+    url: feedLocation(feed),
+    licence: feed.licence ?? null,
+    at: result.at,
+    error: result.error,
+    counts: report && runCounts(report, { urls: result.urls, missing: result.missing }),
+  });
+}
+
+/** Syncs each enabled feed in turn; one failing feed does not stop the rest. */
+export async function runSync(ctx: AppContext, feeds: readonly Feed[], options: SyncOptions = {}) {
+  const results: SyncResult[] = [];
+  for (const feed of feeds) if (isEnabled(feed)) results.push(await syncFeed(ctx, feed, options));
+  return results;
 }

@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { HOST_SOURCE } from '../catalogue/event.js';
+import { COUNTRIES } from '../places/countries.js';
+import { FORMATS, importerFor, isUrl } from './registry.js';
+
+/** A source name: also the owner (`source:<name>`) and the public `source` field, so kept plain. */
+export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+
+export function sourceNameError(source: string): string | undefined {
+  if (!SOURCE_NAME.test(source)) return 'must be 1-63 lower-case letters, digits, ".", "_" or "-"';
+  if (source === HOST_SOURCE) return `"${HOST_SOURCE}" is reserved for events pushed by hosts`;
+  return undefined;
+}
+
+/** `{year}` and the names of `each` in a URL template. */
+const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;
+/** Values put into URLs: path segments, nothing that could change the URL's shape. */
+const VALUE = /^[A-Za-z0-9._~-]+$/;
+/** Enough for confs.tech's ~40 topics over a few years; a typo multiplying lists is caught. */
+const MAX_URLS = 500;
+const DEFAULT_YEARS = 2;
+
+const placeholdersOf = (template: string) => [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+
+const feedSchema = z
+  .strictObject({
+    source: z.string().superRefine((s, ctx) => {
+      const error = sourceNameError(s);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
+    format: z.string().refine((f) => importerFor(f) !== undefined, `must be one of ${FORMATS.join(', ')}`),
+    url: z.union([
+      z.string().min(1, 'must be a URL or a file path'),
+      z.array(z.string().min(1, 'must be a URL or a file path')).min(1, 'must list at least one URL'),
+    ]),
+    each: z
+      .record(
+        z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower-case name'),
+        z.array(z.string().regex(VALUE, 'must be letters, digits, ".", "_", "~" or "-"')).min(1, 'must not be empty'),
+      )
+      .optional(),
+    years: z.number().int().min(1).max(5).optional(),
+    country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
+    licence: z.string().trim().min(1).max(100).optional(),
+    about: z.url({ protocol: /^https?$/ }).optional(),
+    seed: z.string().min(1).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .superRefine((feed, ctx) => {
+    const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+    const defined = new Set(Object.keys(feed.each ?? {}));
+    const used = new Set(templates.flatMap(placeholdersOf));
+    if (defined.has('year'))
+      ctx.addIssue({ code: 'custom', path: ['each', 'year'], message: '{year} is built in: use "years"' });
+    for (const name of used) {
+      if (name !== 'year' && !defined.has(name))
+        ctx.addIssue({ code: 'custom', path: ['url'], message: `{${name}} is not defined: list its values in "each"` });
+    }
+    for (const name of defined) {
+      if (!used.has(name))
+        ctx.addIssue({ code: 'custom', path: ['each', name], message: `is not used: no URL has {${name}}` });
+    }
+    if (feed.years !== undefined && !used.has('year'))
+      ctx.addIssue({ code: 'custom', path: ['years'], message: 'no URL has {year}' });
+    const count = templates.reduce(
+      (n, t) =>
+        n +
+        placeholdersOf(t).reduce(
+          (m, p) => m * (p === 'year' ? (feed.years ?? DEFAULT_YEARS) : (feed.each?.[p]?.length ?? 1)),
+          1,
+        ),
+      0,
+    );
+    if (count > MAX_URLS)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: `expands to ${count} URLs, more than ${MAX_URLS}` });
+  });
+const feedsSchema = z.array(feedSchema);
+
+/**
+ * One feed of the feeds file: a source, its format and where to read it. `url` may be a list, and its templates
+ * may hold `{year}` (this year and the next `years - 1`) and `{name}` placeholders taking each value of
+ * `each.name`: one feed then reads several files (confs.tech's topic files of two years) as one source.
+ */
+export type Feed = z.output<typeof feedSchema>;
+
+export class FeedsFileError extends Error {}
+
+export interface LoadFeedsOptions {
+  /** A missing file means no feeds rather than an error (the shipped file, when an install left it out). */
+  optional?: boolean;
+  /** Check that each seed file exists (default); the seed builder, which writes them, does not. */
+  checkSeeds?: boolean;
+}
+
+/** Reads and validates a feeds file; relative file paths in it (URLs and seeds) are relative to the file. */
+export async function loadFeeds(path: string, options: LoadFeedsOptions = {}): Promise<Feed[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && options.optional) return [];
+    throw new FeedsFileError(
+      code === 'ENOENT' ? `feeds file ${path} not found` : `feeds file ${path}: ${(error as Error).message}`,
+    );
+  }
+  const parsed = feedsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map(
+      (i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`,
+    );
+    throw new FeedsFileError(`feeds file ${path} is invalid: ${issues.join('; ')}`);
+  }
+  const names = parsed.data.map((f) => f.source);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  // Two feeds of one source would each cancel the other's events as missing.
+  if (repeated) throw new FeedsFileError(`feeds file ${path}: source "${repeated}" appears twice`);
+  const base = dirname(resolve(path));
+  const local = (p: string) => (isUrl(p) || isAbsolute(p) ? p : resolve(base, p));
+  return parsed.data.map((f) => {
+    const feed: Feed = { ...f, url: Array.isArray(f.url) ? f.url.map(local) : local(f.url) };
+    if (f.seed !== undefined) {
+      feed.seed = local(f.seed);
+      if (options.checkSeeds !== false && !existsSync(feed.seed))
+        throw new FeedsFileError(`feeds file ${path}: seed ${feed.seed} of "${f.source}" not found`);
+    }
+    return feed;
+  });
+}
+
+/** A disabled feed (`"enabled": false`) is listed among the sources but neither synced nor seeded. */
+export const isEnabled = (feed: Feed) => feed.enabled !== false;
+
+/** The URLs (or paths) a feed reads at `now`: its templates with every placeholder filled in, each once. */
+export function feedUrls(feed: Feed, now: Date): string[] {
+  const thisYear = now.getUTCFullYear();
+  const values: Record<string, readonly string[]> = {
+    ...feed.each,
+    year: Array.from({ length: feed.years ?? DEFAULT_YEARS }, (_, i) => String(thisYear + i)),
+  };
+  const expand = (template: string): string[] => {
+    const match = PLACEHOLDER.exec(template);
+    PLACEHOLDER.lastIndex = 0;
+    if (!match) return [template];
+    const options = values[match[1]!] ?? [];
+    return options.flatMap((value) => expand(template.replaceAll(match[0], value)));
+  };
+  const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+  return [...new Set(templates.flatMap(expand))];
+}

@@ -1,0 +1,113 @@
+import { basename } from 'node:path';
+import { HOST_SOURCE } from '../catalogue/event.js';
+import type { AppContext } from '../context.js';
+import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
+import { feedUrls, isEnabled } from './feeds.js';
+import { isUrl } from './registry.js';
+
+/** One source as `GET /api/sources` and the sources page show it. */
+export interface SourceView {
+  source: string;
+  /** The format it is read in (`confs-tech`, `devopsdays`, `ical`…), or `host` for events pushed by hosts. */
+  kind: string;
+  /** In the feeds file, and synced (false: listed there but switched off). */
+  feed: boolean;
+  enabled: boolean;
+  /** Where it is read: the feed's URL template(s), or the input of its last import. */
+  url: string | null;
+  /** The URLs a sync reads now (a feed's templates filled in). */
+  urls: string[];
+  licence: string | null;
+  about: string | null;
+  lastAttempt: string | null;
+  lastSuccess: string | null;
+  lastError: string | null;
+  /** Failed runs since the last success. */
+  failures: number;
+  lastRun: RunCounts | null;
+  /** The shipped snapshot loaded for it: the date of its data, and when it was loaded. */
+  snapshot: { of: string | null; loadedAt: string } | null;
+  /** Its events not over yet. */
+  counts: SourceCounts;
+}
+
+export interface SourcesView {
+  /** Minutes between syncs in this service (0: off). */
+  syncIntervalMinutes: number;
+  /** When the catalogue last took in a source's data (a successful sync or a loaded snapshot). */
+  lastRefreshed: string | null;
+  sources: SourceView[];
+}
+
+/**
+ * Shown publicly, so without what may be private: a file path becomes its file name, and a URL loses its query
+ * string and credentials (private calendar links carry their token there).
+ */
+export function publicLocation(location: string): string {
+  if (!isUrl(location)) return `file:${basename(location)}`;
+  try {
+    const url = new URL(location.replace(/\{/g, '%7B').replace(/\}/g, '%7D'));
+    return `${url.protocol}//${url.host}${url.pathname}`.replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+  } catch {
+    return location.split('?')[0]!;
+  }
+}
+
+/** An error message as shown publicly: the URLs and file paths in it as `publicLocation` shows them. */
+export function publicError(message: string): string {
+  return message
+    .replace(/\b(?:https?|webcal):\/\/[^\s)]+?(?=[.,;:]?(?:\s|\)|$))/gi, publicLocation)
+    .replace(/(^|[\s(])(\/[^\s:)]+)/g, (_, before: string, path: string) => `${before}${publicLocation(path)}`);
+}
+
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+/** Every source: the feeds of the feeds file first (in its order), then any other source that has events or state. */
+export async function listSources(ctx: AppContext): Promise<SourcesView> {
+  const now = ctx.now();
+  const [states, counts, lastRefreshed] = await Promise.all([
+    ctx.sources.list(),
+    ctx.sources.counts(now),
+    ctx.sources.lastRefreshed(),
+  ]);
+  const stateOf = new Map(states.map((s) => [s.source, s]));
+  const none: SourceCounts = { listed: 0, cancelled: 0 };
+  const view = (source: string, kind: string): SourceView => {
+    const state = stateOf.get(source);
+    return {
+      source,
+      kind,
+      feed: false,
+      enabled: false,
+      url: state?.url ? state.url.split(' ').map(publicLocation).join(' ') : null,
+      urls: [],
+      licence: state?.licence ?? null,
+      about: null,
+      lastAttempt: iso(state?.lastAttemptAt),
+      lastSuccess: iso(state?.lastSuccessAt),
+      lastError: state?.lastError ? publicError(state.lastError) : null,
+      failures: state?.failures ?? 0,
+      lastRun: state?.lastRun ?? null,
+      snapshot: state?.seededAt ? { of: state.snapshotOf, loadedAt: state.seededAt.toISOString() } : null,
+      counts: counts.get(source) ?? none,
+    };
+  };
+  const sources: SourceView[] = ctx.feeds.map((feed) => {
+    const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+    return {
+      ...view(feed.source, feed.format),
+      feed: true,
+      enabled: isEnabled(feed),
+      url: templates.map(publicLocation).join(' '),
+      urls: feedUrls(feed, now).map(publicLocation),
+      licence: feed.licence ?? null,
+      about: feed.about ?? null,
+    };
+  });
+  const listed = new Set(sources.map((s) => s.source));
+  const others = new Set([...stateOf.keys(), ...counts.keys()].filter((s) => !listed.has(s)));
+  for (const source of [...others].sort()) {
+    sources.push(view(source, source === HOST_SOURCE ? 'host' : (stateOf.get(source)?.format ?? 'import')));
+  }
+  return { syncIntervalMinutes: ctx.config.syncIntervalMinutes, lastRefreshed: iso(lastRefreshed), sources };
+}

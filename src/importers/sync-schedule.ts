@@ -1,0 +1,129 @@
+import type { AppContext } from '../context.js';
+import { type Feed, isEnabled } from './feeds.js';
+import { type SyncOptions, type SyncResult, syncFeed } from './sync.js';
+
+export interface ScheduleOptions {
+  /** Minutes between two syncs of a feed that works. */
+  intervalMinutes: number;
+  /** Minutes before the first retry of a failing feed; each further failure doubles it, up to the interval. */
+  retryMinutes?: number;
+  /** Before the first run (default: at once, in the background). */
+  firstDelayMs?: number;
+  /** Per URL; see SyncOptions. */
+  timeoutMs?: number;
+  /** Sees the result of every run. */
+  onRun?: (result: SyncResult) => void;
+}
+
+export interface FeedSchedule {
+  /** When each feed runs next (ms since the epoch), for tests and diagnostics. */
+  nextRuns(): ReadonlyMap<string, number>;
+  /** Stops the timer and any download under way, and waits for a run in progress to end. */
+  stop(): Promise<void>;
+}
+
+interface FeedState {
+  feed: Feed;
+  nextAt: number;
+  failures: number;
+  /** The error last logged at warn level: a feed failing the same way again is not logged again. */
+  loggedError?: string;
+  /** Skipped records already logged, so a sync every few hours does not repeat them. */
+  loggedSkips: Set<string>;
+}
+
+/** The wait after the n-th failure in a row: retry, 2 × retry, 4 × retry… never longer than the interval. */
+export function backoffMinutes(failures: number, retryMinutes: number, intervalMinutes: number): number {
+  return Math.min(intervalMinutes, retryMinutes * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Syncs every enabled feed in the background: first right away (the service is already listening: start-up never
+ * waits on the network), then every `intervalMinutes`; a failing feed is retried sooner, backing off. Feeds run
+ * one after the other. A failure is logged once per feed (again only when its error changes) and its recovery
+ * once; the source keeps its last good state meanwhile. The timer does not keep the process alive.
+ */
+export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], options: ScheduleOptions): FeedSchedule {
+  const { intervalMinutes } = options;
+  const retryMinutes = Math.min(options.retryMinutes ?? 1, intervalMinutes);
+  const start = Date.now() + (options.firstDelayMs ?? 0);
+  const states: FeedState[] = feeds
+    .filter(isEnabled)
+    .map((feed) => ({ feed, nextAt: start, failures: 0, loggedSkips: new Set() }));
+  const abort = new AbortController();
+  const syncOptions: SyncOptions = { signal: abort.signal, timeoutMs: options.timeoutMs };
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const log = (state: FeedState, result: SyncResult) => {
+    const source = state.feed.source;
+    if (result.error !== undefined) {
+      state.failures++;
+      const retryIn = backoffMinutes(state.failures, retryMinutes, intervalMinutes);
+      const fields = { source, failures: state.failures, retryInMinutes: retryIn };
+      if (state.loggedError !== result.error) {
+        ctx.logger.warn({ ...fields, error: result.error }, `feed ${source} failed; serving its last good state`);
+        state.loggedError = result.error;
+      } else ctx.logger.debug(fields, `feed ${source} failed again`);
+      state.nextAt = Date.now() + retryIn * 60_000;
+      return;
+    }
+    const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = result.report!;
+    const counts = { created, updated, unchanged, cancelled, restored, skipped: skipped.length, elsewhere };
+    const recovered = state.failures > 0 ? ` (working again after ${state.failures} failed runs)` : '';
+    ctx.logger.info(
+      { source, ...counts, urls: result.urls, missing: result.missing },
+      `feed ${source} synced${recovered}`,
+    );
+    for (const s of skipped) {
+      const key = `${s.record}\n${s.message}`;
+      if (state.loggedSkips.has(key)) continue;
+      state.loggedSkips.add(key);
+      ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
+    }
+    state.failures = 0;
+    state.loggedError = undefined;
+    state.nextAt = Date.now() + intervalMinutes * 60_000;
+  };
+
+  const runDue = async () => {
+    for (const state of states) {
+      if (stopped) return;
+      if (state.nextAt > Date.now()) continue;
+      const result = await syncFeed(ctx, state.feed, syncOptions);
+      if (stopped) return;
+      log(state, result);
+      options.onRun?.(result);
+    }
+  };
+
+  const schedule = () => {
+    if (stopped || states.length === 0) return;
+    const next = Math.min(...states.map((s) => s.nextAt));
+    timer = setTimeout(
+      () => {
+        running = runDue()
+          .catch((error: unknown) => ctx.logger.error({ err: error }, 'feed sync failed'))
+          .finally(() => {
+            running = undefined;
+            schedule();
+          });
+      },
+      // setTimeout takes at most 2^31 - 1 ms (24.8 days); a longer wait simply wakes early and waits again.
+      Math.min(2 ** 31 - 1, Math.max(0, next - Date.now())),
+    );
+    timer.unref();
+  };
+  schedule();
+
+  return {
+    nextRuns: () => new Map(states.map((s) => [s.feed.source, s.nextAt])),
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      abort.abort();
+      await running;
+    },
+  };
+}
