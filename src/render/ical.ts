@@ -1,11 +1,12 @@
 import ical, { ICalAlarmType, type ICalCalendar, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import { COUNTRY_INFO } from '../catalogue/countries.js';
+import { isWholeDay } from '../catalogue/cfp.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
+import { COUNTRY_INFO } from '../places/countries.js';
 import { eventPageUrl } from './event-json.js';
-import { whereOf } from './when.js';
+import { formatWhen as formatWhenPlain, whereOf } from './when.js';
 
 /** Feeds are re-fetched by calendar clients about this often. */
 export const FEED_REFRESH_SECONDS = 3600;
@@ -117,6 +118,46 @@ function veventOf(event: CatalogueEvent, baseUrl: string): string {
   const text = whole.slice(whole.indexOf('BEGIN:VEVENT'), whole.lastIndexOf('END:VEVENT') + 'END:VEVENT\r\n'.length);
   veventCache.set(event, { baseUrl, text });
   return text;
+}
+
+/**
+ * A call for papers' deadline as its own VEVENT: on the deadline day (all day) for a date, at the moment for a
+ * date-time; reminders a week and a day before. Links to where speakers submit, else the event page.
+ */
+function addDeadline(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): void {
+  const until = event.cfpUntil!;
+  const zone = COUNTRY_INFO[event.country].timeZone;
+  const page = eventPageUrl(baseUrl, event);
+  const wholeDay = isWholeDay(until);
+  const start = wholeDay ? DateTime.fromISO(until, { zone }) : DateTime.fromISO(until, { setZone: true }).setZone(zone);
+  const created = cal.createEvent({
+    id: `${event.id}-cfp@${new URL(baseUrl).host}`,
+    sequence: event.revision,
+    stamp: utc(event.updatedAt),
+    start,
+    end: wholeDay ? start.plus({ days: 1 }) : start.plus({ minutes: 30 }),
+    allDay: wholeDay,
+    ...(wholeDay ? {} : { timezone: zone }),
+    summary: `Call for papers closes: ${event.title}`,
+    description: [
+      event.cfpUrl ? `Submit a talk: ${event.cfpUrl}` : undefined,
+      `The event: ${formatWhenPlain(event)}, ${whereOf(event)}. Page: ${page}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    url: event.cfpUrl ?? page,
+  });
+  created.createAlarm({ type: ICalAlarmType.display, trigger: 7 * 86_400, description: `A week left: ${event.title}` });
+  created.createAlarm({ type: ICalAlarmType.display, trigger: 86_400, description: `Tomorrow: ${event.title}` });
+}
+
+/** The calls for papers of the given events as deadlines (events without a deadline are left out). */
+export function renderCfpCalendar(events: readonly CatalogueEvent[], options: CalendarOptions): string {
+  const cal = calendarShell(options);
+  const withDeadline = events.filter((e) => e.cfpUntil && DateTime.fromISO(e.cfpUntil, { setZone: true }).isValid);
+  for (const event of withDeadline) addDeadline(cal, event, options.baseUrl);
+  const text = cal.toString();
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }
 
 /** An RFC 5545 calendar of the given events, with VTIMEZONEs, reminders and refresh hints. */

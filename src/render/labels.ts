@@ -1,5 +1,5 @@
-import { COUNTRY_INFO } from '../catalogue/countries.js';
 import { topicLabel } from '../catalogue/taxonomy.js';
+import { COUNTRY_INFO } from '../places/countries.js';
 import type { SearchParams } from '../query/params.js';
 
 /** What a document or feed is filtered to, for titles ("AI & ML · Zürich", "“AI meetups”", "Switzerland"). */

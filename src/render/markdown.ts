@@ -1,5 +1,5 @@
-import { COUNTRY_INFO } from '../catalogue/countries.js';
 import { expectedCrowd } from '../catalogue/crowd.js';
+import { COUNTRY_INFO } from '../places/countries.js';
 import type { SearchResult } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
 import { eventPageUrl } from './event-json.js';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { COUNTRY_INFO } from '../catalogue/countries.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
+import { COUNTRY_INFO } from '../places/countries.js';
 
 /**
  * When an event happens, in its country's time zone: "Thu 3 Dec 2026 · 18:30", all-day events

@@ -1,10 +1,15 @@
 import { DateTime } from 'luxon';
-import { COUNTRY_INFO } from '../../catalogue/countries.js';
 import type { CatalogueEvent } from '../../catalogue/event.js';
-import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
+import { isTopic } from '../../catalogue/taxonomy.js';
+import { formatWhen, machineTime } from '../../i18n/dates.js';
+import type { Translator } from '../../i18n/translator.js';
+import { COUNTRY_INFO } from '../../places/countries.js';
 import { eventPageUrl } from '../event-json.js';
-import { formatWhen, whereOf } from '../when.js';
-import { layout } from './layout.js';
+import { calendarLinks, mapLink } from './calendar-links.js';
+import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
+import { priceText, siteOf, whereText } from './event-text.js';
+import { withLanguage } from './i18n.js';
+import { layout, type PageMeta } from './layout.js';
 import { html, jsonForScript } from './template.js';
 
 const ATTENDANCE = {
@@ -13,15 +18,8 @@ const ATTENDANCE = {
   hybrid: 'https://schema.org/MixedEventAttendanceMode',
 } as const;
 
-export function priceLabel(event: Pick<CatalogueEvent, 'priceType' | 'priceAmount' | 'currency'>): string {
-  if (event.priceType === 'free') return 'Free';
-  if (event.priceType === 'paid')
-    return event.priceAmount !== null ? `${event.currency} ${Number(event.priceAmount).toFixed(2)}` : 'Paid';
-  return 'Price not given';
-}
-
 /** schema.org Event, so search engines and assistants read the page as an event. */
-function jsonLd(event: CatalogueEvent, page: string): unknown {
+function jsonLd(event: CatalogueEvent, page: string, languages: readonly string[]): unknown {
   const zone = COUNTRY_INFO[event.country].timeZone;
   const iso = (d: Date) =>
     event.allDay ? DateTime.fromJSDate(d, { zone }).toISODate() : DateTime.fromJSDate(d, { zone }).toISO();
@@ -51,6 +49,7 @@ function jsonLd(event: CatalogueEvent, page: string): unknown {
     organizer: { '@type': 'Organization', name: event.organizer },
     url: page,
     ...(event.description ? { description: event.description } : {}),
+    ...(languages.length ? { inLanguage: languages.length === 1 ? languages[0] : languages } : {}),
     ...(event.priceType !== 'unknown'
       ? {
           offers: {
@@ -65,57 +64,105 @@ function jsonLd(event: CatalogueEvent, page: string): unknown {
 }
 
 export interface EventPageOptions {
+  t: Translator;
   baseUrl: string;
+  now: Date;
   alsoListedAt?: readonly string[];
+  lastRefreshed?: PageMeta['lastRefreshed'];
 }
 
-/** The page of one event: the original ticket link as the main call to action, calendar links, JSON-LD. */
+/**
+ * The page of one event, with everything the catalogue knows: the host's original link first (the main call to
+ * action), when (in the country's zone) and where (with the exact point on OpenStreetMap), organiser, language and
+ * call for papers, price, topics, registration, other listings, the description, and add-to-calendar links for
+ * Google, Outlook and Apple (the `.ics`). JSON-LD and OpenGraph for search engines and link previews.
+ */
 export function renderEventPage(event: CatalogueEvent, options: EventPageOptions): string {
+  const { t } = options;
   const page = eventPageUrl(options.baseUrl, event);
+  const path = page.slice(options.baseUrl.length);
+  const zone = COUNTRY_INFO[event.country].timeZone;
   const ics = `${page}.ics`;
   const webcal = ics.replace(/^https?:/, 'webcal:');
   const ticket = event.sourceUrl ?? event.url;
   const cancelled = event.lifecycle === 'cancelled';
-  const topics = event.topics.map((t) => (isTopic(t) ? topicLabel(t) : t));
-  const description = `${formatWhen(event)} · ${whereOf(event)} · ${event.organizer}`;
+  const when = formatWhen(event, t);
+  const where = whereText(event, t);
+  const map = mapLink(event);
+  const languages = eventLanguages(event);
+  const languageLine = languagesText(languages, t);
+  const cfp = cfpNote(openCallForPapers(event, options.now), zone, t);
+  const topics = event.topics.map((slug) => (isTopic(slug) ? t.t(`topic.${slug}`) : slug));
+  const calendars = calendarLinks(event, page);
+  const others = options.alsoListedAt ?? [];
   const body = html`
 <article>
-  ${cancelled ? html`<p class="notice" role="alert"><strong>This event has been cancelled by its host.</strong> The page stays up so that links keep working.</p>` : ''}
+  ${cancelled ? html`<p class="notice" role="alert"><strong>${t.t('event.cancelled')}</strong> ${t.t('event.cancelledKept')}</p>` : ''}
   <h1>${event.title}</h1>
+  ${ticket && !cancelled ? html`<p><a class="cta" href="${ticket}" rel="noopener nofollow">${t.t('event.cta')}</a></p>` : ''}
+  ${ticket && cancelled ? html`<p><a href="${ticket}" rel="noopener nofollow">${t.t('event.original')}</a></p>` : ''}
   <dl class="facts">
-    <dt>When</dt><dd>${formatWhen(event)} <span class="muted">(${COUNTRY_INFO[event.country].timeZone})</span></dd>
-    <dt>Where</dt><dd>${whereOf(event)}</dd>
-    <dt>Host</dt><dd>${event.organizer}</dd>
-    <dt>Price</dt><dd>${priceLabel(event)} <span class="muted">— we sell no tickets; the host does.</span></dd>
-    ${topics.length ? html`<dt>Topics</dt><dd>${topics.join(', ')}</dd>` : ''}
-    <dt>Registration</dt><dd>${event.regMode === 'invite' ? 'By invitation' : event.regMode === 'waitlist' ? 'Waitlist' : 'Open'}</dd>
+    <dt>${t.t('event.when')}</dt><dd><time datetime="${machineTime(event)}">${when}</time> <span class="muted">(${zone})</span></dd>
+    <dt>${t.t('event.where')}</dt><dd>${where}${map ? html` · <a href="${map}" rel="noopener">${t.t('event.map')}</a>` : ''}</dd>
+    <dt>${t.t('event.host')}</dt><dd>${event.organizer}</dd>
+    ${languageLine ? html`<dt>${t.t('language.label')}</dt><dd>${languageLine}</dd>` : ''}
+    ${cfp ? html`<dt>${t.t('event.cfp')}</dt><dd>${cfp}</dd>` : ''}
+    <dt>${t.t('event.price')}</dt><dd>${priceText(event, t)} <span class="muted">— ${t.t('event.noTickets')}</span></dd>
+    ${topics.length ? html`<dt>${t.t('event.topics')}</dt><dd>${topics.join(', ')}</dd>` : ''}
+    <dt>${t.t('event.format')}</dt><dd>${t.t(`format.${event.format}`)}</dd>
+    <dt>${t.t('event.registration')}</dt><dd>${t.t(`registration.${event.regMode}`)}</dd>
+    ${others.length ? html`<dt>${t.t('event.alsoListedAt')}</dt><dd><ul class="inline">${others.map((u) => html`<li><a href="${u}" rel="noopener nofollow">${siteOf(u)}</a></li>`)}</ul></dd>` : ''}
   </dl>
-  ${ticket && !cancelled ? html`<p><a class="cta" href="${ticket}" rel="noopener nofollow">Tickets &amp; registration on the host's site</a></p>` : ''}
-  ${ticket && cancelled ? html`<p><a href="${ticket}" rel="noopener nofollow">The host's original page</a></p>` : ''}
-  ${event.description ? html`<section><h2>About</h2><p>${event.description}</p></section>` : ''}
-  <section>
-    <h2>Add to your calendar</h2>
+  ${event.description ? html`<section><h2>${t.t('event.about')}</h2><p class="description">${event.description}</p></section>` : ''}
+  ${
+    cancelled
+      ? ''
+      : html`<section>
+    <h2>${t.t('event.addToCalendar')}</h2>
     <ul>
-      <li><a href="${ics}">Download .ics</a></li>
-      <li><a href="${webcal}">Subscribe (webcal)</a></li>
+      <li><a href="${calendars.google}" rel="noopener nofollow">${t.t('event.google')}</a></li>
+      <li><a href="${calendars.outlook}" rel="noopener nofollow">${t.t('event.outlook')}</a> · <a href="${calendars.office}" rel="noopener nofollow">${t.t('event.office')}</a></li>
+      <li><a href="${ics}">${t.t('event.apple')}</a></li>
+      <li><a href="${webcal}">${t.t('event.webcal')}</a></li>
     </ul>
-  </section>
-  ${options.alsoListedAt?.length ? html`<section><h2>Also listed at</h2><ul>${options.alsoListedAt.map((u) => html`<li><a href="${u}" rel="noopener nofollow">${u}</a></li>`)}</ul></section>` : ''}
+  </section>`
+  }
+  <p><a href="${withLanguage(`/${event.country}`, new URLSearchParams(), t.lang)}">${t.t('event.backToSearch', { country: event.country })}</a></p>
 </article>`;
   return layout(
     {
-      title: `${cancelled ? 'Cancelled: ' : ''}${event.title}`,
-      description,
-      url: page,
-      head: html`<script type="application/ld+json">${jsonForScript(jsonLd(event, page))}</script>`,
+      t,
+      title: cancelled ? t.t('event.cancelledTitle', { title: event.title }) : event.title,
+      description: `${when} · ${where} · ${event.organizer}`,
+      baseUrl: options.baseUrl,
+      path,
+      query: new URLSearchParams(),
+      head: html`<script type="application/ld+json">${jsonForScript(jsonLd(event, page, languages))}</script>`,
+      ...(options.lastRefreshed ? { lastRefreshed: options.lastRefreshed } : {}),
     },
     body,
   );
 }
 
-export function renderNotFoundPage(baseUrl: string, what: string): string {
+export interface NotFoundPageInput {
+  t: Translator;
+  baseUrl: string;
+  path: string;
+  /** What was not found, in the reader's language. */
+  what: string;
+}
+
+export function renderNotFoundPage(input: NotFoundPageInput): string {
+  const { t } = input;
   return layout(
-    { title: 'Not found · Tech events', description: what, url: baseUrl },
-    html`<h1>Not found</h1><p>${what}</p><p><a href="/">Search all events</a></p>`,
+    {
+      t,
+      title: t.t('notFound.title'),
+      description: input.what,
+      baseUrl: input.baseUrl,
+      path: input.path,
+      query: new URLSearchParams(),
+    },
+    html`<h1>${t.t('notFound.heading')}</h1><p>${input.what}</p><p><a href="${withLanguage('/', new URLSearchParams(), t.lang)}">${t.t('notFound.search')}</a></p>`,
   );
 }

@@ -1,17 +1,42 @@
+import { dateTime } from '../../i18n/dates.js';
+import { LANGUAGES, type Language } from '../../i18n/languages.js';
+import type { Translator } from '../../i18n/translator.js';
+import { message, OWN_NAMES, withLanguage } from './i18n.js';
 import { html, type SafeHtml } from './template.js';
 
 export interface PageMeta {
+  t: Translator;
   title: string;
   description: string;
-  /** Canonical URL of the page (OpenGraph og:url). */
-  url: string;
+  baseUrl: string;
+  /** The page's path and its query without `lang`: the switcher and the `hreflang` alternates keep both. */
+  path: string;
+  query: URLSearchParams;
+  /** Canonical URL, absolute; by default this page in its language. */
+  canonical?: string;
   head?: SafeHtml;
+  /**
+   * When the catalogue's sources were last refreshed, and in which zone to show it. Nothing provides it yet: the
+   * sources' sync status will; until then the line is left out rather than guessed.
+   */
+  lastRefreshed?: { at: Date; zone: string };
 }
 
-/** The shell of every page: accessible landmarks, OpenGraph tags, one stylesheet (CSP allows nothing inline). */
+/** The absolute URL of a page in a language, or (`undefined`) the URL that picks the language itself. */
+export function pageUrl(meta: Pick<PageMeta, 'baseUrl' | 'path' | 'query'>, lang: Language | undefined): string {
+  return `${meta.baseUrl}${withLanguage(meta.path, meta.query, lang)}`;
+}
+
+/**
+ * The shell of every page: `<html lang>`, `hreflang` alternates for each language and `x-default` for the
+ * negotiating URL, a language switcher that keeps the page and its query, accessible landmarks, OpenGraph tags and
+ * one stylesheet (the CSP allows nothing inline).
+ */
 export function layout(meta: PageMeta, body: SafeHtml): string {
+  const { t } = meta;
+  const canonical = meta.canonical ?? pageUrl(meta, t.lang);
   return html`<!doctype html>
-<html lang="en">
+<html lang="${t.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -19,19 +44,33 @@ export function layout(meta: PageMeta, body: SafeHtml): string {
 <meta name="description" content="${meta.description}">
 <meta property="og:title" content="${meta.title}">
 <meta property="og:description" content="${meta.description}">
-<meta property="og:url" content="${meta.url}">
+<meta property="og:url" content="${canonical}">
 <meta property="og:type" content="website">
-<meta property="og:site_name" content="Tech events · ch · de · at">
-<link rel="canonical" href="${meta.url}">
+<meta property="og:site_name" content="${t.t('site.name')} · ch · de · at">
+<link rel="canonical" href="${canonical}">
+${LANGUAGES.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${pageUrl(meta, lang)}">\n`)}<link rel="alternate" hreflang="x-default" href="${pageUrl(meta, undefined)}">
 <link rel="stylesheet" href="/assets/site.css">
 ${meta.head}
 </head>
 <body>
-<header class="site"><a href="/" class="brand">Tech events</a> <span class="muted">Switzerland · Germany · Austria</span></header>
+<header class="site">
+<a href="${withLanguage('/', new URLSearchParams(), t.lang)}" class="brand">${t.t('site.name')}</a> <span class="muted">${t.t('site.countries')}</span>
+<nav class="languages" aria-label="${t.t('site.languages')}"><ul>${LANGUAGES.map(
+    (lang) =>
+      html`<li><a href="${withLanguage(meta.path, meta.query, lang)}" hreflang="${lang}" lang="${lang}"${lang === t.lang ? html` aria-current="page"` : ''}>${OWN_NAMES[lang]}</a></li>`,
+  )}</ul></nav>
+</header>
 <main id="main">
 ${body}
 </main>
-<footer class="site muted">Free and open: <a href="/docs">API</a> · <a href="/api/openapi.json">OpenAPI</a> · MCP at <code>/api/mcp</code>. We sell no tickets; every event links to its host.</footer>
+<footer class="site muted">
+<p>${message(t, 'site.footer', {
+    api: html`<a href="/docs">${t.t('site.api')}</a>`,
+    openapi: html`<a href="/api/openapi.json">OpenAPI</a>`,
+    mcp: html`<code>/api/mcp</code>`,
+  })}</p>
+${meta.lastRefreshed ? html`<p>${t.t('site.lastRefreshed', { time: dateTime(meta.lastRefreshed.at, meta.lastRefreshed.zone, t) })}</p>` : ''}
+</footer>
 </body>
 </html>
 `.value;
@@ -47,27 +86,49 @@ export const HTML_SECURITY_HEADERS: Record<string, string> = {
 };
 
 export const SITE_CSS = `
-:root { color-scheme: light dark; --fg: #1b1b1f; --muted: #5f6368; --accent: #0b57d0; --bg: #fff; --card: #f6f7f9; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --muted: #a0a4a8; --accent: #8ab4f8; --bg: #121316; --card: #1d1f23; } }
+:root { color-scheme: light dark; --fg: #1b1b1f; --muted: #5f6368; --accent: #0b57d0; --bg: #fff; --card: #f6f7f9; --good: #146c2e; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --muted: #a0a4a8; --accent: #8ab4f8; --bg: #121316; --card: #1d1f23; --good: #6dd58c; } }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 56rem; padding: 1rem; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
-.site { display: flex; gap: .75rem; align-items: baseline; padding: .5rem 0; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+header.site { display: flex; flex-wrap: wrap; gap: .75rem; align-items: baseline; padding: .5rem 0; }
+footer.site { padding: 1rem 0; font-size: .9rem; }
+footer.site p { margin: .25rem 0; }
 .brand { font-weight: 700; font-size: 1.2rem; text-decoration: none; }
+nav.languages { margin-left: auto; }
+nav.languages ul { display: flex; gap: .6rem; list-style: none; margin: 0; padding: 0; }
+nav.languages a[aria-current] { font-weight: 700; color: var(--fg); text-decoration: none; }
 .muted { color: var(--muted); }
 form.search { display: grid; gap: .5rem; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); background: var(--card); padding: 1rem; border-radius: .5rem; }
 form.search .wide { grid-column: 1 / -1; }
 label { display: flex; flex-direction: column; font-size: .9rem; gap: .2rem; }
 input, select, button { font: inherit; padding: .45rem .6rem; border-radius: .35rem; border: 1px solid var(--muted); background: var(--bg); color: var(--fg); }
 button { background: var(--accent); color: var(--bg); border: none; cursor: pointer; font-weight: 600; }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .understood { font-style: italic; }
+nav.order a[aria-current] { font-weight: 700; color: var(--fg); text-decoration: none; }
+section.day h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; padding-bottom: .25rem; border-bottom: 1px solid var(--muted); }
 ol.results { list-style: none; padding: 0; display: grid; gap: .75rem; }
-ol.results li { background: var(--card); padding: .75rem 1rem; border-radius: .5rem; }
+ol.results > li { background: var(--card); padding: .75rem 1rem; border-radius: .5rem; }
+ol.results h3 { margin: 0 0 .25rem; font-size: 1.1rem; }
+ol.results p { margin: .25rem 0; }
+.meta { color: var(--muted); }
+.meta strong { color: var(--fg); }
+.badge { display: inline-block; font-size: .85rem; margin-right: .5rem; padding: .05rem .5rem; border-radius: .3rem; border: 1px solid var(--muted); }
+.badge.cfp { border-color: var(--good); color: var(--good); }
+.badge.cfp a { color: var(--good); }
+.also { font-size: .85rem; color: var(--muted); }
 .reasons { display: flex; flex-wrap: wrap; gap: .35rem; padding: 0; margin: .4rem 0 0; list-style: none; }
-.reasons li { font-size: .8rem; padding: .1rem .5rem; border-radius: 1rem; border: 1px solid var(--muted); background: transparent !important; }
+.reasons li { font-size: .8rem; padding: .1rem .5rem; border-radius: 1rem; border: 1px solid var(--muted); }
 .cta { display: inline-block; padding: .6rem 1rem; border-radius: .4rem; background: var(--accent); color: var(--bg); font-weight: 600; text-decoration: none; }
 .notice { padding: .75rem 1rem; border-radius: .5rem; border: 2px solid #c5221f; }
 .error { padding: .75rem 1rem; border-radius: .5rem; border: 2px solid #c5221f; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+ul.inline { display: inline; list-style: none; padding: 0; margin: 0; }
+ul.inline li { display: inline; }
+ul.inline li + li::before { content: ", "; }
+.description { white-space: pre-line; }
 `;

@@ -1,89 +1,238 @@
-import { COUNTRIES, COUNTRY_INFO, type Country } from '../../catalogue/countries.js';
 import type { FieldError } from '../../catalogue/errors.js';
-import { FORMAT_LABELS, FORMATS, TOPICS } from '../../catalogue/taxonomy.js';
-import type { SearchResult } from '../../query/engine.js';
+import { FORMATS, TOPICS } from '../../catalogue/taxonomy.js';
+import { dayHeading, formatWhen, listingDay, machineTime, periodOf } from '../../i18n/dates.js';
+import type { Translator } from '../../i18n/translator.js';
+import { COUNTRIES, COUNTRY_INFO, type Country } from '../../places/countries.js';
+import type { RankedEvent, SearchResult } from '../../query/engine.js';
 import { toQueryString } from '../../query/params.js';
 import { eventPageUrl } from '../event-json.js';
-import { formatWhen, whereOf } from '../when.js';
-import { layout } from './layout.js';
-import { html } from './template.js';
+import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
+import { siteOf, whereText } from './event-text.js';
+import { countryName, message, withLanguage } from './i18n.js';
+import { layout, type PageMeta } from './layout.js';
+import { PLACEHOLDER_REASON, showReason } from './reasons.js';
+import { html, type SafeHtml } from './template.js';
+import { isPlainListing, understoodFacets } from './understood.js';
+
+/** How results are laid out: by relevance (the engine's order), or grouped by day. */
+export type ResultOrder = 'relevance' | 'date';
+
+/**
+ * What a country page offers when nothing there matches: online events hosted in the other countries (anyone can
+ * join them), and the next events of the neighbouring countries — for the same search, or, when it matches nothing
+ * anywhere, without it.
+ */
+export interface Alternatives {
+  online: RankedEvent[];
+  neighbours: { country: Country; total: number; next: RankedEvent[] }[];
+  /** Whether the lists are for the same search; false when they had to leave it out. */
+  sameSearch: boolean;
+  /** Upcoming events in this country without the search (0 when the country has none at all). */
+  hereWithoutSearch: number;
+}
 
 export interface SearchPageInput {
+  t: Translator;
   baseUrl: string;
+  /** The page's path (`/` or `/{country}`): the language switcher keeps it. */
+  path: string;
   country: Country;
+  now: Date;
   /** The raw form values, echoed back into the form. */
   form: Record<string, string>;
+  /** Set when the reader chose an order (otherwise: by relevance with `q`, by date without). */
+  order?: ResultOrder;
   result?: SearchResult;
   errors?: FieldError[];
-  /** When nothing matches here: how many would match in the other countries (links to try them). */
-  elsewhere?: { country: Country; total: number }[];
+  alternatives?: Alternatives;
+  lastRefreshed?: PageMeta['lastRefreshed'];
 }
 
 function select(name: string, label: string, current: string, options: [string, string][]) {
   return html`<label>${label}<select name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}</select></label>`;
 }
 
-function noneHere(input: SearchPageInput) {
-  const others = (input.elsewhere ?? []).filter((o) => o.total > 0);
-  if (others.length === 0) return '';
-  const q = input.form.q ? `?q=${encodeURIComponent(input.form.q)}` : '';
-  return html`<p>The same search finds ${others.map(
-    (o, i) =>
-      html`${i > 0 ? ' and ' : ''}<a href="/${o.country}${q}">${o.total} in ${COUNTRY_INFO[o.country].name}</a>`,
-  )}.</p>`;
+/** The page's own query (form fields and order), without `lang`: links and the switcher keep it. */
+function pageQuery(input: SearchPageInput): URLSearchParams {
+  const query = new URLSearchParams(input.form);
+  if (input.order) query.set('order', input.order);
+  return query;
+}
+
+function errorText(error: FieldError, input: SearchPageInput): string {
+  const { t } = input;
+  const value = input.form[error.field] ?? '';
+  const field = t.t('errors.field', { field: error.field });
+  const what =
+    error.field === 'city'
+      ? t.t('errors.city', { value, country: input.country })
+      : /at most/.test(error.message) // the grammar's length limits ("must be at most 500 characters")
+        ? t.t('errors.tooLong')
+        : t.t('errors.invalid', { value });
+  return t.t('errors.item', { field, message: what });
+}
+
+/** One event in a list: title, when and where, language and call for papers, why it matches, other listings. */
+function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: SearchResult['understanding']) {
+  const { t, now } = input;
+  const { event } = ranked.entry;
+  const zone = COUNTRY_INFO[event.country].timeZone;
+  const languages = languagesText(eventLanguages(event), t);
+  const cfp = cfpNote(openCallForPapers(event, now), zone, t);
+  // A plain listing's placeholder reason ("Upcoming") says nothing the day heading does not.
+  const reasons = ranked.reasons
+    .filter((reason) => reason !== PLACEHOLDER_REASON)
+    .map((reason) => showReason(reason, { t, event, window: understanding?.window, zone, now }));
+  const period = input.order === 'date' ? undefined : periodOf(listingDay(event, zone, now), zone, now);
+  const others = ranked.entry.alsoListedAt;
+  return html`<li>
+  <h3><a href="${eventPageUrl(input.baseUrl, event)}?lang=${t.lang}">${event.title}</a></h3>
+  <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${event.organizer}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
+  ${languages || cfp ? html`<p class="extras">${languages ? html`<span class="badge">${languages}</span>` : ''}${cfp ? html`<span class="badge cfp">${cfp}</span>` : ''}</p>` : ''}
+  ${reasons.length ? html`<ul class="reasons" aria-label="${t.t('results.why')}">${reasons.map((r) => html`<li${r.lang ? html` lang="${r.lang}"` : ''}>${r.text}</li>`)}</ul>` : ''}
+  ${others.length ? html`<p class="also">${message(t, 'results.alsoListedAt', { sites: html`${others.map((u, i) => html`${i > 0 ? ', ' : ''}<a href="${u}" rel="noopener nofollow">${siteOf(u)}</a>`)}` })}</p>` : ''}
+</li>`;
+}
+
+/** Results grouped by the local day they are listed under, each day headed "Today · …", "Next week · …". */
+function byDay(events: RankedEvent[], input: SearchPageInput, result: SearchResult): SafeHtml {
+  const zone = COUNTRY_INFO[result.country].timeZone;
+  const days = new Map<string, RankedEvent[]>();
+  const sorted = [...events].sort((a, b) => a.entry.startMs - b.entry.startMs);
+  for (const ranked of sorted) {
+    const day = listingDay(ranked.entry.event, zone, input.now);
+    const list = days.get(day);
+    if (list) list.push(ranked);
+    else days.set(day, [ranked]);
+  }
+  return html`${[...days].map(
+    ([day, list]) => html`<section class="day" aria-labelledby="day-${day}">
+<h2 id="day-${day}">${dayHeading(day, zone, input.now, input.t)}</h2>
+<ol class="results">${list.map((ranked) => eventCard(ranked, input, result.understanding))}</ol>
+</section>`,
+  )}`;
+}
+
+function orderSwitch(input: SearchPageInput, order: ResultOrder): SafeHtml {
+  const { t } = input;
+  const link = (value: ResultOrder, label: string) => {
+    const query = pageQuery(input);
+    query.set('order', value);
+    return value === order
+      ? html`<a href="${withLanguage(input.path, query, t.lang)}" aria-current="page">${label}</a>`
+      : html`<a href="${withLanguage(input.path, query, t.lang)}">${label}</a>`;
+  };
+  return html`<nav class="order" aria-label="${t.t('results.order')}">${t.t('results.order')}: ${link('relevance', t.t('results.byRelevance'))} · ${link('date', t.t('results.byDate'))}</nav>`;
+}
+
+function alternativesSection(input: SearchPageInput, result: SearchResult, alt: Alternatives): SafeHtml {
+  const { t } = input;
+  const country = result.country;
+  const plain = isPlainListing(result);
+  // The same search in another country, less what belongs to this one (its city).
+  const query = (target: Country) => {
+    const same = new URLSearchParams(alt.sameSearch ? input.form : {});
+    for (const field of ['country', 'city', 'near']) same.delete(field);
+    return withLanguage(`/${target}`, same, t.lang);
+  };
+  const noneAnywhere = alt.online.length === 0 && alt.neighbours.every((n) => n.next.length === 0);
+  return html`<section class="alternatives">
+<p>${plain ? t.t('empty.country', { country }) : t.t('empty.query', { country })}</p>
+${!plain && alt.hereWithoutSearch > 0 ? html`<p><a href="${withLanguage(`/${country}`, new URLSearchParams(), t.lang)}">${t.t('empty.here', { country, count: alt.hereWithoutSearch })}</a></p>` : ''}
+${!alt.sameSearch && !noneAnywhere ? html`<p>${t.t('empty.withoutSearch')}</p>` : ''}
+${
+  alt.online.length
+    ? html`<h2>${t.t('empty.online', { country })}</h2>
+<ol class="results">${alt.online.map((ranked) => eventCard(ranked, input))}</ol>`
+    : ''
+}
+${alt.neighbours
+  .filter((n) => n.next.length > 0)
+  .map(
+    (n) => html`<h2>${t.t('empty.neighbour', { country: n.country })}</h2>
+<ol class="results">${n.next.map((ranked) => eventCard(ranked, input))}</ol>
+<p><a href="${query(n.country)}">${t.t('empty.all', { count: n.total, country: n.country })}</a></p>`,
+  )}
+${noneAnywhere ? html`<p>${t.t('empty.nothing')}</p>` : ''}
+</section>`;
+}
+
+function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml {
+  const { t } = input;
+  const order: ResultOrder = input.order ?? (result.params.q ? 'relevance' : 'date');
+  const qs = toQueryString({ ...result.params, country: result.country });
+  const calendar = `${input.baseUrl}/api/calendar?${qs}`;
+  const understood = isPlainListing(result)
+    ? t.t('results.upcoming', { country: result.country })
+    : t.t('results.lookingFor', { facets: understoodFacets(result, t, input.now).join(' · ') });
+  const count = t.t('results.count', { count: result.total });
+  const shown = { ...input, order };
+  return html`
+<p class="understood" aria-live="polite">${t.t('results.summary', { understood, count })}</p>
+<p class="muted">${message(t, 'results.outputs', {
+    markdown: html`<a href="${input.baseUrl}/api/md?${qs}">${t.t('results.markdown')}</a>`,
+    json: html`<a href="${input.baseUrl}/api/events?${qs}">JSON</a>`,
+    https: html`<a href="${calendar}">https</a>`,
+    webcal: html`<a href="${calendar.replace(/^https?:/, 'webcal:')}">webcal</a>`,
+  })}</p>
+${result.params.q && result.events.length > 1 ? orderSwitch(input, order) : ''}
+${
+  result.events.length === 0
+    ? input.alternatives
+      ? alternativesSection(input, result, input.alternatives)
+      : ''
+    : order === 'date'
+      ? byDay(result.events, shown, result)
+      : html`<h2 class="visually-hidden">${t.t('results.heading')}</h2>
+<ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
+}`;
 }
 
 /** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
 export function renderSearchPage(input: SearchPageInput): string {
-  const { form, result } = input;
+  const { t, form, result } = input;
   const country = result?.country ?? input.country;
-  const qs = result ? toQueryString({ ...result.params, country }) : `country=${country}`;
-  const calendar = `${input.baseUrl}/api/calendar?${qs}`;
   const body = html`
-<h1>Tech events in ${COUNTRY_INFO[country].name}</h1>
+<h1>${t.t('home.title', { country })}</h1>
 <form class="search" method="get" action="/" role="search">
-  <label class="wide">What are you looking for?
-    <input type="search" name="q" value="${form.q ?? ''}" placeholder="e.g. AI meetups in Zürich for founders next week" autofocus>
+  <input type="hidden" name="lang" value="${t.lang}">
+  <label class="wide">${t.t('search.label')}
+    <input type="search" name="q" value="${form.q ?? ''}" placeholder="${t.t('search.placeholder')}" autofocus>
   </label>
   ${select(
     'country',
-    'Country',
+    t.t('search.country'),
     country,
-    COUNTRIES.map((c) => [c, COUNTRY_INFO[c].name]),
+    COUNTRIES.map((c) => [c, countryName(t, c)]),
   )}
-  <label>City<input type="text" name="city" value="${form.city ?? ''}" placeholder="any"></label>
-  ${select('topic', 'Topic', form.topic ?? '', [['', 'any'], ...TOPICS.map((t): [string, string] => [t.slug, t.label])])}
-  ${select('format', 'Format', form.format ?? '', [['', 'any'], ...FORMATS.map((f): [string, string] => [f, FORMAT_LABELS[f]])])}
-  ${select('who', 'Audience', form.who ?? '', [
-    ['', 'everyone'],
-    ['founders', 'founders & executives'],
+  <label>${t.t('search.city')}<input type="text" name="city" value="${form.city ?? ''}" placeholder="${t.t('search.cityAny')}"></label>
+  ${select('topic', t.t('search.topic'), form.topic ?? '', [
+    ['', t.t('search.any')],
+    ...TOPICS.map((topic): [string, string] => [topic.slug, t.t(`topic.${topic.slug}`)]),
   ])}
-  <button type="submit">Search</button>
+  ${select('format', t.t('search.format'), form.format ?? '', [
+    ['', t.t('search.any')],
+    ...FORMATS.map((f): [string, string] => [f, t.t(`format.${f}`)]),
+  ])}
+  ${select('who', t.t('search.audience'), form.who ?? '', [
+    ['', t.t('search.everyone')],
+    ['founders', t.t('search.founders')],
+  ])}
+  <button type="submit">${t.t('search.submit')}</button>
 </form>
-${input.errors?.length ? html`<div class="error" role="alert"><p>Please check:</p><ul>${input.errors.map((e) => html`<li><strong>${e.field}</strong> ${e.message}</li>`)}</ul></div>` : ''}
-${
-  result
-    ? html`
-<p class="understood" aria-live="polite">${result.understood} — ${result.total} event${result.total === 1 ? '' : 's'}.</p>
-<p class="muted">This list as <a href="${input.baseUrl}/api/md?${qs}">markdown</a> · <a href="${input.baseUrl}/api/events?${qs}">JSON</a> · calendar <a href="${calendar}">https</a> / <a href="${calendar.replace(/^https?:/, 'webcal:')}">webcal</a></p>
-<ol class="results">
-${result.events.map(
-  ({ entry, reasons }) => html`<li>
-  <h2><a href="${eventPageUrl(input.baseUrl, entry.event)}">${entry.event.title}</a></h2>
-  <div class="muted">${formatWhen(entry.event)} · ${whereOf(entry.event)} · ${entry.event.organizer}</div>
-  <ul class="reasons" aria-label="Why it matches">${reasons.map((r) => html`<li>${r}</li>`)}</ul>
-</li>`,
-)}
-</ol>
-${result.events.length === 0 ? html`<p>No upcoming events match. Try fewer words or another city.</p>${noneHere(input)}` : ''}`
-    : ''
-}`;
+${input.errors?.length ? html`<div class="error" role="alert"><p>${t.t('errors.title')}</p><ul>${input.errors.map((e) => html`<li>${errorText(e, input)}</li>`)}</ul></div>` : ''}
+${result ? resultsSection(input, result) : ''}`;
   return layout(
     {
-      title: form.q ? `${form.q} · Tech events` : `Tech events in ${COUNTRY_INFO[country].name}`,
-      description:
-        'Find tech events in Switzerland, Germany and Austria — in plain words, in English, German or French.',
-      url: `${input.baseUrl}/${country}`,
+      t,
+      title: form.q ? t.t('search.title', { q: form.q }) : t.t('home.title', { country }),
+      description: t.t('home.description'),
+      baseUrl: input.baseUrl,
+      path: input.path,
+      query: pageQuery(input),
+      // Every search canonicalises to its country's page in the same language: result lists are not for indexing.
+      canonical: `${input.baseUrl}${withLanguage(`/${country}`, new URLSearchParams(), t.lang)}`,
+      ...(input.lastRefreshed ? { lastRefreshed: input.lastRefreshed } : {}),
     },
     body,
   );

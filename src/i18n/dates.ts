@@ -1,0 +1,210 @@
+import { DateTime } from 'luxon';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import { COUNTRY_INFO } from '../places/countries.js';
+import type { Translator } from './translator.js';
+
+/**
+ * Dates and times in the reader's language, always in the event country's time zone (a Zürich meetup is at 18:30
+ * Zürich time whoever reads the page). Luxon formats the names (weekdays, months) from the runtime's CLDR data.
+ *
+ * Every Luxon DateTime in a named zone asks Intl for the zone's offset, which costs more than the rest of a result's
+ * markup: what is per event is computed once per event version and language (events are immutable per revision, as
+ * in src/render/when.ts), and day arithmetic works on local ISO dates ("2025-03-05") from one cached formatter.
+ */
+
+type When = Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>;
+
+const zoneOf = (event: Pick<CatalogueEvent, 'country'>) => COUNTRY_INFO[event.country].timeZone;
+
+function local(date: Date, zone: string, t: Translator): DateTime {
+  return DateTime.fromJSDate(date, { zone }).setLocale(t.locale);
+}
+
+/** "Fri 4 Dec 2026", "Fr 4 Dez 2026", "ven. 4 déc. 2026". */
+export function shortDate(date: Date, zone: string, t: Translator, withYear = true): string {
+  return local(date, zone, t).toFormat(withYear ? 'ccc d LLL yyyy' : 'ccc d LLL');
+}
+
+/** The last day an event covers, or undefined when it ends on the day it starts. */
+function lastDayOf(event: When, zone: string, t: Translator): DateTime | undefined {
+  if (!event.end) return undefined;
+  const start = local(event.start, zone, t);
+  // All-day ends are exclusive midnights: the last day is the one before.
+  const last = local(event.end, zone, t).minus(event.allDay ? { days: 1 } : { milliseconds: 1 });
+  return last.startOf('day') > start.startOf('day') ? last : undefined;
+}
+
+/**
+ * When an event happens: "Fri 4 Dec 2026 · 18:30–21:00", "Fr 4 Dez 2026 · ganztägig", "ven. 4 déc. 2026 · toute la
+ * journée", and the span of multi-day events ("…, until Sat 5 Dec").
+ */
+export function formatWhen(event: When, t: Translator): string {
+  return memo(whenTexts, event, t.lang, () => computeWhen(event, t));
+}
+
+const whenTexts = new WeakMap<object, Record<string, string>>();
+const startDays = new WeakMap<object, Record<string, string>>();
+const machineTimes = new WeakMap<object, Record<string, string>>();
+
+/** A value per object and key, computed once. */
+function memo(cache: WeakMap<object, Record<string, string>>, of: object, key: string, compute: () => string): string {
+  let entry = cache.get(of);
+  if (!entry) {
+    entry = {};
+    cache.set(of, entry);
+  }
+  let value = entry[key];
+  if (value === undefined) {
+    value = compute();
+    entry[key] = value;
+  }
+  return value;
+}
+
+function computeWhen(event: When, t: Translator): string {
+  const zone = zoneOf(event);
+  const start = local(event.start, zone, t);
+  const last = lastDayOf(event, zone, t);
+  // A timed event ending the same day shows its end too: "18:30–21:00".
+  const end = event.end && !event.allDay && !last ? `–${local(event.end, zone, t).toFormat('HH:mm')}` : '';
+  const time = event.allDay ? t.t('when.allDay') : `${start.toFormat('HH:mm')}${end}`;
+  const text = t.t('when.at', { date: start.toFormat('ccc d LLL yyyy'), time });
+  if (!last) return text;
+  return t.t('when.until', {
+    when: text,
+    last: last.toFormat(last.year === start.year ? 'ccc d LLL' : 'ccc d LLL yyyy'),
+  });
+}
+
+/** The start for a `<time datetime>`: the local date of an all-day event, else the local time with its offset. */
+export function machineTime(event: Pick<CatalogueEvent, 'start' | 'allDay' | 'country'>): string {
+  return memo(machineTimes, event, '', () => {
+    const start = DateTime.fromJSDate(event.start, { zone: zoneOf(event) });
+    return (event.allDay ? start.toISODate() : start.toISO({ suppressMilliseconds: true }))!;
+  });
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The last date asked for: "today" is asked for again and again while a page renders. */
+let lastDay = { ms: Number.NaN, zone: '', day: '' };
+
+/** The local date of an instant in a zone, as an ISO date ("2025-03-05"). */
+export function localDay(date: Date | number, zone: string): string {
+  const ms = typeof date === 'number' ? date : date.getTime();
+  if (ms === lastDay.ms && zone === lastDay.zone) return lastDay.day;
+  let format = dayFormats.get(zone);
+  if (!format) {
+    // en-CA writes dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(zone, format);
+  }
+  lastDay = { ms, zone, day: format.format(ms) };
+  return lastDay.day;
+}
+
+/**
+ * A local date (ISO) to format its names: a calendar date, not an instant, so read in UTC (a fixed zone, which
+ * costs Luxon no offset look-up).
+ */
+export function calendarDay(isoDay: string, t: Translator): DateTime {
+  return DateTime.fromISO(isoDay, { zone: 'utc' }).setLocale(t.locale);
+}
+
+const DAY_FORMATS = {
+  short: (day: DateTime) => day.toFormat('ccc d LLL'),
+  long: (day: DateTime) => day.toLocaleString({ weekday: 'long', day: 'numeric', month: 'long' }),
+  longWithYear: (day: DateTime) =>
+    day.toLocaleString({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+};
+const dayTexts = new Map<string, string>();
+
+/**
+ * A local date as words: "Wed 5 Mar" (short), "Mittwoch, 5. März" (long), with the year (longWithYear). A page
+ * names the same few days many times; the texts are kept (a few thousand at most: days × languages × forms).
+ */
+export function dayText(isoDay: string, t: Translator, form: keyof typeof DAY_FORMATS): string {
+  const key = `${t.lang}${form}${isoDay}`;
+  let text = dayTexts.get(key);
+  if (text === undefined) {
+    if (dayTexts.size >= 5000) dayTexts.clear();
+    text = DAY_FORMATS[form](calendarDay(isoDay, t));
+    dayTexts.set(key, text);
+  }
+  return text;
+}
+
+/** How many weeks (Monday to Sunday) after today's the week of a local date is: 0 this week, 1 next week. */
+export function weeksAhead(isoDay: string, zone: string, now: Date): number {
+  return (mondayOf(dayNumber(isoDay)) - mondayOf(dayNumber(localDay(now, zone)))) / 7;
+}
+
+/** Days since 1970-01-01 of an ISO date: whole-day arithmetic without time zones. */
+function dayNumber(isoDay: string): number {
+  return Date.UTC(Number(isoDay.slice(0, 4)), Number(isoDay.slice(5, 7)) - 1, Number(isoDay.slice(8, 10))) / 86_400_000;
+}
+
+/** The day number of the Monday starting a day's week (1970-01-01 was a Thursday). */
+const mondayOf = (day: number) => day - ((day + 3) % 7);
+
+/** The local day an event is listed under: its first day, or today for one that began earlier and still runs. */
+export function listingDay(event: Pick<CatalogueEvent, 'start'>, zone: string, now: Date): string {
+  const start = memo(startDays, event, zone, () => localDay(event.start, zone));
+  const today = localDay(now, zone);
+  // ISO dates compare as strings.
+  if (start < today) return today;
+  return start;
+}
+
+export type Period = 'today' | 'tomorrow' | 'thisWeek' | 'nextWeek';
+
+/**
+ * Where a local day (ISO date) sits relative to today: today, tomorrow, later this week or next week (weeks
+ * Monday–Sunday, as the search reads "this week" and "next week"); undefined further out.
+ */
+export function periodOf(isoDay: string, zone: string, now: Date): Period | undefined {
+  const today = dayNumber(localDay(now, zone));
+  const day = dayNumber(isoDay);
+  if (day <= today) return 'today';
+  if (day === today + 1) return 'tomorrow';
+  const weeks = (mondayOf(day) - mondayOf(today)) / 7;
+  return weeks === 0 ? 'thisWeek' : weeks === 1 ? 'nextWeek' : undefined;
+}
+
+/** A day heading: "Today · Saturday 1 March", "Nächste Woche · Mittwoch, 5. März", "vendredi 4 décembre 2026". */
+export function dayHeading(isoDay: string, zone: string, now: Date, t: Translator): string {
+  const sameYear = isoDay.slice(0, 4) === localDay(now, zone).slice(0, 4);
+  const date = dayText(isoDay, t, sameYear ? 'long' : 'longWithYear');
+  const period = periodOf(isoDay, zone, now);
+  return period ? t.t('day.heading', { period: t.t(`period.${period}`), date }) : date;
+}
+
+const rangeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A span of days, "3–9 Mar 2025", "3.–9. März 2025", "3–9 mars 2025"; `to` is exclusive. */
+export function dayRange(from: Date, to: Date, zone: string, t: Translator): string {
+  const key = `${t.locale} ${zone}`;
+  let format = rangeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(t.locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: zone });
+    rangeFormats.set(key, format);
+  }
+  const last = new Date(Math.max(from.getTime(), to.getTime() - 1));
+  return format.formatRange(from, last);
+}
+
+/** A date and time as a reader's clock shows it, e.g. for "last refreshed": "1 Mar 2025, 10:15". */
+export function dateTime(date: Date, zone: string, t: Translator): string {
+  return local(date, zone, t).toLocaleString({
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/** An ISO date (`2025-03-05`) as a short local date, e.g. for `from`/`to` filters. */
+export function isoDayLabel(isoDay: string, zone: string, t: Translator): string {
+  return DateTime.fromISO(isoDay, { zone }).setLocale(t.locale).toFormat('ccc d LLL yyyy');
+}

@@ -1,0 +1,68 @@
+import { createIntl, createIntlCache } from '@formatjs/intl';
+import { LANGUAGES, type Language, LOCALES } from './languages.js';
+import { MESSAGES, type MessageId } from './messages/index.js';
+
+/**
+ * The messages of one language, formatted with ICU MessageFormat (plurals, selects, numbers) by @formatjs/intl.
+ * A missing message or value throws instead of falling back to the id: every message exists in every language
+ * (the types require it and a test checks it), so a failure here is a bug that the page tests surface.
+ */
+export interface Translator {
+  lang: Language;
+  /** BCP 47 locale for dates and numbers (`en-GB` for English). */
+  locale: string;
+  /** A message as text. */
+  t(id: MessageId, values?: Record<string, string | number | Date>): string;
+  /** A message whose values may be markup: its parts in order, text as strings and the markup values as given. */
+  parts<T extends object>(id: MessageId, values: Record<string, string | number | Date | T>): (string | T)[];
+  /** Numbers in the language's conventions ("1’234" is not ours: de "1.234", fr "1 234"). */
+  number(value: number, options?: Intl.NumberFormatOptions): string;
+  /** "A, B or C" in the language. */
+  or(items: readonly string[]): string;
+}
+
+const cache = createIntlCache();
+const onError = (error: Error): never => {
+  throw error;
+};
+
+function createTranslator(lang: Language): Translator {
+  const intl = createIntl(
+    { locale: LOCALES[lang], messages: MESSAGES[lang], onError, defaultLocale: LOCALES.en },
+    cache,
+  );
+  // Each message compiled once through @formatjs/intl's own formatter cache and kept by id: formatMessage would
+  // serialise its arguments to look the compiled message up again on every call, several times per result.
+  const compiled = new Map<string, ReturnType<typeof intl.formatters.getMessageFormat>>();
+  const format = (id: MessageId, values?: Record<string, unknown>): unknown => {
+    let message = compiled.get(id);
+    if (!message) {
+      message = intl.formatters.getMessageFormat(MESSAGES[lang][id], LOCALES[lang], intl.formats, {
+        formatters: intl.formatters,
+      });
+      compiled.set(id, message);
+    }
+    return message.format(values as Parameters<typeof message.format>[0]);
+  };
+  const orList = new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' });
+  return {
+    lang,
+    locale: LOCALES[lang],
+    t: (id, values) => String(format(id, values)),
+    parts: <T extends object>(id: MessageId, values: Record<string, string | number | Date | T>) => {
+      const out = format(id, values);
+      return (Array.isArray(out) ? out : [out]) as (string | T)[];
+    },
+    number: (value, options) => new Intl.NumberFormat(LOCALES[lang], options).format(value),
+    or: (items) => orList.format(items),
+  };
+}
+
+const TRANSLATORS = Object.fromEntries(LANGUAGES.map((lang) => [lang, createTranslator(lang)])) as Record<
+  Language,
+  Translator
+>;
+
+export function translator(lang: Language): Translator {
+  return TRANSLATORS[lang];
+}

@@ -1,0 +1,31 @@
+import type { CatalogueEvent } from '../../catalogue/event.js';
+import type { Translator } from '../../i18n/translator.js';
+
+/** Where an event happens: "Impact Hub, Zürich", "Online", "Impact Hub, Zürich · auch online". */
+export function whereText(event: Pick<CatalogueEvent, 'venue' | 'city' | 'format'>, t: Translator): string {
+  if (event.format === 'online') return t.t('where.online');
+  const place = [event.venue, event.city].filter(Boolean).join(', ') || t.t('where.tba');
+  return event.format === 'hybrid' ? t.t('where.alsoOnline', { place }) : place;
+}
+
+/** "Free", "CHF 12.50" / "12,50 CHF", "Price not given". */
+export function priceText(
+  event: Pick<CatalogueEvent, 'priceType' | 'priceAmount' | 'currency'>,
+  t: Translator,
+): string {
+  if (event.priceType === 'free') return t.t('price.free');
+  if (event.priceType === 'paid')
+    return event.priceAmount !== null
+      ? t.number(Number(event.priceAmount), { style: 'currency', currency: event.currency, currencyDisplay: 'code' })
+      : t.t('price.paid');
+  return t.t('price.unknown');
+}
+
+/** The host name of a link, for "also listed at confs.tech, meetup.com". */
+export function siteOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+}

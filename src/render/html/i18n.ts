@@ -1,0 +1,43 @@
+import { LANGUAGES, type Language } from '../../i18n/languages.js';
+import type { MessageId } from '../../i18n/messages/index.js';
+import type { Translator } from '../../i18n/translator.js';
+import type { Country } from '../../places/countries.js';
+import { escapeHtml, SafeHtml } from './template.js';
+
+/** A message whose values may be markup (links, code): its text escaped, the markup kept. */
+export function message(t: Translator, id: MessageId, values: Record<string, string | number | SafeHtml>): SafeHtml {
+  const parts = t.parts<SafeHtml>(id, values);
+  return new SafeHtml(parts.map((p) => (p instanceof SafeHtml ? p.value : escapeHtml(String(p)))).join(''));
+}
+
+/** "Switzerland", "Schweiz", "Suisse", "Svizzera": the country as the reader's language names it. */
+export const countryName = (t: Translator, country: Country) => t.t('country.name', { country });
+
+/** "in Switzerland", "in der Schweiz", "en Suisse", "in Svizzera". */
+export const inCountry = (t: Translator, country: Country) => t.t('country.in', { country });
+
+/** Each language named in itself, for the switcher: "English", "Deutsch", "Français", "Italiano". */
+export const OWN_NAMES: Record<Language, string> = Object.fromEntries(
+  LANGUAGES.map((lang) => {
+    const name = new Intl.DisplayNames([lang], { type: 'language' }).of(lang) ?? lang;
+    return [lang, name.charAt(0).toLocaleUpperCase(lang) + name.slice(1)];
+  }),
+) as Record<Language, string>;
+
+/** A language code ("de", "en-GB") named in the reader's language ("German", "allemand"). */
+export function languageName(t: Translator, code: string): string {
+  try {
+    return new Intl.DisplayNames([t.locale], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** The same page in another language: its path and query, `lang` set (or dropped, for the negotiating URL). */
+export function withLanguage(path: string, query: URLSearchParams, lang: Language | undefined): string {
+  const next = new URLSearchParams(query);
+  next.delete('lang');
+  if (lang) next.set('lang', lang);
+  const qs = next.toString();
+  return qs ? `${path}?${qs}` : path;
+}

@@ -1,0 +1,327 @@
+import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { describe, expect, it } from 'vitest';
+import type { CatalogueEvent } from '../src/catalogue/event.js';
+import { EVENT_KINDS, FORMATS, SENIORITIES, TOPIC_SLUGS } from '../src/catalogue/taxonomy.js';
+import { dayHeading, formatWhen, periodOf } from '../src/i18n/dates.js';
+import { chooseLanguage, LANGUAGES, negotiateLanguage } from '../src/i18n/languages.js';
+import { en } from '../src/i18n/messages/en.js';
+import { MESSAGES } from '../src/i18n/messages/index.js';
+import { translator } from '../src/i18n/translator.js';
+import { search } from '../src/query/engine.js';
+import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
+import { parseSearchParams } from '../src/query/params.js';
+import { calendarLinks, mapLink } from '../src/render/html/calendar-links.js';
+import { cfpNote, languagesText } from '../src/render/html/event-extras.js';
+import { showReason } from '../src/render/html/reasons.js';
+import { renderSearchPage } from '../src/render/html/search-page.js';
+import { demoCatalogueEvents } from './helpers/demo-events.js';
+
+/** Each argument of a message with its kind (and a select's or plural's cases), to compare languages. */
+function argumentsOf(elements: MessageFormatElement[], out = new Map<string, string>()): Map<string, string> {
+  for (const el of elements) {
+    if (el.type === TYPE.literal || el.type === TYPE.pound || el.type === TYPE.tag) continue;
+    const kind =
+      el.type === TYPE.select
+        ? `select(${Object.keys(el.options).sort().join(',')})`
+        : el.type === TYPE.plural
+          ? 'plural'
+          : el.type === TYPE.number
+            ? 'number'
+            : el.type === TYPE.date || el.type === TYPE.time
+              ? 'date'
+              : 'argument';
+    // A plain argument and a number take the same value; plurals and selects must agree exactly.
+    const previous = out.get(el.value);
+    if (!previous || previous === 'argument') out.set(el.value, kind === 'number' ? 'argument' : kind);
+    if (el.type === TYPE.select || el.type === TYPE.plural)
+      for (const option of Object.values(el.options)) argumentsOf(option.value, out);
+  }
+  return out;
+}
+
+describe('message catalogue', () => {
+  it('has every message in every language, no more, each compiling with the same arguments as English', () => {
+    const ids = Object.keys(en).sort();
+    for (const lang of LANGUAGES) {
+      const messages = MESSAGES[lang] as Record<string, string>;
+      expect(Object.keys(messages).sort(), lang).toEqual(ids);
+      for (const id of ids) {
+        const message = messages[id]!;
+        expect(message.trim(), `${lang} ${id}`).not.toBe('');
+        const ast = parse(message); // throws on a syntax error
+        expect(Object.fromEntries(argumentsOf(ast)), `${lang} ${id}`).toEqual(
+          Object.fromEntries(argumentsOf(parse(en[id as keyof typeof en]))),
+        );
+      }
+    }
+  });
+
+  it('names every topic, format, kind and seniority level of the taxonomy in every language', () => {
+    for (const lang of LANGUAGES) {
+      const t = translator(lang);
+      for (const slug of TOPIC_SLUGS) expect(t.t(`topic.${slug}`), `${lang} ${slug}`).not.toMatch(/^topic\./);
+      for (const format of FORMATS) expect(t.t(`format.${format}`)).toBeTruthy();
+      for (const kind of EVENT_KINDS) expect(t.t(`kind.${kind}`) && t.t(`kinds.${kind}`)).toBeTruthy();
+      for (const level of SENIORITIES) expect(t.t('reason.seniority', { level })).toMatch(/\S/);
+    }
+  });
+
+  it('formats plurals and numbers in each language', () => {
+    expect(translator('en').t('results.count', { count: 1 })).toBe('1 event');
+    expect(translator('de').t('results.count', { count: 1234 })).toBe('1.234 Veranstaltungen');
+    expect(translator('fr').t('results.count', { count: 0 })).toBe('aucun événement');
+    expect(translator('it').t('results.count', { count: 2 })).toBe('2 eventi');
+    expect(translator('de').t('home.title', { country: 'ch' })).toBe('Tech-Events in der Schweiz');
+    expect(translator('fr').t('home.title', { country: 'at' })).toBe('Événements tech en Autriche');
+  });
+});
+
+describe('language negotiation', () => {
+  it('takes ?lang= first, then Accept-Language (q-values, regional tags), then English', () => {
+    expect(chooseLanguage('fr', 'de-CH,de;q=0.9')).toEqual({ lang: 'fr', explicit: true });
+    expect(chooseLanguage(undefined, 'de-CH,de;q=0.9,en;q=0.8')).toEqual({ lang: 'de', explicit: false });
+    expect(chooseLanguage('es', 'fr-CH')).toEqual({ lang: 'fr', explicit: false });
+    expect(chooseLanguage(['de', 'fr'], undefined)).toEqual({ lang: 'en', explicit: false });
+    expect(negotiateLanguage('de-CH;q=0.5, it;q=0.9')).toBe('it');
+    expect(negotiateLanguage('es, pt;q=0.9')).toBe('en');
+    expect(negotiateLanguage('*')).toBe('en');
+    expect(negotiateLanguage('')).toBe('en');
+  });
+});
+
+const event = (over: Partial<CatalogueEvent>): CatalogueEvent =>
+  ({
+    id: 'x',
+    country: 'ch',
+    title: 'Swiss AI Summit',
+    description: null,
+    start: new Date('2026-12-04T17:30:00Z'),
+    end: null,
+    allDay: false,
+    city: 'Zürich',
+    venue: 'Kongresshaus',
+    format: 'in_person',
+    topics: [],
+    seniority: [],
+    regMode: 'open',
+    capacity: null,
+    priceType: 'unknown',
+    priceAmount: null,
+    currency: 'CHF',
+    organizer: 'Host',
+    url: 'https://example.org/e',
+    sourceUrl: null,
+    lat: 47.3667,
+    lng: 8.5357,
+    geoPrecision: 'exact',
+    visibility: 'public',
+    owner: 'key:k',
+    externalId: null,
+    source: 'host',
+    lifecycle: 'listed',
+    revision: 1,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+    ...over,
+  }) as CatalogueEvent;
+
+describe('dates in the reader language, in the event country zone', () => {
+  const allDay = event({
+    allDay: true,
+    start: new Date('2026-12-03T23:00:00Z'),
+    end: new Date('2026-12-04T23:00:00Z'),
+  });
+
+  it('writes weekdays, months and all-day events in each language', () => {
+    expect(formatWhen(allDay, translator('en'))).toBe('Fri 4 Dec 2026 · Full day');
+    expect(formatWhen(allDay, translator('de'))).toBe('Fr 4 Dez 2026 · ganztägig');
+    expect(formatWhen(allDay, translator('fr'))).toBe('ven. 4 déc. 2026 · toute la journée');
+    expect(formatWhen(allDay, translator('it'))).toBe('ven 4 dic 2026 · tutto il giorno');
+    const twoDays = { ...allDay, end: new Date('2026-12-05T23:00:00Z') };
+    expect(formatWhen(twoDays, translator('de'))).toBe('Fr 4 Dez 2026 · ganztägig, bis Sa 5 Dez');
+  });
+
+  it('shows the time of the event country, whatever the reader', () => {
+    const vienna = event({ country: 'at', start: new Date('2026-07-01T16:00:00Z') });
+    expect(formatWhen(vienna, translator('fr'))).toBe('mer. 1 juil. 2026 · 18:00');
+    const evening = { ...vienna, end: new Date('2026-07-01T19:00:00Z') };
+    expect(formatWhen(evening, translator('it'))).toBe('mer 1 lug 2026 · 18:00–21:00');
+  });
+
+  it('heads days relative to today, weeks running Monday to Sunday', () => {
+    const now = new Date('2025-03-01T09:00:00Z'); // a Saturday
+    const zone = 'Europe/Zurich';
+    expect(periodOf('2025-03-01', zone, now)).toBe('today');
+    expect(periodOf('2025-03-02', zone, now)).toBe('tomorrow');
+    expect(periodOf('2025-03-05', zone, now)).toBe('nextWeek');
+    expect(periodOf('2025-03-10', zone, now)).toBeUndefined();
+    expect(periodOf('2025-02-27', zone, now)).toBe('today'); // began earlier, still running
+    expect(dayHeading('2025-03-05', zone, now, translator('de'))).toBe('Nächste Woche · Mittwoch, 5. März');
+    expect(dayHeading('2025-03-02', zone, now, translator('fr'))).toBe('Demain · dimanche 2 mars');
+    expect(dayHeading('2026-01-09', zone, now, translator('en'))).toBe('Friday, 9 January 2026');
+    const thursday = new Date('2025-03-06T09:00:00Z');
+    expect(periodOf('2025-03-08', zone, thursday)).toBe('thisWeek');
+  });
+});
+
+describe('match reasons in the reader language', () => {
+  const now = new Date('2026-01-05T09:00:00Z');
+  const index = new CatalogueIndex(() => now);
+  index.load(demoCatalogueEvents(1500, now));
+  const prompts = [
+    '',
+    'AI meetup Berlin free',
+    'Kubernetes workshop near Hamburg',
+    'KI Meetup Wien nächste Woche',
+    'conférences sécurité Genève en février',
+    'startup founders Zürich this weekend',
+    'online python workshop',
+    'hybrid data conference',
+    'paid product summit in Köln',
+    'events for juniors in Graz',
+    'eventi IA a Lugano la prossima settimana',
+    'Demo Venue 3',
+    'synthetic demo event about security',
+    'Cloud Native hackathon in Basel im März',
+    'tomorrow',
+  ];
+  const filters: Record<string, string>[] = [
+    {},
+    { format: 'online' },
+    { topic: 'ai-ml,security' },
+    { city: 'Berlin', near: '1', country: 'de' },
+    { city: 'Zürich', country: 'ch' },
+    { who: 'founders' },
+    { seniority: 'junior,senior' },
+    { org: 'Demo Org 1' },
+  ];
+
+  it('translates every reason the engine gives, and English gives back the engine text', () => {
+    const seen = new Set<string>();
+    const untranslated = new Set<string>();
+    for (const q of prompts)
+      for (const extra of filters)
+        for (const country of ['ch', 'de', 'at']) {
+          let result: ReturnType<typeof search>;
+          try {
+            result = search(index, parseSearchParams({ q, country, limit: '20', ...extra }), now);
+          } catch {
+            continue; // a city of another country
+          }
+          const zone = country === 'ch' ? 'Europe/Zurich' : country === 'de' ? 'Europe/Berlin' : 'Europe/Vienna';
+          for (const ranked of result.events)
+            for (const reason of ranked.reasons) {
+              const context = { event: ranked.entry.event, window: result.understanding.window, zone, now };
+              for (const lang of LANGUAGES) {
+                const shown = showReason(reason, { ...context, t: translator(lang) });
+                if (shown.lang) untranslated.add(`${lang}: ${reason}`);
+                if (lang === 'en' && !result.understanding.window && shown.text !== reason)
+                  untranslated.add(`en changed: ${reason} → ${shown.text}`);
+                if (lang === 'de') seen.add(`${reason} → ${shown.text}`);
+              }
+            }
+        }
+    expect([...untranslated]).toEqual([]);
+    // The engine's kinds of reason, each met at least once.
+    const all = [...seen].join('\n');
+    for (const pattern of [
+      /^Topic: /m,
+      /^In /m,
+      /km from/,
+      /^Title mentions/m,
+      /^Free → /m,
+      /^For founders/m,
+      /^Online → /m,
+    ])
+      expect(all, String(pattern)).toMatch(pattern);
+    expect(all).toMatch(/Topic: AI & ML → Thema: KI & ML/);
+  });
+
+  it('shows an unknown reason as the engine wrote it, marked as English', () => {
+    const shown = showReason('Something new', {
+      t: translator('de'),
+      event: event({}),
+      window: undefined,
+      zone: 'Europe/Zurich',
+      now,
+    });
+    expect(shown).toEqual({ text: 'Something new', lang: 'en' });
+  });
+
+  it('translates the reasons of a call for papers, an event language and the person’s own place', () => {
+    const context = { event: event({}), window: undefined, zone: 'Europe/Zurich', now };
+    const show = (reason: string, lang: 'de' | 'fr' | 'en') => showReason(reason, { ...context, t: translator(lang) });
+    expect(show('Call for papers open until Tue 1 Dec 2026', 'de').text).toMatch(
+      /^Call for Papers offen bis Di\.?,? 1\. Dez/,
+    );
+    expect(show('Call for papers open until Tue 1 Dec 2026', 'en').text).toBe(
+      'Call for papers open until Tue 1 Dec 2026',
+    );
+    expect(show('Language: German', 'fr')).toEqual({ text: 'Langue : allemand' });
+    expect(show('Language: German', 'en')).toEqual({ text: 'Language: German' });
+    expect(show('12 km from your base in München', 'de')).toEqual({ text: '12 km von Ihrem Ort München' });
+    expect(show('Online: no travel from Wien', 'fr').lang).toBeUndefined();
+  });
+});
+
+describe('event extras, calendars and maps', () => {
+  it('renders an open call for papers and the event language once the event model has them', () => {
+    const t = translator('de');
+    const cfp = cfpNote(
+      { url: 'https://example.org/cfp', until: new Date('2026-10-31T12:00:00Z') },
+      'Europe/Zurich',
+      t,
+    );
+    expect(String(cfp)).toBe(
+      '<a href="https://example.org/cfp" rel="noopener nofollow">Call for Papers offen bis Sa 31 Okt 2026</a>',
+    );
+    expect(String(cfpNote({ url: null, until: null }, 'Europe/Zurich', translator('fr')))).toBe(
+      'Appel à conférences ouvert',
+    );
+    expect(cfpNote(undefined, 'Europe/Zurich', t)).toBe('');
+    expect(languagesText(['de', 'en'], t)).toBe('Auf Deutsch und Englisch');
+    expect(languagesText(['de'], translator('fr'))).toBe('En allemand');
+    expect(languagesText([], t)).toBeUndefined();
+  });
+
+  it('builds Google and Outlook links with the times of the .ics, and an OpenStreetMap link for exact places', () => {
+    const timed = calendarLinks(event({}), 'https://events.example/ch/events/x');
+    const google = new URL(timed.google);
+    expect(google.searchParams.get('dates')).toBe('20261204T173000Z/20261204T193000Z');
+    expect(google.searchParams.get('text')).toBe('Swiss AI Summit');
+    expect(google.searchParams.get('location')).toBe('Kongresshaus, Zürich');
+    const outlook = new URL(timed.outlook);
+    expect(outlook.searchParams.get('startdt')).toBe('2026-12-04T18:30:00+01:00');
+    expect(outlook.searchParams.get('enddt')).toBe('2026-12-04T20:30:00+01:00');
+    const allDay = calendarLinks(
+      event({ allDay: true, start: new Date('2026-12-03T23:00:00Z'), end: new Date('2026-12-05T23:00:00Z') }),
+      'https://events.example/ch/events/x',
+    );
+    expect(new URL(allDay.google).searchParams.get('dates')).toBe('20261204/20261206');
+    expect(new URL(allDay.office).searchParams.get('allday')).toBe('true');
+    expect(mapLink(event({}))).toBe(
+      'https://www.openstreetmap.org/?mlat=47.36670&mlon=8.53570#map=17/47.36670/8.53570',
+    );
+    expect(mapLink(event({ geoPrecision: 'city' }))).toBeUndefined();
+    expect(mapLink(event({ format: 'online' }))).toBeUndefined();
+  });
+});
+
+describe('search page template data', () => {
+  it('shows when the catalogue was last refreshed only when given (the sync status will give it)', () => {
+    const base = {
+      t: translator('de'),
+      baseUrl: 'https://events.example',
+      path: '/ch',
+      country: 'ch' as const,
+      now: new Date('2025-03-01T09:00:00Z'),
+      form: {},
+    };
+    expect(renderSearchPage(base)).not.toContain('Zuletzt aktualisiert');
+    const page = renderSearchPage({
+      ...base,
+      lastRefreshed: { at: new Date('2025-03-01T08:15:00Z'), zone: 'Europe/Zurich' },
+    });
+    expect(page).toContain('Zuletzt aktualisiert: 1. März 2025, 09:15');
+  });
+});
