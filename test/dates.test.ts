@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findDateWindow } from '../src/query/dates.js';
+import { findDateWindow } from '../src/query/prompt/dates.js';
 
 const ZRH = 'Europe/Zurich';
 const SUNDAY = new Date('2026-11-22T12:00:00Z');
@@ -264,7 +264,7 @@ describe('time zones', () => {
       'this weekend',
       'in 3 days',
     ];
-    const run = `const { findDateWindow } = await import('./src/query/dates.ts');
+    const run = `const { findDateWindow } = await import('./src/query/prompt/dates.ts');
       const texts = JSON.parse(process.env.DATE_TEXTS);
       console.log(JSON.stringify(texts.map((t) => findDateWindow(t, new Date(process.env.DATE_NOW), 'Europe/Zurich'))));`;
     const root = fileURLToPath(new URL('..', import.meta.url));

@@ -14,6 +14,13 @@ import {
   tokenize,
 } from '../src/catalogue/lexicon.js';
 import {
+  technologiesNamed,
+  technologyAndParts,
+  technologyFinder,
+  unknownTechnologyTerms,
+  widerTechnologies,
+} from '../src/catalogue/lexicon-technologies.js';
+import {
   FORMATS,
   isSeniority,
   isTopic,
@@ -117,10 +124,13 @@ describe('matchLexicon: topics', () => {
         'GopherCon EU',
         'Golang Zürich',
         'Go Meetup Bern',
+        'Go',
         'Rust, Go and Java',
         'C++ User Group',
         '.NET Day',
         'PyCon DE',
+        'BASTA! Spring',
+        'W-JAX München',
       ],
     ],
     ['web', ['ZurichJS', 'Vue.js Vienna', 'Frontend-Entwicklung']],
@@ -152,7 +162,7 @@ describe('matchLexicon: topics', () => {
     ["Let's go to Berlin", 'programming-languages'],
     ['Go and see the lake', 'programming-languages'],
     ["Let's go get coffee", 'programming-languages'],
-    ['BASTA! Spring', 'programming-languages'],
+    ['Spring Festival', 'programming-languages'],
     ['7 PM meetup', 'product'],
     ['point de vue', 'web'],
     ['free software', 'general'],
@@ -226,6 +236,13 @@ describe('matchLexicon: audience, seniority, format, price, event kinds', () => 
     expect(values('Stammtisch', 'eventKind')).toEqual(['meetup']);
     expect(values('meetup conference Konferenz workshop hackathon summit', 'topic')).toEqual([]);
   });
+
+  it('reads a day of talks and Italian plurals as kinds of event', () => {
+    for (const text of ['Postgres Tag', 'Rust Day', 'IT-Tage', 'conferenze', 'congressi'])
+      expect(values(text, 'eventKind'), text).toEqual(['conference']);
+    expect(values('incontri', 'eventKind')).toEqual(['meetup']);
+    expect(values('Robotics Summer School', 'eventKind')).toEqual(['workshop']);
+  });
 });
 
 describe('matchLexicon: spans and remainder', () => {
@@ -266,6 +283,38 @@ describe('matchLexicon: spans and remainder', () => {
     const start = performance.now();
     for (let i = 0; i < 1000; i++) matchLexicon(q);
     expect(performance.now() - start).toBeLessThan(250); // ~10 µs per call locally; generous for CI
+  });
+});
+
+describe('technologies', () => {
+  it('are named by terms the lexicon knows as topic terms', () => {
+    expect(unknownTechnologyTerms()).toEqual([]);
+  });
+
+  it('know the names of a technology, its parts and what it is part of', () => {
+    for (const term of ['Java', 'JCON', 'JavaLand', 'W-JAX', 'JUG'])
+      expect(technologiesNamed(term), term).toEqual(['java']);
+    expect(technologiesNamed('BASTA')).toEqual(['dotnet']);
+    expect(technologiesNamed('PGConf')).toEqual(['postgres']);
+    expect([...technologyAndParts('java')]).toEqual(expect.arrayContaining(['java', 'spring', 'quarkus']));
+    expect([...technologyAndParts('java')]).not.toContain('kotlin');
+    expect([...widerTechnologies('svelte')]).toEqual(expect.arrayContaining(['javascript', 'web']));
+    expect([...widerTechnologies('kotlin')]).toEqual(expect.arrayContaining(['jvm', 'android', 'mobile']));
+    expect([...widerTechnologies('kotlin')]).not.toContain('java');
+  });
+
+  it('tell a field named as a whole from a term of its own', () => {
+    expect(technologiesNamed('DevOps')).toEqual(['cloud-devops']);
+    // A series about the whole field: evidence of the field in a title, a name of its own when typed.
+    expect(technologiesNamed('DevOpsDays')).toEqual(['cloud-devops', 'term:devopsdays']);
+    expect(technologiesNamed('Bitcoin')).toEqual(['term:bitcoin']);
+  });
+
+  it('find a technology in free text as a whole word, not inside a longer one', () => {
+    const finder = technologyFinder(technologyAndParts('java'))!;
+    expect(finder.any.test(foldText('Virtual Threads mit Java 21 in einer Spring-Boot-Anwendung'))).toBe(true);
+    expect(finder.any.test(foldText('Modern JavaScript and TypeScript'))).toBe(false);
+    expect(technologyFinder(['dotnet'])!.any.test(foldText('What is new in .NET 9 and C# 13'))).toBe(true);
   });
 });
 
