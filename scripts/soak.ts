@@ -165,6 +165,7 @@ async function main() {
           ADMIN_TOKEN: adminToken,
           TECH_EVENTS_NOW: NOW,
           SEED: '1',
+          SYNC_INTERVAL_MINUTES: '0',
           LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
         },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_FIELD_NAMES } from '../src/catalogue/event.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 // "Now" is Saturday 1 March 2025, 10:00 in Zürich: the shipped confs.tech seed is the fixture.
 const NOW = '2025-03-01T09:00:00Z';
-const READ_FIELDS = [
+/** The read shape of spec §2.1, and the plain fields of the event model (documented extensions). */
+const READ_FIELDS: string[] = [
   'id',
   'title',
   'start',
@@ -22,6 +24,11 @@ const READ_FIELDS = [
   'sourceUrl',
   'url',
   'matchReasons',
+  // Documented extensions.
+  'end',
+  'allDay',
+  'cfp',
+  ...PLAIN_FIELD_NAMES,
 ];
 
 describe.each(ENGINES)('discovery on %s', (engine) => {

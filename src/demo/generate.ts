@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
-import { COUNTRY_INFO, type Country } from '../catalogue/countries.js';
-import type { EventContent, EventFormat } from '../catalogue/event.js';
+import { type EventContent, type EventFormat, plainContentOf } from '../catalogue/event.js';
 import { TOPICS } from '../catalogue/taxonomy.js';
+import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { allPlaces, type Place } from '../places/gazetteer.js';
 
 /** The `source` of synthetic events: flagged everywhere they appear, never part of the default start. */
@@ -111,6 +111,9 @@ export function generateDemoEvents(
         lng: format === 'online' ? null : place.lng,
         geoPrecision: format === 'online' ? 'country' : 'city',
         visibility: 'public',
+        cfpUrl: null,
+        cfpUntil: null,
+        ...plainContentOf({}),
       },
     });
   }
