@@ -3,9 +3,9 @@
  * steady rate, a feed syncing thousands at once — and how soon a write shows in `/api/events`.
  */
 import { DateTime } from 'luxon';
-import { COUNTRY_INFO } from '../src/places/countries.js';
 import type { EventContent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
+import { COUNTRY_INFO } from '../src/places/countries.js';
 
 /** A demo event as the write API takes it (spec §2.3 plus the documented extensions). */
 export function submissionOf(content: EventContent, externalId: string, title = content.title): object {

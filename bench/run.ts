@@ -13,7 +13,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
 import { KeysRepository } from '../src/storage/keys.repository.js';
 import { type CaseRequest, type Measured, measure, SECONDS } from './measure.js';
@@ -65,7 +65,7 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 
 /**
  * How long the service is left idle before its resident memory "at rest" is read, after start-up and after the run.
- * An idle service collects the garbage of the last burst after 5 s of idleness (`collectWhenIdle`, src/heap.ts),
+ * An idle service collects the garbage of the last burst after 5 s of idleness (`collectWhenIdle`, src/runtime/heap.ts),
  * sometimes in two steps 5 s apart, and V8's background threads then hand the freed pages back to the system.
  */
 const REST_MS = 15_000;

@@ -24,8 +24,8 @@ import { countryFromName, enrichRecord, isElsewhere } from '../src/importers/enr
 import { type Feed, feedUrls, loadFeeds } from '../src/importers/feeds.js';
 import type { Importer } from '../src/importers/importer.js';
 import { InputError, isUrl, readInput } from '../src/importers/registry.js';
-import type { SnapshotInfo } from '../src/importers/seed.js';
 import { resolveCity } from '../src/places/gazetteer.js';
+import type { SnapshotInfo } from '../src/use-cases/seed-catalogue.js';
 
 const ROOT = dirname(SHIPPED_FEEDS_FILE);
 const RAW_BASE = /^https:\/\/raw\.githubusercontent\.com\/([^/]+\/[^/]+)\/HEAD\//;

@@ -25,15 +25,15 @@ import { eventSubmissionSchema, parseOrThrow } from '../src/catalogue/submission
 import { loadConfig } from '../src/config.js';
 import { type AppContext, createServingContext, type ServingContext } from '../src/context.js';
 import { confsTechImporter } from '../src/importers/confs-tech.js';
-import { runImport } from '../src/importers/run-import.js';
-import { CURATED_SOURCE } from '../src/importers/seed.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
 import { resolveCity } from '../src/places/gazetteer.js';
 import { type SearchResult, search } from '../src/query/engine.js';
 import { endsAt } from '../src/query/index/indexed-event.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { openStorage } from '../src/storage/database.js';
+import { runImport } from '../src/use-cases/import-records.js';
+import { CURATED_SOURCE } from '../src/use-cases/seed-catalogue.js';
 import { upsertEvent } from '../src/use-cases/store-events.js';
 import { bm25Baseline } from './relevance/bm25-baseline.js';
 import { citesRelatedEvidence, fillerListed, quoted } from './relevance/evidence.js';

@@ -4,11 +4,11 @@ import type { Config } from './config.js';
 import { createServingContext, type ServingContext } from './context.js';
 import { buildApp } from './http/app.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
-import { seedFromFeeds } from './importers/seed.js';
-import { type FeedSchedule, startFeedSchedule } from './importers/sync-schedule.js';
 import { openStorage } from './storage/database.js';
 import { sharedSecret } from './storage/settings.repository.js';
 import { startIndexSync } from './use-cases/index-sync.js';
+import { seedFromFeeds } from './use-cases/seed-catalogue.js';
+import { type FeedSchedule, startFeedSchedule } from './use-cases/sync-schedule.js';
 
 export interface RunningService {
   app: FastifyInstance;

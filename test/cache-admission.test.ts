@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SecondSight } from '../src/cache-admission.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { SecondSight } from '../src/runtime/cache-admission.js';
 import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 describe('admission on second sight', () => {

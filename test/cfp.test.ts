@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confsTechImporter } from '../src/importers/confs-tech.js';
-import { runImport } from '../src/importers/run-import.js';
+import { runImport } from '../src/use-cases/import-records.js';
 import { openTestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectGarbage, collectWhenIdle, type IdleCollectionReport } from '../src/heap.js';
+import { collectGarbage, collectWhenIdle, type IdleCollectionReport } from '../src/runtime/heap.js';
 
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,9 +7,9 @@ import { confsTechImporter } from '../src/importers/confs-tech.js';
 import { loadFeeds } from '../src/importers/feeds.js';
 import { icalImporter } from '../src/importers/ical.js';
 import { jsonlImporter } from '../src/importers/jsonl.js';
-import { runImport } from '../src/importers/run-import.js';
-import { seedFromFeeds } from '../src/importers/seed.js';
 import { rowToEvent } from '../src/storage/event-rows.js';
+import { runImport } from '../src/use-cases/import-records.js';
+import { seedFromFeeds } from '../src/use-cases/seed-catalogue.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
 

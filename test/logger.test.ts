@@ -1,6 +1,6 @@
 import type pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TurnBatchedStream } from '../src/logger.js';
+import { TurnBatchedStream } from '../src/runtime/log-stream.js';
 import { runNode } from './helpers/process.js';
 
 /** A destination that records what it is handed, in place of sonic-boom. */
@@ -62,7 +62,8 @@ describe('turn-batched log stream', () => {
 
   it('loses no line when the process exits in the same turn it logged them', async () => {
     const script = `
-      import { asyncStdout, createLogger } from './src/logger.ts';
+      import { createLogger } from './src/observability/logger.ts';
+      import { asyncStdout } from './src/runtime/log-stream.ts';
       const logger = createLogger('info', asyncStdout());
       for (let i = 0; i < 5000; i++) logger.info({ i }, 'line');
       process.exit(0);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicError, publicLocation, type SourcesView } from '../src/importers/sources-view.js';
+import { publicError, publicLocation, type SourcesView } from '../src/use-cases/list-sources.js';
 import { ENGINES } from './helpers/engines.js';
 import { spawnServer, waitForExit } from './helpers/process.js';
 import { freePort, startTestServer, type TestServer } from './helpers/server.js';

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceOwner } from '../src/catalogue/event.js';
 import type { AppContext } from '../src/context.js';
 import type { Feed } from '../src/importers/feeds.js';
-import { seedFromFeeds } from '../src/importers/seed.js';
-import { syncFeed } from '../src/importers/sync.js';
-import { backoffMinutes, startFeedSchedule } from '../src/importers/sync-schedule.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/observability/logger.js';
+import { seedFromFeeds } from '../src/use-cases/seed-catalogue.js';
+import { syncFeed } from '../src/use-cases/sync-feeds.js';
+import { backoffMinutes, startFeedSchedule } from '../src/use-cases/sync-schedule.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
 

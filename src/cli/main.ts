@@ -3,16 +3,24 @@ import pino from 'pino';
 import { ServiceError } from '../catalogue/errors.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
-import { collectGarbage, collectWhenIdle, limitHeapGrowth } from '../heap.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
-import { type ImportReport, runImport } from '../importers/run-import.js';
-import { FeedsFileError, feedLocation, loadFeeds, runCounts, runSync, sourceNameError } from '../importers/sync.js';
-import { asyncStdout, createLogger, flushLogs } from '../logger.js';
+import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
+import { collectGarbage, collectWhenIdle, compileWasmBaselineOnly, limitHeapGrowth } from '../runtime/heap.js';
+import { asyncStdout } from '../runtime/log-stream.js';
 import { startService } from '../service.js';
 import { openStorage } from '../storage/database.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
+import { type ImportReport, runImport } from '../use-cases/import-records.js';
 import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';
+import {
+  FeedsFileError,
+  feedLocation,
+  loadFeeds,
+  runCounts,
+  runSync,
+  sourceNameError,
+} from '../use-cases/sync-feeds.js';
 import { progressDisplay } from './progress.js';
 
 const USAGE = `Usage: tech-events <command>
@@ -38,6 +46,9 @@ REQUEST_TIMEOUT_MS, HEAP_GROWING_PERCENT, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS
 
 class UsageError extends Error {}
 
+/** A catalogue this large leaves enough garbage behind its loading to collect it at once (see `collectGarbage`). */
+const COLLECT_AFTER_LOADING = 10_000;
+
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -49,12 +60,15 @@ async function serve(args: string[]): Promise<void> {
   if (values['no-seed']) env.SEED = '0';
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel, asyncStdout());
+  // Runtime tuning is process-wide, so it is set here, where the process is the service (tests start services in
+  // their workers); see src/runtime/ and docs/performance.md. Before PGlite's WebAssembly is compiled:
+  compileWasmBaselineOnly();
   const service = await startService(config, logger);
-  // Once the read index is loaded: while it loads, the live heap grows from nothing, and 20 % steps would make a
-  // full collection of it every few megabytes. A process-wide setting, so made here, where the process is the
-  // service (tests start services in their workers). V8 sets the next limit as a full collection ends: one now, so
-  // the limit holds from the start (100k events: else ~290 MB until the first one).
-  if (limitHeapGrowth(config.heapGrowingPercent)) collectGarbage();
+  // Once the read index is loaded (while it loads, the live heap grows from nothing, and a growth limit would make a
+  // full collection of it every few megabytes). V8 sets the next limit as a full collection ends, so one now makes
+  // the limit hold from the start; it also frees what loading a large catalogue left behind.
+  const limited = limitHeapGrowth(config.heapGrowingPercent);
+  if (limited || service.ctx.index.size >= COLLECT_AFTER_LOADING) collectGarbage();
   // Process-wide too: after a burst of requests, the garbage it left is collected once the service idles.
   const stopCollecting = collectWhenIdle({
     onCollected: (report) => logger.info(report, 'collected garbage while idle'),

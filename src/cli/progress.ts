@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { SyncProgress } from '../importers/sync.js';
+import type { SyncProgress } from '../use-cases/sync-feeds.js';
 
 export interface ProgressDisplay {
   /** Shows how far the run of `label` (a source) has come. */

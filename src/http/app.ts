@@ -6,7 +6,6 @@ import { refuseKeyInQuery } from './authenticate.js';
 import { registerCaching } from './caching.js';
 import { clientErrorHandler, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerRateLimits } from './limits.js';
 import { sendProblem, toServiceError } from './problem.js';
-import { lazyRequestLoggerFactory } from './request-logger.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerDocsRoutes } from './routes/docs.js';
@@ -32,7 +31,6 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
     // One line per request, written when it completes (see the onResponse hook), rather than two.
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyRequestLoggerFactory,
     bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

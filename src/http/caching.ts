@@ -2,8 +2,8 @@ import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
-import { SecondSight } from '../cache-admission.js';
 import type { ServingContext } from '../context.js';
+import { SecondSight } from '../runtime/cache-admission.js';
 import {
   type CachedResponse,
   COMPRESS_THRESHOLD,

@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
-import { SecondSight } from '../cache-admission.js';
 import { isWholeDay } from '../catalogue/cfp.js';
 import { PLAIN_FIELDS, type PlainField, type PlainFieldName } from '../catalogue/event.js';
 import { foldText } from '../catalogue/lexicon.js';
 import { FORMAT_LABELS, SENIORITY_LABELS, topicLabel } from '../catalogue/taxonomy.js';
 import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { distanceKm } from '../places/gazetteer.js';
+import { SecondSight } from '../runtime/cache-admission.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { type CountryShard, formatCode } from './index/country-shard.js';

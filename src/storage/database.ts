@@ -5,7 +5,6 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { compileWasmBaselineOnly } from '../heap.js';
 import { lockDataDirectory } from './lock.js';
 import type { Database } from './schema.js';
 
@@ -184,7 +183,6 @@ const PGLITE_SHARED_BUFFERS = '16MB';
 async function openPglite(dataDir: string): Promise<Storage> {
   const unlock = lockDataDirectory(dataDir);
   let pglite: PGlite;
-  compileWasmBaselineOnly();
   try {
     pglite = await PGlite.create(join(dataDir, 'pglite'), {
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],

@@ -1,10 +1,24 @@
 import type { ServingContext } from '../context.js';
+import type { Country } from '../places/countries.js';
 import { COUNTRIES } from '../places/countries.js';
 import { type RankedEvent, type SearchResult, search } from '../query/engine.js';
 import type { CatalogueIndex } from '../query/index/catalogue-index.js';
 import { endsAt } from '../query/index/indexed-event.js';
 import { DEFAULT_LIMIT, type SearchParams } from '../query/params.js';
-import type { Alternatives } from '../render/html/search-page.js';
+
+/**
+ * What a country page offers when nothing there matches: online events hosted in the other countries (anyone can
+ * join them), and the next events of the neighbouring countries — for the same search, or, when it matches nothing
+ * anywhere, without it.
+ */
+export interface Alternatives {
+  online: RankedEvent[];
+  neighbours: { country: Country; total: number; next: RankedEvent[] }[];
+  /** Whether the lists are for the same search; false when they had to leave it out. */
+  sameSearch: boolean;
+  /** Upcoming events in this country without the search (0 when the country has none at all). */
+  hereWithoutSearch: number;
+}
 
 /** How many events each alternative list shows. */
 const ONLINE_SHOWN = 5;

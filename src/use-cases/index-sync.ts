@@ -1,11 +1,7 @@
 import type { ServingContext } from '../context.js';
-import { collectGarbage } from '../heap.js';
 
 /** How long to gather notifications before fetching the changed rows in one query. */
 const BATCH_MS = 15;
-
-/** A catalogue this large leaves enough garbage behind its loading to collect it at once (see `collectGarbage`). */
-const COLLECT_AFTER_LOADING = 10_000;
 
 /**
  * Fills the read index from the database and keeps it in step with writes made by any app node: every change to
@@ -69,11 +65,7 @@ export async function startIndexSync(ctx: ServingContext): Promise<() => Promise
     ctx.index.setAttendance(await ctx.registrations.attendanceAll());
   });
   await running;
-  const ms = Math.round(performance.now() - started);
-  const gcStarted = performance.now();
-  if (ctx.index.size >= COLLECT_AFTER_LOADING) collectGarbage();
-  const gcMs = Math.round(performance.now() - gcStarted);
-  ctx.logger.info({ events: ctx.index.size, ms, gcMs }, 'read index built');
+  ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
 
   return async () => {
     if (timer) clearTimeout(timer);

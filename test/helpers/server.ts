@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { Country } from '../../src/places/countries.js';
 import { type RunningService, startService } from '../../src/service.js';
 import { createTestDatabase, type EngineName } from './engines.js';

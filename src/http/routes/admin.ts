@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import { parseOrThrow } from '../../catalogue/submission.js';
 import type { ServingContext } from '../../context.js';
-import { FeedsFileError, loadFeeds, runSync } from '../../importers/sync.js';
 import { issueKey, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../../use-cases/keys.js';
+import { FeedsFileError, loadFeeds, runSync } from '../../use-cases/sync-feeds.js';
 import { bearerToken } from '../authenticate.js';
 
 /**

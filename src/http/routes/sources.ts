@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { listSources } from '../../importers/sources-view.js';
 import { HTML_SECURITY_HEADERS } from '../../render/html/layout.js';
 import { renderSourcesPage } from '../../render/html/sources-page.js';
+import { listSources } from '../../use-cases/list-sources.js';
 
 /** GET /api/sources (JSON) and GET /sources (the same as a page): every source and how current it is. */
 export function registerSourcesRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -5,6 +5,7 @@ import type { Translator } from '../../i18n/translator.js';
 import { COUNTRIES, COUNTRY_INFO, type Country } from '../../places/countries.js';
 import type { RankedEvent, SearchResult } from '../../query/engine.js';
 import { toQueryString } from '../../query/params.js';
+import type { Alternatives } from '../../use-cases/alternatives.js';
 import { eventPageUrl } from '../event-json.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
 import { siteOf, whereText } from './event-text.js';
@@ -16,20 +17,6 @@ import { isPlainListing, understoodFacets } from './understood.js';
 
 /** How results are laid out: by relevance (the engine's order), or grouped by day. */
 export type ResultOrder = 'relevance' | 'date';
-
-/**
- * What a country page offers when nothing there matches: online events hosted in the other countries (anyone can
- * join them), and the next events of the neighbouring countries — for the same search, or, when it matches nothing
- * anywhere, without it.
- */
-export interface Alternatives {
-  online: RankedEvent[];
-  neighbours: { country: Country; total: number; next: RankedEvent[] }[];
-  /** Whether the lists are for the same search; false when they had to leave it out. */
-  sameSearch: boolean;
-  /** Upcoming events in this country without the search (0 when the country has none at all). */
-  hereWithoutSearch: number;
-}
 
 export interface SearchPageInput {
   t: Translator;

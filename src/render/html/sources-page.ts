@@ -1,5 +1,5 @@
 import { translator } from '../../i18n/translator.js';
-import type { SourcesView, SourceView } from '../../importers/sources-view.js';
+import type { SourcesView, SourceView } from '../../use-cases/list-sources.js';
 import { layout } from './layout.js';
 import { html, type SafeHtml } from './template.js';
 

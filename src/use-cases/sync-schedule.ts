@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
-import { type Feed, isEnabled } from './feeds.js';
-import { type SyncOptions, type SyncResult, syncFeed } from './sync.js';
+import { type Feed, isEnabled } from '../importers/feeds.js';
+import { type SyncOptions, type SyncResult, syncFeed } from './sync-feeds.js';
 
 export interface ScheduleOptions {
   /** Minutes between two syncs of a feed that works. */

@@ -1,9 +1,9 @@
 import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
+import { enrichRecord, isElsewhere } from '../importers/enrich.js';
+import type { Importer, ParseResult, RecordError } from '../importers/importer.js';
 import type { Country } from '../places/countries.js';
-import { type BatchItem, setLifecycleForMany, upsertMany } from '../use-cases/store-many.js';
-import { enrichRecord, isElsewhere } from './enrich.js';
-import type { Importer, ParseResult, RecordError } from './importer.js';
+import { type BatchItem, setLifecycleForMany, upsertMany } from './store-many.js';
 
 export interface ImportOptions {
   /** The source's name: owner of its events (`source:<name>`) and their public `source` field. */

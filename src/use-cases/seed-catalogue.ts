@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
-import { type Feed, isEnabled } from './feeds.js';
-import { importerFor } from './registry.js';
-import { type ImportReport, runImport } from './run-import.js';
+import { type Feed, isEnabled } from '../importers/feeds.js';
+import { importerFor } from '../importers/registry.js';
+import { type ImportReport, runImport } from './import-records.js';
 
 /**
  * The shipped confs.tech snapshot (MIT, see seed/confs-tech/README.md). The service loads it through the feeds

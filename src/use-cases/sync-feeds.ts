@@ -1,11 +1,11 @@
 import type { AppContext } from '../context.js';
+import { type Feed, feedUrls, isEnabled } from '../importers/feeds.js';
+import { FILE_RECORD, type ImportedRecord, type ParseResult, type RecordError } from '../importers/importer.js';
+import { importerFor, readInput } from '../importers/registry.js';
 import type { RunCounts } from '../storage/sources.repository.js';
-import { type Feed, feedUrls, isEnabled } from './feeds.js';
-import { FILE_RECORD, type ImportedRecord, type ParseResult, type RecordError } from './importer.js';
-import { importerFor, readInput } from './registry.js';
-import { type ImportProgress, type ImportReport, storeRecords } from './run-import.js';
+import { type ImportProgress, type ImportReport, storeRecords } from './import-records.js';
 
-export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from './feeds.js';
+export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from '../importers/feeds.js';
 
 /** Downloads of one feed at a time: enough to read confs.tech's ~80 small files quickly, polite to their host. */
 const CONCURRENCY = 4;

@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { HOST_SOURCE } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
+import { feedUrls, isEnabled } from '../importers/feeds.js';
+import { isUrl } from '../importers/registry.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
-import { feedUrls, isEnabled } from './feeds.js';
-import { isUrl } from './registry.js';
 
 /** One source as `GET /api/sources` and the sources page show it. */
 export interface SourceView {
