@@ -249,12 +249,11 @@ async function startService(
   stop(): Promise<void>;
 }> {
   const logFile = join(tmpdir(), `tev-bench-${process.pid}-${port}.log`);
+  // Without `feed`, an empty feeds file: the service syncs nothing, and not the shipped feeds.json either.
   const feedsFile = join(tmpdir(), `tev-bench-${process.pid}-feeds.json`);
-  if (feed) {
-    const lines = join(tmpdir(), `tev-bench-${process.pid}-feed.jsonl`);
-    writeFileSync(lines, feedLines(SYNC_EVENTS, new Date(NOW)));
-    writeFileSync(feedsFile, JSON.stringify([{ source: 'bench-feed', format: 'jsonl', url: lines }]));
-  }
+  const lines = join(tmpdir(), `tev-bench-${process.pid}-feed.jsonl`);
+  if (feed) writeFileSync(lines, feedLines(SYNC_EVENTS, new Date(NOW)));
+  writeFileSync(feedsFile, JSON.stringify(feed ? [{ source: 'bench-feed', format: 'jsonl', url: lines }] : []));
   const logFd = openSync(logFile, 'w');
   const child = spawn(
     process.execPath,

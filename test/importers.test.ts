@@ -158,6 +158,33 @@ describe.each(ENGINES)('importers through runImport on %s', (engine) => {
     expect(await find('online-1')).toMatchObject({ country: 'de', format: 'online', visibility: 'unlisted' });
   });
 
+  it('takes from JSON lines every field the write API takes: all-day dates, the call for papers, the language', async () => {
+    const lines = [
+      {
+        externalId: 'allday-1',
+        title: 'Swiss Data Day',
+        startAt: '2026-09-10',
+        endAt: '2026-09-11',
+        allDay: true,
+        city: 'Bern',
+        cfpUrl: 'https://example.org/cfp',
+        cfpUntil: '2026-06-30T23:59:00+02:00',
+        language: 'de',
+      },
+    ].map((line) => JSON.stringify(line));
+    const report = await runImport(t.ctx, jsonlImporter, lines.join('\n'), { source: 'bulk-fields' });
+    expect(report).toMatchObject({ created: 1, skipped: [] });
+    const stored = await t.ctx.events.findByExternalId(sourceOwner('bulk-fields'), 'allday-1');
+    expect(stored).toMatchObject({
+      allDay: true,
+      start: new Date('2026-09-09T22:00:00Z'),
+      end: new Date('2026-09-11T22:00:00Z'),
+      cfpUrl: 'https://example.org/cfp',
+      language: 'de',
+    });
+    expect(stored!.cfpUntil).toMatch(/^2026-06-30/);
+  });
+
   it('shows an event reached through two sources once, keeping both links', async () => {
     const feed = [
       'BEGIN:VCALENDAR',

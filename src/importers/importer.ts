@@ -41,9 +41,8 @@ export interface ImportedRecord extends Partial<PlainContent> {
   language?: Language | undefined;
 }
 
-/** Languages of the catalogue's countries (and English); an event in any other, or in several, has none. */
-export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** An event's language (PLAIN_FIELDS.language): an event in any other, or in several, has none. */
+type Language = NonNullable<PlainContent['language']>;
 
 const LANGUAGE_NAMES: Readonly<Record<string, Language>> = {
   en: 'en',

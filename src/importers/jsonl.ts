@@ -62,8 +62,8 @@ export const jsonlImporter: Importer = {
           sourceId: s.externalId,
           title: s.title,
           description: s.description,
-          start: { instant: DateTime.fromISO(s.startAt).toJSDate() },
-          end: s.endAt ? { instant: DateTime.fromISO(s.endAt).toJSDate() } : undefined,
+          start: timeOf(s.startAt, s.allDay),
+          end: s.endAt ? timeOf(s.endAt, s.allDay) : undefined,
           city: s.city,
           country: s.country,
           venue: s.venue,
@@ -79,8 +79,17 @@ export const jsonlImporter: Importer = {
           regMode: s.regMode,
           capacity: s.capacity,
           visibility: s.visibility,
+          cfpUrl: s.cfpUrl,
+          cfpUntil: s.cfpUntil,
+          language: s.language ?? undefined,
         });
       });
     return { records, errors };
   },
 };
+
+/** A submission's time as a record's: with allDay, the local date as written (end inclusive); else the instant. */
+function timeOf(value: string, allDay: boolean | undefined): { instant: Date } | { date: string } {
+  const parsed = DateTime.fromISO(value, { setZone: true });
+  return allDay ? { date: parsed.toISODate()! } : { instant: parsed.toJSDate() };
+}

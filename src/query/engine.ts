@@ -1,21 +1,20 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
-import { isWholeDay } from '../catalogue/cfp.js';
-import { PLAIN_FIELDS, type PlainField, type PlainFieldName } from '../catalogue/event.js';
 import { foldText } from '../catalogue/lexicon.js';
-import { FORMAT_LABELS, SENIORITY_LABELS, topicLabel } from '../catalogue/taxonomy.js';
 import { COUNTRY_INFO, type Country } from '../places/countries.js';
-import { distanceKm } from '../places/gazetteer.js';
 import { SecondSight } from '../runtime/cache-admission.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
+import { filterReasons, passesFilters } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { type CountryShard, formatCode } from './index/country-shard.js';
-import { founderFitOf, type IndexedEvent } from './index/indexed-event.js';
+import type { IndexedEvent } from './index/indexed-event.js';
 import { interned } from './memo.js';
-import { NEAR_RADIUS_KM, type SearchParams, toQueryString } from './params.js';
+import { type SearchParams, toQueryString } from './params.js';
 import { describeQuery } from './prompt/restate.js';
 import { effectiveCountry, type Understanding, understandQuery } from './prompt/understand.js';
-import { FACETS, type Facet, type PreparedQuery, prepareQuery, ROLE_RANK, roughlyNear } from './ranking/facets.js';
+import { type Facet, type PreparedQuery, ROLE_RANK } from './ranking/facet.js';
+import { FACETS } from './ranking/facets.js';
+import { prepareQuery } from './ranking/prepare.js';
 
 export interface RankedEvent {
   entry: IndexedEvent;
@@ -35,62 +34,6 @@ export interface SearchResult {
   events: RankedEvent[];
   /** Where the next page starts, when more events match (see cursor.ts). */
   next: CursorState | undefined;
-}
-
-/** Structured parameters that need the event itself (time and format filters read the shard's columns). */
-function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined): boolean {
-  const ev = e.event;
-  if (p.topics.length && !p.topics.some((t) => ev.topics.includes(t))) return false;
-  if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
-  if (org !== undefined && org !== e.foldedOrganizer) return false;
-  if (p.who === 'founders' && founderFitOf(e) === 0) return false;
-  for (const [field, values] of plainFilters(p)) if (!values.includes(ev[field] as string)) return false;
-  if (p.city) {
-    if (p.near) {
-      if (ev.format === 'online' || ev.lat === null || ev.lng === null) return false;
-      if (!roughlyNear(p.city, ev.lat, ev.lng) || distanceKm(p.city, { lat: ev.lat, lng: ev.lng }) > NEAR_RADIUS_KM)
-        return false;
-    } else if (e.place?.geonameId !== p.city.geonameId) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** Reasons a structured filter matched, so listings without `q` still explain themselves. */
-function filterReasons(e: IndexedEvent, p: SearchParams, out: string[]): void {
-  for (const t of p.topics) if (e.event.topics.includes(t)) out.push(`Topic: ${topicLabel(t)}`);
-  if (p.city) {
-    const d =
-      e.event.lat !== null && e.event.lng !== null ? distanceKm(p.city, { lat: e.event.lat, lng: e.event.lng }) : 0;
-    out.push(e.place?.geonameId === p.city.geonameId ? `In ${p.city.name}` : `${Math.round(d)} km from ${p.city.name}`);
-  }
-  if (p.who === 'founders') out.push('For founders');
-  for (const s of p.seniority) if (e.event.seniority.includes(s)) out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
-  if (p.format) out.push(FORMAT_LABELS[p.format]);
-  if (p.org) out.push(`Organizer: ${e.event.organizer}`);
-  if (p.cfp === 'open') out.push(cfpReason(e.event));
-  for (const [field] of plainFilters(p)) {
-    const spec: PlainField = PLAIN_FIELDS[field];
-    const value = e.event[field] as string | null;
-    if (value !== null) out.push(`${spec.title}: ${spec.labels[value] ?? value}`);
-  }
-}
-
-/** "Call for papers open until Fri 4 Dec 2026" (a date-time deadline with its local time). */
-function cfpReason(event: IndexedEvent['event']): string {
-  const until = event.cfpUntil;
-  if (!until) return 'Call for papers open';
-  const zone = COUNTRY_INFO[event.country].timeZone;
-  const when = isWholeDay(until)
-    ? DateTime.fromISO(until, { zone }).toFormat('ccc d LLL yyyy')
-    : DateTime.fromISO(until, { setZone: true }).setZone(zone).toFormat("ccc d LLL yyyy', 'HH:mm");
-  return `Call for papers open until ${when}`;
-}
-
-/** The plain-field filters a query asks for. */
-function plainFilters(p: SearchParams): [PlainFieldName, string[]][] {
-  return Object.entries(p.plain) as [PlainFieldName, string[]][];
 }
 
 /**

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { SearchResult } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
-import { eventViewSchema, toEventView } from './event-json.js';
+import type { ApiKeyRecord } from '../storage/keys.repository.js';
+import type { OwnEventsPage } from '../use-cases/read-events.js';
+import { eventViewSchema, toEventView, toOwnEventView } from './event-json.js';
 
 /** The event list response (spec §2.2), defined once for JSON, MCP and OpenAPI. */
 export const searchResponseSchema = z.object({
@@ -42,5 +44,25 @@ export function toSearchResponse(
     calendar: calendarUrl(baseUrl, result),
     events: result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons)),
     ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
+  };
+}
+
+/** `mine=1`: the calling host's own events, unlisted and cancelled included, each with its registrations. */
+export function toOwnEventsResponse(page: OwnEventsPage, host: ApiKeyRecord, baseUrl: string) {
+  const none = { registered: 0, waitlisted: 0, requested: 0 };
+  const next =
+    page.nextCursor &&
+    `${baseUrl}/api/events?${new URLSearchParams({ mine: '1', limit: String(page.limit), cursor: page.nextCursor })}`;
+  return {
+    query: { country: host.country, q: '', topics: [], limit: page.limit, mine: true },
+    count: page.events.length,
+    total: page.total,
+    understood: `All events of ${host.name}, including unlisted and cancelled ones.`,
+    calendar: `${baseUrl}/api/calendar?country=${host.country}`,
+    events: page.events.map((e) => ({
+      ...toOwnEventView(e, baseUrl),
+      registrations: page.registrations.get(e.id) ?? none,
+    })),
+    ...(next ? { next } : {}),
   };
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
-import { toOwnEventView } from '../../render/event-json.js';
-import { toSearchResponse } from '../../render/search-json.js';
+import { toOwnEventsResponse, toSearchResponse } from '../../render/search-json.js';
 import { requireHost } from '../../use-cases/keys.js';
 import { listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
 import { bearerToken } from '../authenticate.js';
@@ -22,23 +21,8 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
       return body;
     }
     const host = await requireHost(ctx, bearerToken(request));
-    const page = await listOwnEvents(ctx, host, query);
-    const none = { registered: 0, waitlisted: 0, requested: 0 };
-    const next =
-      page.nextCursor &&
-      `${ctx.config.baseUrl}/api/events?${new URLSearchParams({ mine: '1', limit: String(page.limit), cursor: page.nextCursor })}`;
-    if (next) reply.header('Link', `<${next}>; rel="next"`);
-    return {
-      query: { country: host.country, q: '', topics: [], limit: page.limit, mine: true },
-      count: page.events.length,
-      total: page.total,
-      understood: `All events of ${host.name}, including unlisted and cancelled ones.`,
-      calendar: `${ctx.config.baseUrl}/api/calendar?country=${host.country}`,
-      events: page.events.map((e) => ({
-        ...toOwnEventView(e, ctx.config.baseUrl),
-        registrations: page.registrations.get(e.id) ?? none,
-      })),
-      ...(next ? { next } : {}),
-    };
+    const body = toOwnEventsResponse(await listOwnEvents(ctx, host, query), host, ctx.config.baseUrl);
+    if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
+    return body;
   });
 }

@@ -63,31 +63,36 @@ export function originPolicy(baseUrl: string, env: NodeJS.ProcessEnv = process.e
  * from a pool of idle ones, so any app node behind a load balancer can answer. The caller (the bearer key) travels with
  * the request as the transport's auth info, never with the pooled server. GET and DELETE have no session to serve: 405.
  */
+type Refusal = [status: number, code: number, message: string, id?: unknown];
+
+/** Why a request is refused before it reaches the MCP server: status, JSON-RPC code, message and id; else undefined. */
+function refusal(
+  request: FastifyRequest,
+  policy: ReturnType<typeof originPolicy>,
+  known: ReadonlySet<string>,
+): Refusal | undefined {
+  if (!policy.hostOk(request.headers.host)) return [403, -32000, 'Forbidden: this Host is not served here.'];
+  if (!policy.originOk(request.headers.origin))
+    return [403, -32000, 'Forbidden: cross-origin requests from this Origin are not allowed.'];
+  if (request.headers['mcp-session-id'] !== undefined)
+    return [404, -32001, 'Session not found: this server is stateless and issues no sessions.'];
+  const body = request.body as { method?: unknown; id?: unknown; params?: { name?: unknown } } | undefined;
+  // The SDK turns an unknown tool into a tool result; the protocol wants a JSON-RPC error.
+  if (body && body.method === 'tools/call' && !known.has(String(body.params?.name))) {
+    const names = [...known].join(', ');
+    return [200, -32602, `Unknown tool: ${String(body.params?.name)}. Available: ${names}.`, body.id ?? null];
+  }
+  return undefined;
+}
+
 export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const policy = originPolicy(ctx.config.baseUrl);
   const known = new Set<string>(MCP_TOOL_NAMES);
   const servers = new McpServerPool(ctx);
 
   app.post('/api/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!policy.hostOk(request.headers.host))
-      return jsonRpcError(reply, 403, -32000, 'Forbidden: this Host is not served here.');
-    if (!policy.originOk(request.headers.origin))
-      return jsonRpcError(reply, 403, -32000, 'Forbidden: cross-origin requests from this Origin are not allowed.');
-    if (request.headers['mcp-session-id'] !== undefined) {
-      return jsonRpcError(reply, 404, -32001, 'Session not found: this server is stateless and issues no sessions.');
-    }
-    const body = request.body as { method?: unknown; id?: unknown; params?: { name?: unknown } } | undefined;
-    // The SDK turns an unknown tool into a tool result; the protocol wants a JSON-RPC error.
-    if (body && body.method === 'tools/call' && !known.has(String(body.params?.name))) {
-      return jsonRpcError(
-        reply,
-        200,
-        -32602,
-        `Unknown tool: ${String(body.params?.name)}. Available: ${MCP_TOOL_NAMES.join(', ')}.`,
-        body.id ?? null,
-      );
-    }
-
+    const refused = refusal(request, policy, known);
+    if (refused) return jsonRpcError(reply, ...refused);
     const token = bearerToken(request);
     const caller = mcpCaller(token, token ? await authenticate(ctx, token) : undefined);
 

@@ -87,6 +87,9 @@ export class CountryShard {
   /** The slots a query scored, in the order it first touched them. */
   touched = new Int32Array(0);
   stampEpoch = 0;
+  /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
+  visited = new Uint32Array(0);
+  private visitMark = 0;
   /** Changes so far: answers about this country are valid for one version. */
   version = 0;
   /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
@@ -268,21 +271,31 @@ export class CountryShard {
 
   /**
    * A small fact about the event at `slot` that depends on a query value (`key`), computed on first use by `make`
-   * and kept until that slot changes: e.g. whether a title repeats a prompt's word. At most 64 keys are kept.
+   * and kept until that slot changes: e.g. whether a title repeats a prompt's word. Read from a typed array, it spares
+   * ranking a visit to the event's object (scattered in the heap) for every candidate. At most 128 keys are kept.
    */
-  memo(key: string, slot: number, make: (entry: IndexedEvent) => number): number {
+  memo(key: string, slot: number, make: (entry: IndexedEvent, slot: number) => number): number {
     let memo = this.memos.get(key);
     if (!memo) {
-      if (this.memos.size >= 64) this.memos.clear();
+      if (this.memos.size >= 128) this.memos.clear();
       memo = new Int8Array(this.capacity).fill(-1);
       this.memos.set(key, memo);
     }
     let value = memo[slot]!;
     if (value === -1) {
-      value = make(this.events[slot]!);
+      value = make(this.events[slot]!, slot);
       memo[slot] = value;
     }
     return value;
+  }
+
+  /** Starts a walk over several lists; returns the mark a walker sets in `visited` for each slot it visits. */
+  beginVisits(): number {
+    if (this.visitMark === 0xffffffff) {
+      this.visited.fill(0);
+      this.visitMark = 0;
+    }
+    return ++this.visitMark;
   }
 
   /** Starts a new query's scratch scores; returns the stamp marking the slots it touches. */
@@ -329,6 +342,8 @@ export class CountryShard {
     this.stamp = new Uint32Array(capacity);
     this.touched = new Int32Array(capacity);
     this.stampEpoch = 0;
+    this.visited = new Uint32Array(capacity);
+    this.visitMark = 0;
     if (this.founderSlots) this.founderSlots.fit = resized(this.founderSlots.fit, capacity);
     for (const [key, memo] of this.memos) this.memos.set(key, resized(memo, capacity, -1));
     this.capacity = capacity;

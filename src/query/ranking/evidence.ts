@@ -1,0 +1,235 @@
+import type { CatalogueEvent } from '../../catalogue/event.js';
+import { foldText, isLexiconWord, matchLexicon, termKey } from '../../catalogue/lexicon.js';
+import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
+import { isTopic } from '../../catalogue/taxonomy.js';
+import { distanceKm, type Place } from '../../places/gazetteer.js';
+import { type CountryShard, formatCode } from '../index/country-shard.js';
+import type { IndexedEvent } from '../index/indexed-event.js';
+import { nameWordsOf } from '../index/names.js';
+import type { SlotList } from '../index/slot-list.js';
+import { remembered } from '../memo.js';
+import { NEAR_RADIUS_KM } from '../params.js';
+
+import { type PreparedTechnology, WEIGHT } from './facet.js';
+
+export const NONE: readonly never[] = Object.freeze([]);
+
+export function visitList(list: SlotList | undefined, visit: (slot: number) => void): void {
+  if (!list) return;
+  const { items, length } = list;
+  for (let i = 0; i < length; i++) visit(items[i]!);
+}
+
+/**
+ * Visits the events carrying any of `topics`, each once (an event on several lists is visited from the first).
+ * Returns the mark of the visited slots in `shard.visited`, for the caller to visit more slots once.
+ */
+export function visitTopics(shard: CountryShard, topics: readonly string[], visit: (slot: number) => void): number {
+  const mark = shard.beginVisits();
+  const { visited } = shard;
+  for (const topic of topics) {
+    const list = shard.byTopic.get(topic);
+    if (!list) continue;
+    const { items, length } = list;
+    for (let k = 0; k < length; k++) {
+      const slot = items[k]!;
+      if (visited[slot] === mark) continue;
+      visited[slot] = mark;
+      visit(slot);
+    }
+  }
+  return mark;
+}
+
+/** Whether the event carries one of the first `count` topics (all of them by default). */
+export function carriesAny(ev: CatalogueEvent, topics: readonly string[], count = topics.length): boolean {
+  for (let i = 0; i < count; i++) if (ev.topics.includes(topics[i]!)) return true;
+  return false;
+}
+
+/** The slots on both ascending lists. */
+export function intersect(a: ArrayLike<number>, aLength: number, b: ArrayLike<number>, bLength: number): number[] {
+  const out: number[] = [];
+  let j = 0;
+  for (let i = 0; i < aLength; i++) {
+    const slot = a[i]!;
+    while (j < bLength && b[j]! < slot) j++;
+    if (j === bLength) break;
+    if (b[j] === slot) out.push(slot);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- what titles and organizers name
+
+/**
+ * The topic terms a name uses, as triples (topic, the lexicon's term, the words used), computed once per title and
+ * per organizer. Most names use none and share one empty list.
+ */
+export type Named = readonly string[];
+export const NAMES_NOTHING: Named = Object.freeze([]);
+export const titleTerms = new WeakMap<CatalogueEvent, Named>();
+export const organizerTerms = new Map<string, Named>();
+
+export function termsIn(text: string): Named {
+  const out: string[] = [];
+  for (const hit of matchLexicon(text)) {
+    if (hit.kind === 'topic') out.push(hit.value, hit.term, text.slice(hit.start, hit.start + hit.length));
+  }
+  return out.length > 0 ? out : NAMES_NOTHING;
+}
+
+export function titleNames(ev: CatalogueEvent): Named {
+  let named = titleTerms.get(ev);
+  if (!named) {
+    named = termsIn(ev.title);
+    titleTerms.set(ev, named);
+  }
+  return named;
+}
+
+export const organizerNames = (ev: CatalogueEvent): Named => remembered(organizerTerms, ev.organizer, 20_000, termsIn);
+
+/**
+ * The words of `ev`'s title that name topic `slug`, if it names it: the field as a whole ("IT Security", "KI",
+ * "Nullcon") if it does, else a part of it ("Confidential Computing", "LLMs").
+ */
+export function titleNamesTopic(ev: CatalogueEvent, slug: string): { words: string; whole: boolean } | undefined {
+  const named = titleNames(ev);
+  let part: string | undefined;
+  for (let i = 0; i < named.length; i += 3) {
+    if (named[i] !== slug) continue;
+    if (technologiesNamed(named[i + 1]!).includes(slug)) return { words: named[i + 2]!, whole: true };
+    part ??= named[i + 2];
+  }
+  return part === undefined ? undefined : { words: part, whole: false };
+}
+
+/**
+ * How strongly an event speaks for a technology, weakest first; `Described` is the description's, the others a
+ * name's (title or organizer).
+ */
+export enum Strength {
+  None = 0,
+  Field = 1,
+  Wider = 2,
+  Described = 3,
+  Part = 4,
+  Same = 5,
+  Typed = 6,
+}
+export const STRENGTH_WEIGHT = [
+  0,
+  WEIGHT.widerField,
+  WEIGHT.wider,
+  WEIGHT.described,
+  WEIGHT.part,
+  WEIGHT.same,
+  WEIGHT.typed,
+];
+
+export function strengthIn(
+  named: Named,
+  words: readonly string[],
+  t: PreparedTechnology,
+): { strength: Strength; at: number } {
+  let best = { strength: Strength.None, at: -1 };
+  for (let i = 0; i < named.length; i += 3) {
+    const term = named[i + 1]!;
+    let strength = Strength.None;
+    if (termKey(term) === t.typedKey) strength = Strength.Typed;
+    else {
+      for (const id of technologiesNamed(term)) {
+        if (t.ids.has(id)) strength = Math.max(strength, Strength.Same);
+        else if (t.parts.has(id)) strength = Math.max(strength, Strength.Part);
+        else if (t.wider.has(id)) strength = Math.max(strength, isTopic(id) ? Strength.Field : Strength.Wider);
+      }
+    }
+    if (strength > best.strength) best = { strength, at: i };
+  }
+  // A name using the typed word as the start of a word the lexicon does not know: "Symfony" in "SymfonyLive".
+  if (best.strength < Strength.Typed && t.word.length >= 4) {
+    for (const w of words) {
+      if (w.length > t.word.length && w.startsWith(t.word) && !isLexiconWord(w))
+        return { strength: Strength.Typed, at: -1 };
+    }
+  }
+  return best;
+}
+
+/**
+ * The strongest evidence an event shows for a technology, as one small number memoized per slot: the strength
+ * times two, plus one when the organizer shows it rather than the title.
+ */
+export function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
+  const names = nameWordsOf(e);
+  const title = strengthIn(titleNames(e.event), names.title, t).strength;
+  const organizer = strengthIn(organizerNames(e.event), names.organizer, t).strength;
+  const named = organizer > title ? organizer * 2 + 1 : title * 2;
+  if (named >> 1 > Strength.Described) return named;
+  const description = e.event.description;
+  if (t.description && description && t.description.any.test(foldText(description))) return Strength.Described * 2;
+  return named;
+}
+
+/** The evidence of an event that is no candidate for the technology: neither on its topics nor a full-text hit. */
+export const NOT_A_CANDIDATE = 127;
+
+/**
+ * Kept per slot in the shard, as a prompt's technologies recur from query to query: the event's evidence, or
+ * NOT_A_CANDIDATE. Whether a slot is a hit of the term changes only when that slot's event does, which resets it.
+ */
+export function evidenceAt(shard: CountryShard, slot: number, t: PreparedTechnology): number {
+  return shard.memo(t.memo, slot, (e, at) =>
+    t.hits.has(at) || carriesAny(e.event, t.topics) ? technologyEvidence(e, t) : NOT_A_CANDIDATE,
+  );
+}
+
+/** The words a name uses for a technology, for the reason. */
+export function citedIn(named: Named, words: readonly string[], t: PreparedTechnology): string {
+  const { at } = strengthIn(named, words, t);
+  if (at >= 0) return named[at + 2]!;
+  return words.find((w) => w.startsWith(t.word)) ?? t.term;
+}
+
+// ---------------------------------------------------------------- places
+
+/** A cheap box test before the great-circle distance: 45 km is under 0.41° of latitude and 0.7° of longitude here. */
+export function roughlyNear(here: { lat: number; lng: number }, lat: number, lng: number): boolean {
+  return Math.abs(lat - here.lat) < 0.41 && Math.abs(lng - here.lng) < 0.7;
+}
+
+export type AskedPlace = { place: Place; mode: 'in' | 'near' };
+
+/** Distance from a place to the event at a slot, when it has a point and is not online; else Infinity. */
+export function distanceFrom(shard: CountryShard, slot: number, here: Place): number {
+  const lat = shard.lat[slot]!;
+  const lng = shard.lng[slot]!;
+  if (shard.formatCode[slot] === ONLINE || Number.isNaN(lat) || !roughlyNear(here, lat, lng))
+    return Number.POSITIVE_INFINITY;
+  return distanceKm(here, { lat, lng });
+}
+export const ONLINE = formatCode('online');
+
+/** The events at a place and in the grid cells around it, each once. */
+export function visitAround(shard: CountryShard, here: Place, visit: (slot: number) => void): void {
+  visitList(shard.byPlace.get(here.geonameId), visit);
+  for (const cell of shard.cellsAround(here.lat, here.lng)) {
+    for (let i = 0; i < cell.length; i++) {
+      const slot = cell.items[i]!;
+      if (shard.geonameId[slot] !== here.geonameId) visit(slot);
+    }
+  }
+}
+
+/** AT_PLACE for an event at the place itself; else 1 falling to 0.5 at 45 km away; 0 beyond, online or unplaced. */
+export function closeness(shard: CountryShard, slot: number, here: Place): number {
+  if (shard.formatCode[slot] === ONLINE || Number.isNaN(shard.lat[slot]!)) return 0;
+  if (shard.geonameId[slot] === here.geonameId) return AT_PLACE;
+  const d = distanceFrom(shard, slot, here);
+  return d <= NEAR_RADIUS_KM ? 1 - d / (2 * NEAR_RADIUS_KM) : 0;
+}
+export const AT_PLACE = 2;
+
+export const km = (shard: CountryShard, slot: number, here: Place) =>
+  Math.max(1, Math.round(distanceFrom(shard, slot, here)));

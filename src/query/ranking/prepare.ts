@@ -1,0 +1,79 @@
+import { foldText, termKey } from '../../catalogue/lexicon.js';
+import {
+  technologyAndParts,
+  technologyFinder,
+  topicsOfTechnologies,
+  widerTechnologies,
+} from '../../catalogue/lexicon-technologies.js';
+import type { CountryShard } from '../index/country-shard.js';
+import { plain } from '../index/names.js';
+import { remembered } from '../memo.js';
+import type { Understanding } from '../prompt/understand.js';
+import { NONE } from './evidence.js';
+import type { PreparedQuery, PreparedTechnology } from './facet.js';
+
+// ---------------------------------------------------------------- preparing a query
+
+function prepareTechnology(shard: CountryShard, term: string, typed: string, ids: readonly string[]) {
+  const own = new Set(ids);
+  const parts = new Set<string>();
+  for (const id of ids) for (const part of technologyAndParts(id)) if (!own.has(part)) parts.add(part);
+  const wider = new Set<string>();
+  for (const id of ids) for (const w of widerTechnologies(id)) if (!own.has(w) && !parts.has(w)) wider.add(w);
+  const topics = [...topicsOfTechnologies([...own, ...parts, ...wider])].filter((t) => t !== 'general');
+  const folded = foldText(typed).trim();
+  const word = /^[\p{L}\p{N}]+$/u.test(folded) ? folded : '';
+  return {
+    term,
+    typedKey: termKey(term),
+    word,
+    ids: own,
+    parts,
+    wider,
+    topics,
+    hits: shard.text.searchTerm(typed),
+    description: remembered(FINDERS, [...own, ...parts].sort().join(' '), 1000, (key) =>
+      technologyFinder(key.split(' ')),
+    ),
+    // Everything the evidence depends on: the term, the words as typed (its full-text hits), the technologies.
+    memo: `tech|${term}|${typed}|${[...own].join(',')}`,
+  } satisfies PreparedTechnology;
+}
+const FINDERS = new Map<string, ReturnType<typeof technologyFinder>>();
+
+/** What a query asks of the facets, worked out once (see PreparedQuery). */
+export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: Date) => string): PreparedQuery {
+  const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
+  const fields = [...broad].map((slug) => ({
+    slug,
+    term: u.topics.find((t) => t.slug === slug)!.term,
+    memo: `title|${slug}`,
+  }));
+  const technologies = u.technologies.map((t) => prepareTechnology(shard, t.term, t.typed, t.ids));
+  const impliedSlugs = [...new Set(u.topics.filter((t) => t.specific && !broad.has(t.slug)).map((t) => t.slug))];
+  const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
+  const general = u.topics.length > 0;
+  const implied =
+    impliedSlugs.length > 0 || general
+      ? {
+          slugs: impliedSlugs,
+          related,
+          general,
+          memo: `field|${impliedSlugs.join(',')}|${[...related].sort().join(',')}|${general}`,
+        }
+      : undefined;
+  const text = u.terms.map((term) => ({ term, hits: shard.text.searchTerm(term) }));
+  let maxText = 0;
+  for (const { hits } of text) for (const h of hits.values()) maxText = Math.max(maxText, h.score);
+  const phraseWords = plain(foldText(u.phrase)).trim().split(' ');
+  return {
+    u,
+    fields,
+    technologies,
+    implied,
+    text,
+    maxText: maxText || 1,
+    phraseWords: phraseWords.length >= 2 ? phraseWords : NONE,
+    day,
+  };
+}
