@@ -2,6 +2,7 @@
  * The bench's mixed cases: reads while the catalogue is written, as a live catalogue is — hosts pushing events at a
  * steady rate, a feed syncing thousands at once — and how soon a write shows in `/api/events`.
  */
+import { Worker } from 'node:worker_threads';
 import { DateTime } from 'luxon';
 import type { EventContent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
@@ -61,13 +62,47 @@ async function post(url: string, key: string, body: object): Promise<Response> {
   });
 }
 
+export interface WriterOptions {
+  base: string;
+  key: string;
+  perSecond: number;
+  /** ISO instant: the demo events start after it. */
+  from: string;
+}
+
 /**
  * Writes through POST /api/events at `perSecond` on a timer, whatever the answers take (hosts do not wait for each
- * other): creates and updates of demo events in every country, three updates for each create. `stop` ends it and
- * gives the write latencies.
+ * other): creates and updates of demo events in every country, three updates for each create. Runs on a worker
+ * thread (writer-thread.ts), so its timings are a client's, not those of the bench's busy load generator. `stop`
+ * ends it and gives the write latencies.
  */
-export function startWriter(base: string, key: string, perSecond: number, from: Date): { stop(): Promise<Latencies> } {
-  const pool = generateDemoEvents(2000, from, { seed: 5, days: 60 });
+export async function startWriter(options: WriterOptions): Promise<{ stop(): Promise<Latencies> }> {
+  // The thread loads TypeScript as the bench does, through tsx (a worker does not inherit the loader).
+  const entry = JSON.stringify(new URL('./writer-thread.ts', import.meta.url).href);
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${entry}); });`, {
+    eval: true,
+    workerData: options,
+  });
+  await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    stop: () =>
+      new Promise<Latencies>((resolve, reject) => {
+        worker.once('message', (latencies: Latencies) => {
+          void worker.terminate();
+          resolve(latencies);
+        });
+        worker.once('error', reject);
+        worker.postMessage('stop');
+      }),
+  };
+}
+
+/** The writer itself (see startWriter), on the thread that calls it. */
+export function runWriter({ base, key, perSecond, from }: WriterOptions): { stop(): Promise<Latencies> } {
+  const pool = generateDemoEvents(2000, new Date(from), { seed: 5, days: 60 });
   const latencies: number[] = [];
   let failed = 0;
   let n = 0;

@@ -335,7 +335,7 @@ async function mixedCases(
   console.log(`### While ${WRITES_PER_SECOND} writes/s arrive\n`);
   console.log('| case | req/s | p50 ms | p99 ms | of write-free |');
   console.log('|---|---|---|---|---|');
-  const writer = startWriter(base, key, WRITES_PER_SECOND, new Date(NOW));
+  const writer = await startWriter({ base, key, perSecond: WRITES_PER_SECOND, from: NOW });
   const repeated = await measure(urls.qUrl);
   console.log(row(Q_CASE, repeated, quiet.repeated.rps));
   const distinct = await measure(urls.distinctUrl, { distinct: true });
