@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -52,5 +55,61 @@ describe('operations endpoints', () => {
     // The first read is kept from the second time its URL is asked for, and answered from the cache the third time.
     expect(value('response_cache_lookups_total{result="hit"}')).toBeGreaterThanOrEqual(1);
     expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+});
+
+/** POST /api/admin/sync: the feeds file as it is now, each run counted in /metrics by source and outcome. */
+describe('syncing on demand', () => {
+  let server: TestServer;
+  const dir = mkdtempSync(join(tmpdir(), 'tev-ops-sync-'));
+  const feedsFile = join(dir, 'feeds.json');
+  const lines = join(dir, 'events.jsonl');
+  const admin = 'ops-admin-token';
+
+  beforeAll(async () => {
+    writeFileSync(feedsFile, '[]');
+    server = await startTestServer('pglite', {
+      now: '2026-11-23T09:00:00Z',
+      env: { FEEDS_FILE: feedsFile, ADMIN_TOKEN: admin },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the feeds file anew, syncs each feed and counts the runs that worked and failed', async () => {
+    writeFileSync(
+      lines,
+      JSON.stringify({
+        externalId: 'sync-1',
+        title: 'Synced Meetup',
+        startAt: '2026-12-03T18:30:00+01:00',
+        city: 'Köln',
+      }),
+    );
+    // Edited after start-up: the sync reads it as it is now.
+    writeFileSync(
+      feedsFile,
+      JSON.stringify([
+        { source: 'ops-ok', format: 'jsonl', url: lines },
+        { source: 'ops-missing', format: 'jsonl', url: join(dir, 'missing.jsonl') },
+      ]),
+    );
+    expect((await request(`${server.base}/api/admin/sync`, { method: 'POST' })).status).toBe(401);
+    const sync = await request(`${server.base}/api/admin/sync`, { method: 'POST', key: admin });
+    expect(sync.status).toBe(200);
+    expect(sync.body.feeds).toEqual([
+      { source: 'ops-ok', created: 1, updated: 0, unchanged: 0, cancelled: 0, restored: 0, skipped: 0 },
+      { source: 'ops-missing', error: expect.any(String) },
+    ]);
+    const metrics = (await request(`${server.base}/metrics`)).text;
+    expect(metrics).toContain('feed_sync_runs_total{source="ops-ok",outcome="ok"} 1');
+    expect(metrics).toContain('feed_sync_runs_total{source="ops-missing",outcome="failed"} 1');
+
+    writeFileSync(feedsFile, '{ not json');
+    const broken = await request(`${server.base}/api/admin/sync`, { method: 'POST', key: admin });
+    expect(broken.status).toBe(400);
+    expect(broken.body.detail).toMatch(/feeds/i);
   });
 });

@@ -118,7 +118,7 @@ export const eventSubmissionSchema = z
     url: httpUrl.optional().describe("The host's own event or registration link; becomes sourceUrl."),
     visibility: enumOf(VISIBILITIES).default('public'),
     externalId: requiredText(200).optional().describe("The host's own stable id; re-sending it updates the event."),
-    // Extensions beyond spec §2.3 (documented in the README and OpenAPI).
+    // Extensions beyond spec §2.3 (documented in docs/api.md and OpenAPI).
     country: enumOf(COUNTRIES).optional().describe('Extension. Else derived from city, else the key home country.'),
     organizer: requiredText(200).optional().describe("Extension. Default: the key's host name."),
     description: text(20_000).optional().describe('Extension. Plain text for pages and search.'),

@@ -143,7 +143,7 @@ function recordOf(
   };
 }
 
-/** RFC 5545 feeds: Meetup groups, Luma calendars, any `.ics`. See the README section "Importing events". */
+/** RFC 5545 feeds: Meetup groups, Luma calendars, any `.ics`. See docs/operations.md, "Importing and syncing". */
 export const icalImporter: Importer = {
   format: 'ical',
   description: 'iCalendar (RFC 5545) feed: VEVENTs with time zones, recurrence and cancellations',

@@ -46,7 +46,7 @@ export const eventViewSchema = z.object({
     amount: z.number().nullable(),
     currency: z.enum(CURRENCIES).describe('CHF for ch, EUR for de and at'),
   }),
-  topics: z.array(z.string()).describe('Topic slugs (see /docs/taxonomy)'),
+  topics: z.array(z.string()).describe('Topic slugs (the `topic` parameter lists them)'),
   seniority: z.array(z.string()),
   organizer: z.string(),
   source: z

@@ -1,5 +1,6 @@
+import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
-import { type Feed, feedUrls, isEnabled } from '../importers/feeds.js';
+import { type Feed, FeedsFileError, feedUrls, isEnabled, loadFeeds } from '../importers/feeds.js';
 import { FILE_RECORD, type ImportedRecord, type ParseResult, type RecordError } from '../importers/importer.js';
 import { importerFor, readInput } from '../importers/registry.js';
 import type { RunCounts } from '../storage/sources.repository.js';
@@ -137,6 +138,7 @@ export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions
   }
   // A run cut short by the service stopping says nothing about the source.
   if (!options.signal?.aborted) {
+    ctx.metrics?.syncRuns.inc({ source: feed.source, outcome: result.error === undefined ? 'ok' : 'failed' });
     await recordRun(ctx, result).catch((error: unknown) =>
       ctx.logger.warn({ err: error, source: feed.source }, 'could not record the state of the source'),
     );
@@ -164,6 +166,18 @@ function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
     error: result.error,
     counts: report && runCounts(report, { urls: result.urls, missing: result.missing }),
   });
+}
+
+/**
+ * Syncs the feeds of the configured feeds file as it is now (an operator may have edited it since start-up), each
+ * enabled one in turn: what `POST /api/admin/sync` does.
+ */
+export async function syncConfiguredFeeds(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult[]> {
+  const { path, named } = ctx.config.feedsFile;
+  const feeds = await loadFeeds(path, { optional: !named }).catch((error: unknown) => {
+    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
+  });
+  return runSync(ctx, feeds, options);
 }
 
 /** Syncs each enabled feed in turn; one failing feed does not stop the rest. */

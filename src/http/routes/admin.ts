@@ -4,7 +4,7 @@ import { ServiceError } from '../../catalogue/errors.js';
 import { parseOrThrow } from '../../catalogue/submission.js';
 import type { ServingContext } from '../../context.js';
 import { issueKey, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../../use-cases/keys.js';
-import { FeedsFileError, loadFeeds, runSync } from '../../use-cases/sync-feeds.js';
+import { syncConfiguredFeeds } from '../../use-cases/sync-feeds.js';
 import { bearerToken } from '../authenticate.js';
 
 /**
@@ -38,13 +38,10 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
     return { ...summary, key };
   });
 
-  /** Syncs every feed of FEEDS_FILE now (as the timer does) and answers with what each changed. */
+  /** Syncs every feed of the feeds file now (as the timer does) and answers with what each changed. */
   app.post('/api/admin/sync', async (request) => {
     requireAdmin(request);
-    const feeds = await loadFeeds(process.env.FEEDS_FILE || './feeds.json').catch((error: unknown) => {
-      throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
-    });
-    const results = await runSync(ctx, feeds);
+    const results = await syncConfiguredFeeds(ctx);
     return {
       feeds: results.map(({ feed, report, error }) => {
         if (!report) return { source: feed.source, error };

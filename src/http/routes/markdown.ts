@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isTopic } from '../../catalogue/taxonomy.js';
+import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { ServingContext } from '../../context.js';
 import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
 import { placeBySlug } from '../../places/gazetteer.js';
@@ -54,7 +54,7 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
   app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.md', (request, reply) => {
     const { country, slug } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    if (!isTopic(slug)) return notFound(reply, `There is no topic “${slug}”; see /docs/taxonomy.`);
+    if (!isTopic(slug)) return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
     return send(request, reply, { ...(request.query as object), country, topic: slug });
   });
 }
