@@ -185,6 +185,23 @@ describe.each(ENGINES)('importers through runImport on %s', (engine) => {
     expect(stored!.cfpUntil).toMatch(/^2026-06-30/);
   });
 
+  it('stores a background import in chunks that leave the event loop to reads in between', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ externalId: `bg-${i}`, title: `Background Meetup ${i}`, startAt: '2026-10-01T18:00:00+02:00' }),
+    );
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 1);
+    const report = await runImport(t.ctx, jsonlImporter, lines.join('\n'), {
+      source: 'bulk-background',
+      defaultCountry: 'ch',
+      background: true,
+    });
+    clearInterval(ticker);
+    expect(report).toMatchObject({ created: 300, skipped: [] });
+    // Three chunks of 100, each followed by a pause at least as long as it: timers ran during the import.
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
+
   it('shows an event reached through two sources once, keeping both links', async () => {
     const feed = [
       'BEGIN:VCALENDAR',

@@ -20,6 +20,13 @@ export interface ImportOptions {
   inputName?: string;
   /** Told how far storing has come, after every record: for progress displays. */
   onProgress?: (progress: ImportProgress) => void;
+  /**
+   * In a process that serves reads (a sync on the timer or on demand): store in small chunks and, after each, leave
+   * the event loop to reads for twice as long as the chunk took, so the import takes at most about a third of it. The
+   * embedded engine runs its queries on the event loop's thread; without this, a large sync would hold up every
+   * read for seconds.
+   */
+  background?: boolean;
 }
 
 export interface ImportProgress {
@@ -46,6 +53,10 @@ export interface ImportReport {
 
 /** Records stored per transaction: large enough to make a 100k-event import quick, small enough to show progress. */
 const CHUNK = 500;
+/** Per transaction in the background: a chunk holds the event loop for some 50–100 ms on the embedded engine. */
+const BACKGROUND_CHUNK = 100;
+/** After a chunk in the background, reads have the event loop for this many times as long as the chunk took. */
+const BACKGROUND_PAUSE = 2;
 
 /**
  * Parses with one importer, enriches, and stores each record through the same upsert rules as the write API,
@@ -91,6 +102,8 @@ export async function storeRecords(
   options.onProgress?.(progress);
   // Records go to the database in chunks, each in one transaction (see upsertMany); the last record of an id wins.
   const batch = new Map<string, BatchItem>();
+  const chunk = options.background ? BACKGROUND_CHUNK : CHUNK;
+  let working = performance.now();
   const flush = async () => {
     const items = [...batch.values()];
     batch.clear();
@@ -106,6 +119,10 @@ export async function storeRecords(
     });
     progress.stored += items.length;
     options.onProgress?.(progress);
+    if (options.background) {
+      await new Promise((resolve) => setTimeout(resolve, BACKGROUND_PAUSE * (performance.now() - working)));
+      working = performance.now();
+    }
   };
   for (const record of parsed.records) {
     if (importer.worldwide && isElsewhere(record, options.defaultCountry)) {
@@ -130,7 +147,7 @@ export async function storeRecords(
       progress.stored++;
       report.skipped.push({ record: `"${record.title}" (${record.sourceId})`, message: (error as Error).message });
     }
-    if (batch.size >= CHUNK) await flush();
+    if (batch.size >= chunk) await flush();
   }
   if (batch.size > 0) await flush();
   // Input that yielded errors and not one usable record (an HTML error page, a broken file) is not an empty feed:

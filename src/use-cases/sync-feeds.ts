@@ -17,6 +17,8 @@ export interface SyncOptions {
   /** Stops downloads under way (the service shutting down); the feed then fails and changes nothing. */
   signal?: AbortSignal;
   onProgress?: (feed: Feed, progress: SyncProgress) => void;
+  /** In a process that serves reads: store so that reads go on (see ImportOptions.background). */
+  background?: boolean;
 }
 
 export type SyncProgress = { phase: 'reading'; done: number; total: number } | ({ phase: 'storing' } & ImportProgress);
@@ -132,6 +134,7 @@ export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions
         : undefined,
       defaultCountry: feed.country,
       onProgress: options.onProgress && ((p) => options.onProgress!(feed, { phase: 'storing', ...p })),
+      background: options.background,
     });
   } catch (error) {
     result.error = (error as Error).message;
@@ -177,7 +180,7 @@ export async function syncConfiguredFeeds(ctx: AppContext, options: SyncOptions 
   const feeds = await loadFeeds(path, { optional: !named }).catch((error: unknown) => {
     throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
   });
-  return runSync(ctx, feeds, options);
+  return runSync(ctx, feeds, { background: true, ...options });
 }
 
 /** Syncs each enabled feed in turn; one failing feed does not stop the rest. */

@@ -51,7 +51,7 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
     .filter(isEnabled)
     .map((feed) => ({ feed, nextAt: start, failures: 0, loggedSkips: new Set() }));
   const abort = new AbortController();
-  const syncOptions: SyncOptions = { signal: abort.signal, timeoutMs: options.timeoutMs };
+  const syncOptions: SyncOptions = { signal: abort.signal, timeoutMs: options.timeoutMs, background: true };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
