@@ -6,6 +6,7 @@ import { type AppContext, createContext } from '../context.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
+import { warmUpDateParsing } from '../query/prompt/dates.js';
 import { collectGarbage, collectWhenIdle, compileWasmBaselineOnly, limitHeapGrowth } from '../runtime/heap.js';
 import { asyncStdout } from '../runtime/log-stream.js';
 import { startService } from '../service.js';
@@ -64,6 +65,8 @@ async function serve(args: string[]): Promise<void> {
   // Runtime tuning is process-wide, so it is set here, where the process is the service (tests start services in
   // their workers); see src/runtime/ and docs/performance.md. Before PGlite's WebAssembly is compiled:
   compileWasmBaselineOnly();
+  // The first prompts with a date-like word would otherwise wait for V8 to compile chrono's patterns.
+  warmUpDateParsing();
   const service = await startService(config, logger);
   // Once the read index is loaded (while it loads, the live heap grows from nothing, and a growth limit would make a
   // full collection of it every few megabytes). V8 sets the next limit as a full collection ends, so one now makes

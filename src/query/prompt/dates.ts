@@ -144,6 +144,23 @@ function phraseCandidates(text: string, folded: string, map: number[], ctx: Ctx)
   return out;
 }
 
+/**
+ * Prompts of every shape chrono reads: each parser runs all its patterns on every text, so these reach them all.
+ */
+const WARM_UP_TEXTS = ['AI Meetup am 3. Dezember 2026 um 18:30', 'le 12 mars à 14h, jusqu’au vendredi', 'next Friday 5pm'];
+
+/**
+ * Runs every chrono parser twice over a few prompts. V8 compiles a regular expression to machine code the second
+ * time it runs, and for chrono's largest patterns that takes up to ~130 ms: paid here, at start-up, rather than by
+ * the first prompts that hold a date-like word. Process-wide; the service calls it once before it listens.
+ */
+export function warmUpDateParsing(): void {
+  const ref = new Date();
+  for (let round = 0; round < 2; round++) {
+    for (const parser of PARSERS) for (const text of WARM_UP_TEXTS) parser.parse(text, ref, { forwardDate: true });
+  }
+}
+
 function chronoCandidates(text: string, folded: string, ctx: Ctx): Candidate[] {
   if (!mayHoldChronoDate(folded)) return [];
   const l = ctx.local;
