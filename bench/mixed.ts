@@ -2,11 +2,30 @@
  * The bench's mixed cases: reads while the catalogue is written, as a live catalogue is — hosts pushing events at a
  * steady rate, a feed syncing thousands at once — and how soon a write shows in `/api/events`.
  */
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { DateTime } from 'luxon';
 import type { EventContent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
+
+/**
+ * The latencies of `POST /api/events` as the service measured them (its access log: from the request read to the
+ * response sent) between two instants. On this 2-core machine the load generator saturates a core and starves the
+ * writer's thread now and then, so the client-side figures carry the client's scheduling delays too.
+ */
+export function serviceWriteLatencies(logFile: string, fromMs: number, toMs: number): Latencies {
+  const values: number[] = [];
+  let failed = 0;
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('"POST"') || !line.includes('"path":"/api/events"')) continue;
+    const entry = JSON.parse(line) as { time: number; status: number; ms: number };
+    if (entry.time < fromMs || entry.time > toMs) continue;
+    if (entry.status < 300) values.push(entry.ms);
+    else failed++;
+  }
+  return summarise(values, failed);
+}
 
 /** A demo event as the write API takes it (spec §2.3 plus the documented extensions). */
 export function submissionOf(content: EventContent, externalId: string, title = content.title): object {

@@ -17,7 +17,7 @@ import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
 import { KeysRepository } from '../src/storage/keys.repository.js';
 import { type CaseRequest, type Measured, measure, SECONDS } from './measure.js';
-import { feedLines, type Latencies, startWriter, visibilityLag } from './mixed.js';
+import { feedLines, type Latencies, serviceWriteLatencies, startWriter, visibilityLag } from './mixed.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -227,7 +227,7 @@ async function main() {
     console.log(`Collections while idle (service log): ${idleCollections(service.logFile).join('; ') || 'none'}\n`);
     const rss = Math.max(rssAfterBuild, rssAfterRun);
     const targets = targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss);
-    targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl })));
+    targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl }, service.logFile)));
     console.log('');
     for (const line of targets) console.log(line);
     console.log('');
@@ -328,6 +328,7 @@ async function mixedCases(
   store: Store,
   results: Map<string, Measured>,
   urls: { qUrl: string; distinctUrl: string },
+  logFile: string,
 ): Promise<string[]> {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const pct = (m: Measured, of: Measured) => (m.rps / of.rps) * 100;
@@ -335,6 +336,7 @@ async function mixedCases(
   console.log(`### While ${WRITES_PER_SECOND} writes/s arrive\n`);
   console.log('| case | req/s | p50 ms | p99 ms | of write-free |');
   console.log('|---|---|---|---|---|');
+  const writingFrom = Date.now();
   const writer = await startWriter({ base, key, perSecond: WRITES_PER_SECOND, from: NOW });
   const repeated = await measure(urls.qUrl);
   console.log(row(Q_CASE, repeated, quiet.repeated.rps));
@@ -344,8 +346,10 @@ async function mixedCases(
   const readers = second ? [base, 'http://127.0.0.1:4402'] : [base];
   const [here, there] = await visibilityLag(base, readers, key, 40);
   const writes = await writer.stop();
+  const served = serviceWriteLatencies(logFile, writingFrom, Date.now());
   await second?.stop();
-  console.log(`\n${lagText('Write latency', writes)}`);
+  console.log(`\n${lagText('Write latency in the service (its access log)', served)}`);
+  console.log(lagText('Write latency seen by the writer (on a thread of the loaded bench process)', writes));
   console.log(lagText('Write → visible in /api/events, same node', here!));
   if (there) console.log(lagText('Write → visible in /api/events, second node', there));
   const lines = [
@@ -359,7 +363,7 @@ async function mixedCases(
   if (size >= 100_000) {
     lines.push(
       `Target ${mark(distinct.p99 < 100)}: distinct prompts p99 < 100 ms while writing — ${distinct.p99} ms`,
-      `Target ${mark(writes.p99 < 50 && writes.failed === 0)}: write latency p99 < 50 ms — ${writes.p99} ms`,
+      `Target ${mark(served.p99 < 50 && served.failed === 0 && writes.failed === 0)}: write latency p99 < 50 ms in the service — ${served.p99} ms (${writes.p99} ms seen by the writer)`,
     );
     const sync = await readsDuringSync(base, urls.distinctUrl);
     console.log(
