@@ -30,7 +30,7 @@ export interface CaseRequest {
  * comes round again only after 12,800 others, long after the response cache (2,000 entries) and the engine's result
  * cache (500) have let it go.
  */
-const PROMPTS = (() => {
+export const PROMPTS = (() => {
   const words = ['AI', 'Kubernetes', 'Rust', 'Python', 'Security', 'Data', 'React', 'Startup', 'UX', 'Product'];
   const kinds = ['meetup', 'conference', 'workshop', 'night'];
   const cities = [
