@@ -250,7 +250,7 @@ async function startService(
 }> {
   const logFile = join(tmpdir(), `tev-bench-${process.pid}-${port}.log`);
   // Without `feed`, an empty feeds file: the service syncs nothing, and not the shipped feeds.json either.
-  const feedsFile = join(tmpdir(), `tev-bench-${process.pid}-feeds.json`);
+  const feedsFile = join(tmpdir(), `tev-bench-${process.pid}-${port}-feeds.json`);
   const lines = join(tmpdir(), `tev-bench-${process.pid}-feed.jsonl`);
   if (feed) writeFileSync(lines, feedLines(SYNC_EVENTS, new Date(NOW)));
   writeFileSync(feedsFile, JSON.stringify(feed ? [{ source: 'bench-feed', format: 'jsonl', url: lines }] : []));
