@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FILE_RECORD, type ImportedRecord, type Importer, languageOf, type RecordError } from './importer.js';
+import {
+  type ImportedRecord,
+  type Importer,
+  issuesText,
+  jsonArrayRows,
+  languageOf,
+  type RecordError,
+  rowLabel,
+} from './importer.js';
 
 /** A row of the open confs.tech data set (tech-conferences/conference-data). */
 const confsTechRow = z.object({
@@ -57,21 +65,13 @@ export const confsTechImporter: Importer = {
     const fileTopic = topicOfPath(options.inputName);
     const errors: RecordError[] = [];
     const records: ImportedRecord[] = [];
-    let rows: unknown;
-    try {
-      rows = JSON.parse(input);
-    } catch (error) {
-      return { records, errors: [{ record: FILE_RECORD, message: `not valid JSON: ${(error as Error).message}` }] };
-    }
-    if (!Array.isArray(rows)) return { records, errors: [{ record: FILE_RECORD, message: 'expected a JSON array' }] };
-    rows.forEach((row, index) => {
+    const array = jsonArrayRows(input);
+    if ('error' in array) return { records, errors: [array.error] };
+    array.rows.forEach((row, index) => {
       const parsed = confsTechRow.safeParse(row);
-      const label = `#${index + 1}${typeof (row as { name?: unknown })?.name === 'string' ? ` "${(row as { name: string }).name}"` : ''}`;
+      const label = rowLabel(row, index);
       if (!parsed.success) {
-        errors.push({
-          record: label,
-          message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-        });
+        errors.push({ record: label, message: issuesText(parsed.error) });
         return;
       }
       const c = parsed.data;

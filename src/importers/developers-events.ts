@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FILE_RECORD, type ImportedRecord, type Importer, languageOf, type RecordError } from './importer.js';
+import {
+  type ImportedRecord,
+  type Importer,
+  issuesText,
+  jsonArrayRows,
+  languageOf,
+  type RecordError,
+  rowLabel,
+} from './importer.js';
 
 /**
  * A row of developers.events' `all-events.json` (scraly/developers-conferences-agenda). Its days are UTC
@@ -34,23 +42,14 @@ export const developersEventsImporter: Importer = {
   parse(input) {
     const records: ImportedRecord[] = [];
     const errors: RecordError[] = [];
-    let rows: unknown;
-    try {
-      rows = JSON.parse(input);
-    } catch (error) {
-      return { records, errors: [{ record: FILE_RECORD, message: `not valid JSON: ${(error as Error).message}` }] };
-    }
-    if (!Array.isArray(rows)) return { records, errors: [{ record: FILE_RECORD, message: 'expected a JSON array' }] };
+    const array = jsonArrayRows(input);
+    if ('error' in array) return { records, errors: [array.error] };
     const seen = new Set<string>();
-    rows.forEach((row, index) => {
-      const name = (row as { name?: unknown })?.name;
-      const label = `#${index + 1}${typeof name === 'string' ? ` "${name}"` : ''}`;
+    array.rows.forEach((row, index) => {
+      const label = rowLabel(row, index);
       const parsed = developersEvent.safeParse(row);
       if (!parsed.success) {
-        errors.push({
-          record: label,
-          message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-        });
+        errors.push({ record: label, message: issuesText(parsed.error) });
         return;
       }
       const e = parsed.data;

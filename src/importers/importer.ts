@@ -73,6 +73,28 @@ export function languageOf(names: string | readonly string[] | undefined): Langu
 /** The `record` of an error about the input as a whole (not JSON, not a calendar…): nothing of it is usable. */
 export const FILE_RECORD = '(file)';
 
+/** The rows of an input that must be a JSON array, or the error about the input as a whole. */
+export function jsonArrayRows(input: string): { rows: unknown[] } | { error: RecordError } {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(input);
+  } catch (error) {
+    return { error: { record: FILE_RECORD, message: `not valid JSON: ${(error as Error).message}` } };
+  }
+  return Array.isArray(rows) ? { rows } : { error: { record: FILE_RECORD, message: 'expected a JSON array' } };
+}
+
+/** How a row of a JSON array is named in errors: its position, and its `name` when it has one. */
+export function rowLabel(row: unknown, index: number): string {
+  const name = (row as { name?: unknown } | null)?.name;
+  return `#${index + 1}${typeof name === 'string' ? ` "${name}"` : ''}`;
+}
+
+/** A zod error as one line: each issue's path and message. */
+export function issuesText(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
+}
+
 /** A record that could not be read: skipped with a message naming it; the rest still load. */
 export interface RecordError {
   /** Which record: its id, title or position in the input. */

@@ -54,7 +54,8 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
   app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.md', (request, reply) => {
     const { country, slug } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    if (!isTopic(slug)) return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
+    if (!isTopic(slug))
+      return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
     return send(request, reply, { ...(request.query as object), country, topic: slug });
   });
 }

@@ -147,7 +147,11 @@ function phraseCandidates(text: string, folded: string, map: number[], ctx: Ctx)
 /**
  * Prompts of every shape chrono reads: each parser runs all its patterns on every text, so these reach them all.
  */
-const WARM_UP_TEXTS = ['AI Meetup am 3. Dezember 2026 um 18:30', 'le 12 mars à 14h, jusqu’au vendredi', 'next Friday 5pm'];
+const WARM_UP_TEXTS = [
+  'AI Meetup am 3. Dezember 2026 um 18:30',
+  'le 12 mars à 14h, jusqu’au vendredi',
+  'next Friday 5pm',
+];
 
 /**
  * Runs every chrono parser twice over a few prompts. V8 compiles a regular expression to machine code the second
