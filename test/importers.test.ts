@@ -264,3 +264,29 @@ describe.each(ENGINES)('the shipped snapshots on %s', (engine) => {
     expect(await seedFromFeeds(t.ctx, feeds)).toEqual([]);
   });
 });
+
+describe('JSON lines parsed in steps', () => {
+  it('gives what one parse gives, errors and duplicates across steps included, pausing between steps', async () => {
+    const lines = Array.from({ length: 600 }, (_, i) =>
+      i === 300
+        ? '{ not json'
+        : JSON.stringify({
+            // Line 551 repeats the externalId of line 11, two steps apart.
+            externalId: `step-${i === 550 ? 10 : i}`,
+            title: `Stepped Meetup ${i}`,
+            startAt: '2026-10-01T18:00:00+02:00',
+            city: 'Basel',
+          }),
+    );
+    const input = [fixture('events.jsonl'), ...lines].join('\n');
+    const options = { now: new Date('2026-03-01T12:00:00Z') };
+    let pauses = 0;
+    const stepped = await jsonlImporter.parseInSteps!(input, options, async () => {
+      pauses++;
+    });
+    expect(stepped).toEqual(jsonlImporter.parse(input, options));
+    expect(stepped.errors.map((e) => e.record)).toContain(`line ${input.split('\n').length - 299}`);
+    expect(stepped.errors.some((e) => /already used on line/.test(e.message))).toBe(true);
+    expect(pauses).toBe(Math.ceil(input.split('\n').length / 250) - 1);
+  });
+});

@@ -128,4 +128,10 @@ export interface Importer {
    */
   worldwide?: boolean;
   parse(input: string, options: ParseOptions): ParseResult;
+  /**
+   * The same result as `parse`, made in steps with `pause()` awaited between them: for large inputs read in a
+   * process that serves requests, where one long parse would hold them all up. Formats whose inputs come in small
+   * files leave it out.
+   */
+  parseInSteps?(input: string, options: ParseOptions, pause: () => Promise<void>): Promise<ParseResult>;
 }

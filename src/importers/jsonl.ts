@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { eventSubmissionSchema, fieldErrors } from '../catalogue/submission.js';
 import { countryOfPoint } from '../places/gazetteer.js';
-import type { ImportedRecord, Importer, RecordError } from './importer.js';
+import type { ImportedRecord, Importer, ParseResult, RecordError } from './importer.js';
 
 /** Checks the write API makes after the schema (in resolveSubmission), so a line is refused for the same reasons. */
 function pointError(lat: number | undefined, lng: number | undefined, country: string | undefined): string | undefined {
@@ -12,6 +12,9 @@ function pointError(lat: number | undefined, lng: number | undefined, country: s
   return undefined;
 }
 
+/** Lines parsed between two pauses of `parseInSteps` (a few tens of milliseconds of work). */
+const LINES_PER_STEP = 250;
+
 /**
  * JSON lines in our own submission shape (spec §2.3 plus the documented extensions), validated by the same schema
  * as POST /api/events; `externalId` is required on every line and is the source id. Blank lines are ignored.
@@ -20,73 +23,92 @@ export const jsonlImporter: Importer = {
   format: 'jsonl',
   description: 'JSON lines, one event submission (as POST /api/events, with externalId) per line',
   parse(input) {
-    const records: ImportedRecord[] = [];
-    const errors: RecordError[] = [];
-    const seen = new Map<string, number>();
-    input
-      .replace(/^\uFEFF/, '')
-      .split(/\r?\n/)
-      .forEach((line, index) => {
-        const record = `line ${index + 1}`;
-        if (!line.trim()) return;
-        let json: unknown;
-        try {
-          json = JSON.parse(line);
-        } catch (error) {
-          errors.push({ record, message: `not valid JSON: ${(error as Error).message}` });
-          return;
-        }
-        const parsed = eventSubmissionSchema.safeParse(json);
-        if (!parsed.success) {
-          errors.push({
-            record,
-            message: fieldErrors(parsed.error)
-              .map((e) => `${e.field}: ${e.message}`)
-              .join('; '),
-          });
-          return;
-        }
-        const s = parsed.data;
-        const problem =
-          s.externalId === undefined
-            ? 'externalId: is required (it is the source id of the line)'
-            : seen.has(s.externalId)
-              ? `externalId: "${s.externalId}" is already used on line ${seen.get(s.externalId)}`
-              : pointError(s.lat, s.lng, s.country);
-        if (problem || s.externalId === undefined) {
-          errors.push({ record, message: problem ?? '' });
-          return;
-        }
-        seen.set(s.externalId, index + 1);
-        records.push({
-          sourceId: s.externalId,
-          title: s.title,
-          description: s.description,
-          start: timeOf(s.startAt, s.allDay),
-          end: s.endAt ? timeOf(s.endAt, s.allDay) : undefined,
-          city: s.city,
-          country: s.country,
-          venue: s.venue,
-          format: s.format,
-          topics: s.topics && [...new Set(s.topics)],
-          seniority: s.seniority && [...new Set(s.seniority)],
-          organizer: s.organizer,
-          url: s.url,
-          lat: s.lat,
-          lng: s.lng,
-          price: s.price,
-          priceAmount: s.priceAmount,
-          regMode: s.regMode,
-          capacity: s.capacity,
-          visibility: s.visibility,
-          cfpUrl: s.cfpUrl,
-          cfpUntil: s.cfpUntil,
-          language: s.language ?? undefined,
-        });
-      });
-    return { records, errors };
+    const parser = lineParser();
+    linesOf(input).forEach(parser.line);
+    return parser.result;
+  },
+  async parseInSteps(input, _options, pause) {
+    const parser = lineParser();
+    const lines = linesOf(input);
+    for (let from = 0; from < lines.length; from += LINES_PER_STEP) {
+      if (from > 0) await pause();
+      for (let index = from; index < Math.min(lines.length, from + LINES_PER_STEP); index++) {
+        parser.line(lines[index]!, index);
+      }
+    }
+    return parser.result;
   },
 };
+
+const linesOf = (input: string) => input.replace(/^\uFEFF/, '').split(/\r?\n/);
+
+/** Reads one line at a time into `result`: the records and the errors, each error naming its line. */
+function lineParser(): { line(line: string, index: number): void; result: ParseResult } {
+  const records: ImportedRecord[] = [];
+  const errors: RecordError[] = [];
+  const seen = new Map<string, number>();
+  return {
+    result: { records, errors },
+    line(line, index) {
+      const record = `line ${index + 1}`;
+      if (!line.trim()) return;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch (error) {
+        errors.push({ record, message: `not valid JSON: ${(error as Error).message}` });
+        return;
+      }
+      const parsed = eventSubmissionSchema.safeParse(json);
+      if (!parsed.success) {
+        errors.push({
+          record,
+          message: fieldErrors(parsed.error)
+            .map((e) => `${e.field}: ${e.message}`)
+            .join('; '),
+        });
+        return;
+      }
+      const s = parsed.data;
+      const problem =
+        s.externalId === undefined
+          ? 'externalId: is required (it is the source id of the line)'
+          : seen.has(s.externalId)
+            ? `externalId: "${s.externalId}" is already used on line ${seen.get(s.externalId)}`
+            : pointError(s.lat, s.lng, s.country);
+      if (problem || s.externalId === undefined) {
+        errors.push({ record, message: problem ?? '' });
+        return;
+      }
+      seen.set(s.externalId, index + 1);
+      records.push({
+        sourceId: s.externalId,
+        title: s.title,
+        description: s.description,
+        start: timeOf(s.startAt, s.allDay),
+        end: s.endAt ? timeOf(s.endAt, s.allDay) : undefined,
+        city: s.city,
+        country: s.country,
+        venue: s.venue,
+        format: s.format,
+        topics: s.topics && [...new Set(s.topics)],
+        seniority: s.seniority && [...new Set(s.seniority)],
+        organizer: s.organizer,
+        url: s.url,
+        lat: s.lat,
+        lng: s.lng,
+        price: s.price,
+        priceAmount: s.priceAmount,
+        regMode: s.regMode,
+        capacity: s.capacity,
+        visibility: s.visibility,
+        cfpUrl: s.cfpUrl,
+        cfpUntil: s.cfpUntil,
+        language: s.language ?? undefined,
+      });
+    },
+  };
+}
 
 /** A submission's time as a record's: with allDay, the local date as written (end inclusive); else the instant. */
 function timeOf(value: string, allDay: boolean | undefined): { instant: Date } | { date: string } {

@@ -55,8 +55,20 @@ export interface ImportReport {
 const CHUNK = 500;
 /** Per transaction in the background: a chunk holds the event loop for some 50–100 ms on the embedded engine. */
 const BACKGROUND_CHUNK = 100;
-/** After a chunk in the background, reads have the event loop for this many times as long as the chunk took. */
+/** After a step of work in the background, reads have the event loop for this many times as long as it took. */
 const BACKGROUND_PAUSE = 2;
+
+/**
+ * Pauses for work done in steps in a serving process: each `pause()` waits BACKGROUND_PAUSE times as long as the
+ * work since the previous one took, so that work takes at most about a third of the event loop.
+ */
+export function backgroundPacer(): () => Promise<void> {
+  let working = performance.now();
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, BACKGROUND_PAUSE * (performance.now() - working)));
+    working = performance.now();
+  };
+}
 
 /**
  * Parses with one importer, enriches, and stores each record through the same upsert rules as the write API,
@@ -103,7 +115,7 @@ export async function storeRecords(
   // Records go to the database in chunks, each in one transaction (see upsertMany); the last record of an id wins.
   const batch = new Map<string, BatchItem>();
   const chunk = options.background ? BACKGROUND_CHUNK : CHUNK;
-  let working = performance.now();
+  const pause = options.background ? backgroundPacer() : undefined;
   const flush = async () => {
     const items = [...batch.values()];
     batch.clear();
@@ -119,10 +131,7 @@ export async function storeRecords(
     });
     progress.stored += items.length;
     options.onProgress?.(progress);
-    if (options.background) {
-      await new Promise((resolve) => setTimeout(resolve, BACKGROUND_PAUSE * (performance.now() - working)));
-      working = performance.now();
-    }
+    await pause?.();
   };
   for (const record of parsed.records) {
     if (importer.worldwide && isElsewhere(record, options.defaultCountry)) {

@@ -4,7 +4,7 @@ import { type Feed, FeedsFileError, feedUrls, isEnabled, loadFeeds } from '../im
 import { FILE_RECORD, type ImportedRecord, type ParseResult, type RecordError } from '../importers/importer.js';
 import { importerFor, readInput } from '../importers/registry.js';
 import type { RunCounts } from '../storage/sources.repository.js';
-import { type ImportProgress, type ImportReport, storeRecords } from './import-records.js';
+import { backgroundPacer, type ImportProgress, type ImportReport, storeRecords } from './import-records.js';
 
 export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from '../importers/feeds.js';
 
@@ -116,14 +116,21 @@ export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions
     if (result.missing === urls.length)
       throw new FeedError(`none of its ${urls.length} URLs exists (e.g. ${urls[0]} answered 404)`);
     const parts: { url: string; parsed: ParseResult }[] = [];
-    texts.forEach((text, i) => {
-      if (text === undefined) return;
+    // In a serving process, a large input is parsed in steps that leave the event loop to requests in between.
+    const pause = options.background ? backgroundPacer() : undefined;
+    for (const [i, text] of texts.entries()) {
+      if (text === undefined) continue;
       const url = urls[i]!;
-      const parsed = importer.parse(text, { now: at, defaultCountry: feed.country, inputName: url });
+      const parseOptions = { now: at, defaultCountry: feed.country, inputName: url };
+      const parsed =
+        pause && importer.parseInSteps
+          ? await importer.parseInSteps(text, parseOptions, pause)
+          : importer.parse(text, parseOptions);
       const broken = malformed(parsed);
       if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
       parts.push({ url, parsed });
-    });
+      await pause?.();
+    }
     const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
     result.report = await storeRecords(ctx, importer, mergeParts(parts), {
       source: feed.source,
