@@ -12,7 +12,7 @@ function pointError(lat: number | undefined, lng: number | undefined, country: s
   return undefined;
 }
 
-/** Lines parsed between two pauses of `parseInSteps` (a few tens of milliseconds of work). */
+/** Lines parsed between two pauses of `parseInSteps`: a step short enough not to hold requests up. */
 const LINES_PER_STEP = 250;
 
 /**

@@ -53,7 +53,7 @@ export interface ImportReport {
 
 /** Records stored per transaction: large enough to make a 100k-event import quick, small enough to show progress. */
 const CHUNK = 500;
-/** Per transaction in the background: a chunk holds the event loop for some 50–100 ms on the embedded engine. */
+/** Per transaction in the background: small, as the embedded engine holds the event loop for a whole chunk. */
 const BACKGROUND_CHUNK = 100;
 /** After a step of work in the background, reads have the event loop for this many times as long as it took. */
 const BACKGROUND_PAUSE = 2;
