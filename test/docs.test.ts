@@ -19,7 +19,26 @@ describe('API documentation', () => {
     expect(submission.required).toEqual(['title', 'startAt']);
     expect(submission.additionalProperties).toBe(false);
     expect(submission.properties.format.enum).toEqual(['in_person', 'online', 'hybrid']);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/events', '/healthz']));
+    // Every route a program calls (the HTML pages aside).
+    expect(Object.keys(res.body.paths).sort()).toEqual(
+      [
+        '/api/events',
+        '/api/events/batch',
+        '/api/md',
+        '/{country}.md',
+        '/api/calendar',
+        '/{country}/events/{id}.ics',
+        '/api/mcp',
+        '/api/admin/keys',
+        '/api/admin/keys/{id}/revoke',
+        '/api/admin/keys/{id}/rotate',
+        '/api/admin/sync',
+        '/api/sources',
+        '/healthz',
+        '/readyz',
+        '/metrics',
+      ].sort(),
+    );
     expect(res.body.paths['/api/events'].post.responses['422']).toBeDefined();
   });
 

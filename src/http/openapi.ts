@@ -341,6 +341,31 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           },
         },
       },
+      '/api/admin/sync': {
+        post: {
+          summary: 'Sync every enabled feed of the feeds file now, as the timer does (admin)',
+          description: 'Reads the feeds file as it is now; in steps that leave the service to its readers.',
+          security: bearer,
+          responses: {
+            200: {
+              description:
+                '{feeds: [{source, created, updated, unchanged, cancelled, restored, skipped} | {source, error}]}',
+            },
+            400: problem('The feeds file is not valid'),
+            401: problem('Bad admin token'),
+          },
+        },
+      },
+      '/{country}/events/{id}.ics': {
+        get: {
+          summary: 'One event as an iCal file (add to calendar)',
+          parameters: [
+            { name: 'country', in: 'path', required: true, schema: { enum: ['ch', 'de', 'at'] } },
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          responses: { 200: { description: 'text/calendar' }, 404: problem('No such event in this country') },
+        },
+      },
       '/api/sources': {
         get: {
           summary: 'Every source of the catalogue: kind, feed URL, licence, last attempt, success and error, counts',
