@@ -51,23 +51,19 @@ const ownId = (key: string) => `term:${key}`;
  * as a whole (their slugs); a specific term no technology lists names itself.
  */
 export function technologiesNamed(term: string): readonly string[] {
-  // Ranking asks this for every title term of every candidate: the term as given is looked up before it is folded.
-  const known = NAMED_AS_GIVEN.get(term);
-  if (known) return known;
-  const key = termKey(term);
-  let ids = NAMED.get(key);
+  // Kept by the term as given, not folded: ranking asks this for every title term of every candidate.
+  let ids = NAMED.get(term);
   if (!ids) {
+    const key = termKey(term);
     const listed = BY_TERM.get(key) ?? [];
     const fields = FIELD_OF.get(key) ?? [];
     const names = fields.some((slug) => isFieldName(slug, key));
     ids = [...listed, ...fields, ...(listed.length === 0 && !names ? [ownId(key)] : [])];
-    if (NAMED.size < 10_000) NAMED.set(key, ids);
+    if (NAMED.size < 10_000) NAMED.set(term, ids);
   }
-  if (NAMED_AS_GIVEN.size < 10_000) NAMED_AS_GIVEN.set(term, ids);
   return ids;
 }
 const NAMED = new Map<string, readonly string[]>();
-const NAMED_AS_GIVEN = new Map<string, readonly string[]>();
 
 function isFieldName(slug: TopicSlug, key: string): boolean {
   return termsOf(TOPIC_NAMES[slug as Exclude<TopicSlug, 'general'>] ?? '').some((n) => termKey(n) === key);

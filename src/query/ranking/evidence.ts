@@ -67,11 +67,11 @@ export function intersect(a: ArrayLike<number>, aLength: number, b: ArrayLike<nu
  * per organizer. Most names use none and share one empty list.
  */
 export type Named = readonly string[];
-export const NAMES_NOTHING: Named = Object.freeze([]);
-export const titleTerms = new WeakMap<CatalogueEvent, Named>();
-export const organizerTerms = new Map<string, Named>();
+const NAMES_NOTHING: Named = Object.freeze([]);
+const titleTerms = new WeakMap<CatalogueEvent, Named>();
+const organizerTerms = new Map<string, Named>();
 
-export function termsIn(text: string): Named {
+function termsIn(text: string): Named {
   const out: string[] = [];
   for (const hit of matchLexicon(text)) {
     if (hit.kind === 'topic') out.push(hit.value, hit.term, text.slice(hit.start, hit.start + hit.length));
@@ -128,11 +128,7 @@ export const STRENGTH_WEIGHT = [
   WEIGHT.typed,
 ];
 
-export function strengthIn(
-  named: Named,
-  words: readonly string[],
-  t: PreparedTechnology,
-): { strength: Strength; at: number } {
+function strengthIn(named: Named, words: readonly string[], t: PreparedTechnology): { strength: Strength; at: number } {
   let best = { strength: Strength.None, at: -1 };
   for (let i = 0; i < named.length; i += 3) {
     const term = named[i + 1]!;
@@ -161,7 +157,7 @@ export function strengthIn(
  * The strongest evidence an event shows for a technology, as one small number memoized per slot: the strength
  * times two, plus one when the organizer shows it rather than the title.
  */
-export function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
+function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
   const names = nameWordsOf(e);
   const title = strengthIn(titleNames(e.event), names.title, t).strength;
   const organizer = strengthIn(organizerNames(e.event), names.organizer, t).strength;
@@ -202,7 +198,7 @@ export function roughlyNear(here: { lat: number; lng: number }, lat: number, lng
 export type AskedPlace = { place: Place; mode: 'in' | 'near' };
 
 /** Distance from a place to the event at a slot, when it has a point and is not online; else Infinity. */
-export function distanceFrom(shard: CountryShard, slot: number, here: Place): number {
+function distanceFrom(shard: CountryShard, slot: number, here: Place): number {
   const lat = shard.lat[slot]!;
   const lng = shard.lng[slot]!;
   if (shard.formatCode[slot] === ONLINE || Number.isNaN(lat) || !roughlyNear(here, lat, lng))

@@ -71,8 +71,6 @@ export const ROLE_RANK: Record<Role, number> = { name: -1, match: 0, qualify: 1,
 export interface AskedField {
   slug: TopicSlug;
   term: string;
-  /** The key of what titles name of this field, kept per slot (see CountryShard.memo). */
-  memo: string;
 }
 
 /** A specific word of the prompt, with what it asks for worked out once per query. */

@@ -17,6 +17,7 @@ import { fieldBit, type SearchField } from '../index/full-text.js';
 import { founderFitOf, type IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
+import { remembered } from '../memo.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import {
   type AskedPlace,
@@ -129,7 +130,7 @@ const topic: Facet<AskedField> = {
   candidates: (shard, f, _q, visit) => visitList(shard.byTopic.get(f.slug), visit),
   score(shard, slot, f) {
     // 0: not on the topic; 1: on it, the title not naming the field; 2: naming a part of it; 3: the field as a whole.
-    const named = shard.memo(f.memo, slot, (e) => {
+    const named = shard.memo(TITLE_KEY(f.slug), slot, (e) => {
       if (!e.event.topics.includes(f.slug)) return 0;
       const words = titleNamesTopic(e.event, f.slug);
       return words ? (words.whole ? 3 : 2) : 1;
@@ -275,15 +276,9 @@ const format: Facet<Format> = {
 /** The memo key of a facet's value, made once (a key built per candidate would be hashed per candidate). */
 function memoKeys(prefix: string): (value: string) => string {
   const keys = new Map<string, string>();
-  return (value) => {
-    let key = keys.get(value);
-    if (key === undefined) {
-      key = `${prefix}|${value}`;
-      keys.set(value, key);
-    }
-    return key;
-  };
+  return (value) => remembered(keys, value, 1_000, (v) => `${prefix}|${v}`);
 }
+const TITLE_KEY = memoKeys('title');
 const PRICE_KEY = memoKeys('price');
 const SENIORITY_KEY = memoKeys('seniority');
 const KIND_KEY = memoKeys('kind');

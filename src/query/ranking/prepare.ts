@@ -44,11 +44,7 @@ const FINDERS = new Map<string, ReturnType<typeof technologyFinder>>();
 /** What a query asks of the facets, worked out once (see PreparedQuery). */
 export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: Date) => string): PreparedQuery {
   const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
-  const fields = [...broad].map((slug) => ({
-    slug,
-    term: u.topics.find((t) => t.slug === slug)!.term,
-    memo: `title|${slug}`,
-  }));
+  const fields = [...broad].map((slug) => ({ slug, term: u.topics.find((t) => t.slug === slug)!.term }));
   const technologies = u.technologies.map((t) => prepareTechnology(shard, t.term, t.typed, t.ids));
   const impliedSlugs = [...new Set(u.topics.filter((t) => t.specific && !broad.has(t.slug)).map((t) => t.slug))];
   const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
