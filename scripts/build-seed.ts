@@ -55,15 +55,8 @@ const publicUrl = (url: string, commit: string | undefined) => (commit ? url.rep
 /** confs.tech: rows located in ch/de/at, one per name + start date, with the topics of every file listing it. */
 async function buildConfsTech(urls: string[], base: string, commit: string | undefined): Promise<Built> {
   const merged = new Map<string, Row & { confsTechTopics: string[] }>();
-  let read = 0;
-  let missing = 0;
-  for (const url of urls) {
-    const text = await readFrom(base, url);
-    if (text === undefined) {
-      missing++;
-      continue;
-    }
-    read++;
+  const { files, missing } = await readAll(urls, base);
+  for (const { url, text } of files) {
     const topic = topicOfPath(url)!;
     for (const row of JSON.parse(text) as Row[]) {
       if (typeof row.country !== 'string' || !countryFromName(row.country)) continue;
@@ -82,23 +75,29 @@ async function buildConfsTech(urls: string[], base: string, commit: string | und
   // The merged row's fields in the data set's order, then ours.
   return {
     rows: rows.map(({ confsTechTopics, sourceUrl, ...published }) => ({ ...published, confsTechTopics, sourceUrl })),
-    read,
+    read: files.length,
     missing,
   };
+}
+
+/** Every file of a feed that exists in the checkout, with how many of its URLs do not. */
+async function readAll(
+  urls: string[],
+  base: string,
+): Promise<{ files: { url: string; text: string }[]; missing: number }> {
+  const files: { url: string; text: string }[] = [];
+  for (const url of urls) {
+    const text = await readFrom(base, url);
+    if (text !== undefined) files.push({ url, text });
+  }
+  return { files, missing: urls.length - files.length };
 }
 
 /** devopsdays: the event fields of each main.yml whose city is in ch/de/at (no organisers, no sponsors). */
 async function buildDevopsdays(urls: string[], base: string, commit: string | undefined): Promise<Built> {
   const rows: Row[] = [];
-  let read = 0;
-  let missing = 0;
-  for (const url of urls) {
-    const text = await readFrom(base, url);
-    if (text === undefined) {
-      missing++;
-      continue;
-    }
-    read++;
+  const { files, missing } = await readAll(urls, base);
+  for (const { url, text } of files) {
     const doc = parseYaml(text, { uniqueKeys: false }) as Row;
     const row: Row = {};
     for (const field of DEVOPSDAYS_FIELDS) {
@@ -110,7 +109,7 @@ async function buildDevopsdays(urls: string[], base: string, commit: string | un
     rows.push({ ...row, sourceUrl: publicUrl(url, commit) });
   }
   rows.sort((a, b) => String(a.startdate).localeCompare(String(b.startdate)));
-  return { rows, read, missing };
+  return { rows, read: files.length, missing };
 }
 
 const BUILDERS: Record<string, { importer: Importer; build: typeof buildConfsTech }> = {

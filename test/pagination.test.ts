@@ -9,7 +9,7 @@ import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
-import { request } from './helpers/http.js';
+import { allEvents, request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -125,13 +125,9 @@ describe('cursor pagination', () => {
         json: { externalId: `own-${i}`, title: `Own ${i}`, startAt: '2026-02-01T18:00:00+01:00', city: 'Köln' },
       });
     }
-    const mine: string[] = [];
-    let next: string | undefined = `${server.base}/api/events?mine=1&limit=25`;
-    while (next) {
-      const res: { body: Page } = await request<Page>(next as string, { key });
-      mine.push(...res.body.events.map((e) => e.id));
-      next = res.body.next;
-    }
+    const mine = (await allEvents<{ id: string }>(`${server.base}/api/events?mine=1&limit=25`, { key })).map(
+      (e) => e.id,
+    );
     // 60 here, and the 8 of the test before.
     expect(mine.length).toBe(68);
     expect(new Set(mine).size).toBe(68);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROBLEMS } from '../catalogue/errors.js';
 import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
+import { COUNTRIES } from '../places/countries.js';
 import { searchQuerySchema } from '../query/params.js';
 import { eventViewSchema } from '../render/event-json.js';
 import { searchResponseSchema } from '../render/search-json.js';
@@ -28,6 +29,9 @@ const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
+
+const COUNTRY_IN_PATH = { name: 'country', in: 'path', required: true, schema: { enum: [...COUNTRIES] } } as const;
+const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 
 const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
 
@@ -261,7 +265,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       '/{country}.md': {
         get: {
           summary: 'A country feed as markdown (also /{country}/cities/{city}.md and /{country}/topics/{topic}.md)',
-          parameters: [{ name: 'country', in: 'path', required: true, schema: { enum: ['ch', 'de', 'at'] } }],
+          parameters: [COUNTRY_IN_PATH],
           responses: {
             200: { description: 'text/markdown' },
             404: { description: 'Unknown country, city or topic (markdown body)' },
@@ -315,7 +319,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         post: {
           summary: 'Revoke a host key (admin)',
           security: bearer,
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [ID_IN_PATH],
           responses: { 200: { description: 'The revoked key' }, 404: problem('Unknown key') },
         },
       },
@@ -327,7 +331,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             'at once, or, with `grace`, at `previousSecretExpiresAt`. Rotating again during a grace period ends it: ' +
             'the oldest secret stops at once, the one being replaced gets the new grace period.',
           security: bearer,
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [ID_IN_PATH],
           requestBody: {
             required: false,
             content: { 'application/json': { schema: { $ref: '#/components/schemas/RotateKey' } } },
@@ -359,10 +363,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       '/{country}/events/{id}.ics': {
         get: {
           summary: 'One event as an iCal file (add to calendar)',
-          parameters: [
-            { name: 'country', in: 'path', required: true, schema: { enum: ['ch', 'de', 'at'] } },
-            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-          ],
+          parameters: [COUNTRY_IN_PATH, ID_IN_PATH],
           responses: { 200: { description: 'text/calendar' }, 404: problem('No such event in this country') },
         },
       },

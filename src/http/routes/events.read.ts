@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
 import { toOwnEventsResponse, toSearchResponse } from '../../render/search-json.js';
@@ -9,19 +9,21 @@ import { dependsOn } from '../caching.js';
 
 /** GET /api/events: the ranked public listing, or with mine=1 the calling key's own events. */
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const publicEvents = (request: FastifyRequest, query: Record<string, unknown>) => {
+    const result = searchEvents(ctx, query);
+    dependsOn(request, ctx, { countries: [result.country] });
+    return toSearchResponse(result, ctx.config.baseUrl);
+  };
+  const ownEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
+    const host = await requireHost(ctx, bearerToken(request));
+    return toOwnEventsResponse(await listOwnEvents(ctx, host, query), host, ctx.config.baseUrl);
+  };
+
   app.get('/api/events', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     if (query.mine !== undefined && query.mine !== '1' && query.mine !== '0')
       throw new ValidationError([{ field: 'mine', message: 'must be 1' }]);
-    if (query.mine !== '1') {
-      const result = searchEvents(ctx, query);
-      dependsOn(request, ctx, { countries: [result.country] });
-      const body = toSearchResponse(result, ctx.config.baseUrl);
-      if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
-      return body;
-    }
-    const host = await requireHost(ctx, bearerToken(request));
-    const body = toOwnEventsResponse(await listOwnEvents(ctx, host, query), host, ctx.config.baseUrl);
+    const body = query.mine === '1' ? await ownEvents(request, query) : publicEvents(request, query);
     if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
     return body;
   });
