@@ -93,13 +93,21 @@ describe.each(ENGINES)('the bulk read of not-ended events on %s', (engine) => {
     t = await openTestContext(engine, NOW);
     await loadDemoCatalogue(t.ctx, 500);
     for (const [i, overrides] of ODD_CONTENT.entries()) {
-      await t.ctx.events.insertIfAbsent(
+      await t.ctx.events.createLogged(
         { id: `odd-${i}`, owner: 'key:k1', externalId: `odd-${i}`, source: 'host' },
         content(overrides),
+        { actor: 'test' },
       );
     }
-    await t.ctx.events.setLifecycle('odd-2', 'cancelled');
-    await t.ctx.events.updateContent('odd-3', content({ ...ODD_CONTENT[3], title: 'Integral point, updated' }));
+    const cancelled = (await t.ctx.events.findById('odd-2'))!;
+    await t.ctx.events.changeLogged(cancelled, { lifecycle: 'cancelled' }, { actor: 'test', action: 'cancel' });
+    const updated = (await t.ctx.events.findById('odd-3'))!;
+    const newTitle = content({ ...ODD_CONTENT[3], title: 'Integral point, updated' });
+    await t.ctx.events.changeLogged(
+      updated,
+      { content: newTitle, source: 'host' },
+      { actor: 'test', action: 'update' },
+    );
     const rows = await t.ctx.storage.db.selectFrom('events').selectAll().orderBy('id').execute();
     expected = rows.map(rowToEvent).filter((e) => notEndedSince(e, SINCE));
   });

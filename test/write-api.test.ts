@@ -69,10 +69,15 @@ describe.each(ENGINES)('write API on %s', (engine) => {
     it('records every write in the revision log, and an identical resend adds none', async () => {
       await request(api, { key, json: event({ externalId: 'rev-1', title: 'Revision Test' }) });
       await request(api, { key, json: event({ externalId: 'rev-1', title: 'Revision Test' }) });
-      await request(api, { key, json: event({ externalId: 'rev-1', title: 'Revision Test 2' }) });
+      const paid = { externalId: 'rev-1', title: 'Revision Test 2', price: 'paid', priceAmount: 12.5 };
+      await request(api, { key, json: event(paid) });
       const revisions = await server.service.ctx.events.revisions('revision-test');
       expect(revisions.map((r) => r.action)).toEqual(['create', 'update']);
       expect(revisions.map((r) => r.revision)).toEqual([1, 2]);
+      // Each revision holds the event as stored by it: the last one is the event as it is now, to the field.
+      const stored = await server.service.ctx.events.findById('revision-test');
+      expect(stored!.priceAmount).toBe('12.50');
+      expect(revisions.at(-1)!.snapshot).toEqual(JSON.parse(JSON.stringify(stored)));
     });
 
     it('never duplicates when the same payload arrives many times at once', async () => {
@@ -347,6 +352,8 @@ describe.each(ENGINES)('write API on %s', (engine) => {
 
       const log = await server.service.ctx.events.revisions(created.body.id);
       expect(log.map((r) => r.action)).toEqual(['create', 'cancel', 'restore']);
+      const stored = await server.service.ctx.events.findById(created.body.id);
+      expect(log.at(-1)!.snapshot).toEqual(JSON.parse(JSON.stringify(stored)));
     });
 
     it('cancels by POST action and by DELETE ?id&country', async () => {

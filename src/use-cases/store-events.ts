@@ -34,8 +34,11 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 
 /**
  * Creates an event, or updates the owner's event with the same externalId. Never a duplicate, also under
- * concurrency: the (owner, external_id) unique constraint decides the race, the loser updates the winner's row,
- * and a slug taken between our look-up and our insert is retried with the next free one.
+ * concurrency. The first try holds no transaction open across round trips: it reads the row, decides here, and
+ * writes the change with its revision in one statement that applies only while the row is as read (its revision)
+ * or, for a create, still absent (the (owner, external_id) constraint). A try that loses such a race tries again
+ * with the row locked while it decides, so it cannot lose again; a slug taken between our look-up and our insert is
+ * retried with the next free one.
  */
 export async function upsertEvent(
   events: EventsRepository,
@@ -43,45 +46,48 @@ export async function upsertEvent(
   content: EventContent,
   submission?: unknown,
 ): Promise<UpsertResult> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     try {
-      return await events.transaction(async (repo) => {
-        if (identity.externalId !== null) {
-          const existing = await repo.findByExternalId(identity.owner, identity.externalId, { forUpdate: true });
-          if (existing) return update(repo, existing, identity, content, submission);
-        }
-        const base = slugBase(content.title);
-        const id = firstFreeSlug(base, await repo.idsLike(base));
-        const inserted = await repo.insertIfAbsent({ ...identity, id }, content);
-        if (!inserted) {
-          // A concurrent write with the same externalId committed first: ours becomes an update of it.
-          const winner = await repo.findByExternalId(identity.owner, identity.externalId!, { forUpdate: true });
-          if (!winner) throw new Error('insert conflicted but no row was found');
-          return update(repo, winner, identity, content, submission);
-        }
-        await repo.appendRevision(inserted, 'create', identity.actor, submission);
-        return { event: inserted, created: true, changed: true };
-      });
+      const result =
+        attempt === 1
+          ? await tryUpsert(events, false, identity, content, submission)
+          : await events.transaction((repo) => tryUpsert(repo, true, identity, content, submission));
+      if (result) return result;
     } catch (error) {
-      if (attempt < MAX_ATTEMPTS && isUniqueViolation(error, 'events_pkey')) continue;
-      throw error;
+      if (!isUniqueViolation(error, 'events_pkey')) throw error;
     }
   }
+  throw new Error(`gave up storing "${content.title}" after ${MAX_ATTEMPTS} tries`);
 }
 
-async function update(
+/** One try of upsertEvent: undefined when a concurrent write changed what it read. */
+async function tryUpsert(
   repo: EventsRepository,
-  existing: CatalogueEvent,
+  lock: boolean,
   identity: UpsertIdentity,
   content: EventContent,
   submission: unknown,
-): Promise<UpsertResult> {
-  if (sameContent(existing, content) && existing.source === identity.source) {
-    return { event: existing, created: false, changed: false };
+): Promise<UpsertResult | undefined> {
+  const log = { actor: identity.actor, submission };
+  const existing =
+    identity.externalId === null
+      ? undefined
+      : await repo.findByExternalId(identity.owner, identity.externalId, { forUpdate: lock });
+  if (existing) {
+    if (sameContent(existing, content) && existing.source === identity.source) {
+      return { event: existing, created: false, changed: false };
+    }
+    const updated = await repo.changeLogged(
+      existing,
+      { content, source: identity.source },
+      { ...log, action: 'update' },
+    );
+    return updated && { event: updated, created: false, changed: true };
   }
-  const updated = await repo.updateContent(existing.id, content, identity.source);
-  await repo.appendRevision(updated, 'update', identity.actor, submission);
-  return { event: updated, created: false, changed: true };
+  const base = slugBase(content.title);
+  const id = firstFreeSlug(base, await repo.idsLike(base));
+  const created = await repo.createLogged({ ...identity, id }, content, log);
+  return created && { event: created, created: true, changed: true };
 }
 
 export interface LifecycleResult {
@@ -104,22 +110,36 @@ export async function setLifecycle(
   if ((target.externalId === undefined) === (target.id === undefined)) {
     throw new ValidationError([{ field: 'externalId', message: 'give either externalId or id (with country)' }]);
   }
-  return events.transaction(async (repo) => {
-    const event =
-      target.externalId !== undefined
-        ? await repo.findByExternalId(owner, target.externalId, { forUpdate: true })
-        : await repo.findById(target.id!, { forUpdate: true });
-    if (!event || (target.country !== undefined && event.country !== target.country)) {
-      const what = target.externalId !== undefined ? `externalId "${target.externalId}"` : `id "${target.id}"`;
-      throw new ServiceError(
-        'event-not-found',
-        `No event with ${what}${target.country ? ` in ${target.country}` : ''}.`,
-      );
-    }
-    if (event.owner !== owner) throw new ServiceError('not-owner', 'This event belongs to another key.');
-    if (event.lifecycle === lifecycle) return { event, changed: false };
-    const updated = await repo.setLifecycle(event.id, lifecycle);
-    await repo.appendRevision(updated, lifecycle === 'cancelled' ? 'cancel' : 'restore', actor);
-    return { event: updated, changed: true };
-  });
+  // As in upsertEvent: a first try without a lock, and a locked one if a concurrent write changed the event.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const result =
+      attempt === 1
+        ? await tryLifecycle(events, false, owner, actor, target, lifecycle)
+        : await events.transaction((repo) => tryLifecycle(repo, true, owner, actor, target, lifecycle));
+    if (result) return result;
+  }
+  throw new Error('an event changed while locked');
+}
+
+async function tryLifecycle(
+  repo: EventsRepository,
+  lock: boolean,
+  owner: Owner,
+  actor: string,
+  target: EventTarget,
+  lifecycle: Lifecycle,
+): Promise<LifecycleResult | undefined> {
+  const event =
+    target.externalId !== undefined
+      ? await repo.findByExternalId(owner, target.externalId, { forUpdate: lock })
+      : await repo.findById(target.id!, { forUpdate: lock });
+  if (!event || (target.country !== undefined && event.country !== target.country)) {
+    const what = target.externalId !== undefined ? `externalId "${target.externalId}"` : `id "${target.id}"`;
+    throw new ServiceError('event-not-found', `No event with ${what}${target.country ? ` in ${target.country}` : ''}.`);
+  }
+  if (event.owner !== owner) throw new ServiceError('not-owner', 'This event belongs to another key.');
+  if (event.lifecycle === lifecycle) return { event, changed: false };
+  const action = lifecycle === 'cancelled' ? 'cancel' : 'restore';
+  const updated = await repo.changeLogged(event, { lifecycle }, { actor, action });
+  return updated && { event: updated, changed: true };
 }
