@@ -2,8 +2,9 @@ import type { EventFormat, PlainContent, PriceType, RegMode, Visibility } from '
 import type { Country } from '../places/countries.js';
 
 /**
- * One record of a source, in source-neutral terms, before enrichment. Importers only parse; enrichment
- * (country, place, topics, currency) and storage are shared (see enrich.ts and run-import.ts).
+ * One record of a source, in source-neutral terms, before enrichment, with the plain fields (PLAIN_FIELDS) under
+ * their own names when the source says. Importers only parse; enrichment (country, place, topics, currency) and
+ * storage are shared (see enrich.ts and run-import.ts).
  */
 export interface ImportedRecord extends Partial<PlainContent> {
   /** Stable id within the source (a re-import with the same id updates instead of duplicating). */
@@ -37,8 +38,6 @@ export interface ImportedRecord extends Partial<PlainContent> {
   /** The call for papers, when the source has one: its link and its deadline (ISO date or date-time). */
   cfpUrl?: string | undefined;
   cfpUntil?: string | undefined;
-  /** The one language the event is held in, when the source names exactly one we know. */
-  language?: Language | undefined;
 }
 
 /** An event's language (PLAIN_FIELDS.language): an event in any other, or in several, has none. */

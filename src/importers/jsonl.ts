@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { plainContentOf } from '../catalogue/event.js';
 import { eventSubmissionSchema, fieldErrors } from '../catalogue/submission.js';
 import { countryOfPoint } from '../places/gazetteer.js';
 import type { ImportedRecord, Importer, ParseResult, RecordError } from './importer.js';
@@ -104,7 +105,7 @@ function lineParser(): { line(line: string, index: number): void; result: ParseR
         visibility: s.visibility,
         cfpUrl: s.cfpUrl,
         cfpUntil: s.cfpUntil,
-        language: s.language ?? undefined,
+        ...plainContentOf(s),
       });
     },
   };
