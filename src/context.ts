@@ -5,6 +5,7 @@ import type { Feed } from './importers/feeds.js';
 import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { CatalogueIndex } from './query/index/catalogue-index.js';
+import { TurnQueue } from './runtime/turns.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
 import { KeysRepository } from './storage/keys.repository.js';
@@ -40,6 +41,8 @@ export interface ServingContext extends AppContext {
   metrics: Metrics;
   /** Signs pagination cursors; shared by the app nodes of one database (see settings.repository.ts). */
   cursorSecret: Buffer;
+  /** Where reads that rank take their turn, so that I/O is handled between them (see runtime/turns.ts). */
+  turns: TurnQueue;
 }
 
 function baseContext(
@@ -84,5 +87,5 @@ export function createServingContext(
   const base = baseContext(config, storage, logger, feeds);
   const index = new CatalogueIndex(base.now);
   const metrics = new Metrics(() => COUNTRIES.map((c) => [c, index.shard(c).size]));
-  return { ...base, index, metrics, cursorSecret };
+  return { ...base, index, metrics, cursorSecret, turns: new TurnQueue() };
 }

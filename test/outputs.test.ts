@@ -217,6 +217,40 @@ describe('markdown, iCal and caching over the same query engine', () => {
       expect((await change('cancel')).status).toBe(200);
     });
 
+    it('never keeps as current a body ranked before a write that landed while the read was under way', async () => {
+      const { ctx } = server.service;
+      const path = '/api/events?country=ch&q=okapi';
+      const listed = async () => (await request(`${server.base}${path}`)).text.includes('Okapi Data Night');
+      const okapi = {
+        externalId: 'okapi',
+        title: 'Okapi Data Night',
+        startAt: '2025-03-22T18:00:00+01:00',
+        city: 'Bern',
+      };
+      expect(await listed()).toBe(false);
+      // The second read is the one the cache keeps. It is ranked before the write, and the write is stored and
+      // indexed before the read's body is made and declared: the body must not pass for the catalogue after it.
+      const turns = ctx.turns;
+      const run = turns.run.bind(turns);
+      let written: Promise<{ status: number }> | undefined;
+      turns.run = (async (work: () => unknown) => {
+        const result = await run(work);
+        written ??= request(`${server.base}/api/events`, { key, json: okapi });
+        expect((await written).status).toBe(201);
+        return result;
+      }) as typeof turns.run;
+      try {
+        expect(await listed()).toBe(false);
+      } finally {
+        turns.run = run;
+      }
+      expect(await listed()).toBe(true);
+      expect(await listed()).toBe(true);
+      expect(
+        (await request(`${server.base}/api/events`, { key, json: { action: 'cancel', externalId: 'okapi' } })).status,
+      ).toBe(200);
+    });
+
     it('answers 304 to a matching If-None-Match on every read output', async () => {
       for (const path of [
         '/api/events?q=devops',

@@ -3,6 +3,7 @@ import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
+import { COUNTRIES, type Country } from '../places/countries.js';
 import { SecondSight } from '../runtime/cache-admission.js';
 import {
   type CachedResponse,
@@ -38,23 +39,49 @@ declare module 'fastify' {
     responseCacheSlot?: string;
     /** What the body of a read depends on, declared by its handler (see `dependsOn`); undeclared bodies are not kept. */
     readsFrom?: ReadStamp;
+    /** Set on a cacheable read the cache did not have: the catalogue's versions as it began (see `dependsOn`). */
+    readBegan?: ReadBegan;
   }
 }
 
-function stampOf(ctx: ServingContext, dependencies: ReadDependencies): string {
-  let stamp = String(Math.floor(ctx.now().getTime() / 60_000));
-  for (const country of dependencies.countries) stamp += `|${country}${ctx.index.versionOf(country)}`;
-  if (dependencies.attendance) stamp += `|a${ctx.index.attendanceVersion}`;
+/** The minute and the catalogue's versions when a read began: what its body can at most have seen. */
+interface ReadBegan {
+  minute: number;
+  versions: Readonly<Record<Country, number>>;
+  attendance: number;
+}
+
+function readBeganNow(ctx: ServingContext): ReadBegan {
+  const versions = Object.fromEntries(COUNTRIES.map((c) => [c, ctx.index.versionOf(c)])) as Record<Country, number>;
+  return { minute: minuteOf(ctx), versions, attendance: ctx.index.attendanceVersion };
+}
+
+const minuteOf = (ctx: ServingContext) => Math.floor(ctx.now().getTime() / 60_000);
+
+function stampOf(dependencies: ReadDependencies, minute: number, versionOf: (c: Country) => number, a: number) {
+  let stamp = String(minute);
+  for (const country of dependencies.countries) stamp += `|${country}${versionOf(country)}`;
+  if (dependencies.attendance) stamp += `|a${a}`;
   return stamp;
 }
 
+/** The stamp a cached body must carry to be served now. */
+const currentStamp = (ctx: ServingContext, dependencies: ReadDependencies) =>
+  stampOf(dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion);
+
 /**
- * Declares what a read's body depends on, before it is made: the server keeps the body only with this declaration,
- * and serves it again only while those countries (and crowds, if shown) are unchanged and the minute is the same.
- * A write in one country leaves the cached answers about the others in place.
+ * Declares what a read's body depends on, once it knows (the country may come from the prompt): the server keeps the
+ * body only with this declaration, and serves it again only while those countries (and crowds, if shown) are
+ * unchanged and the minute is the same. A write in one country leaves the cached answers about the others in place.
+ * The body is stamped with the versions from when the read began, never later ones: a write that lands while the
+ * read waits for its turn (or for the database) makes the body stale at once rather than cached as current.
  */
 export function dependsOn(request: FastifyRequest, ctx: ServingContext, dependencies: ReadDependencies): void {
-  request.readsFrom = { dependencies, stamp: stampOf(ctx, dependencies) };
+  const began = request.readBegan ?? readBeganNow(ctx);
+  request.readsFrom = {
+    dependencies,
+    stamp: stampOf(dependencies, began.minute, (c) => began.versions[c], began.attendance),
+  };
 }
 
 /** Operational endpoints: their answers are about this moment and this process. */
@@ -95,9 +122,12 @@ export async function registerCaching(
     const variant = request.routeOptions.config?.negotiated?.variant(request);
     const url = variant === undefined ? request.url : `${request.url}\n${variant}`;
     const hit = cache.get(url);
-    if (!hit || stampOf(ctx, hit.read.dependencies) !== hit.read.stamp) {
+    if (!hit || currentStamp(ctx, hit.read.dependencies) !== hit.read.stamp) {
       ctx.metrics.cache.inc({ result: 'miss' });
-      if (admission.admit(url)) request.responseCacheSlot = url;
+      if (admission.admit(url)) {
+        request.responseCacheSlot = url;
+        request.readBegan = readBeganNow(ctx);
+      }
       return done();
     }
     ctx.metrics.cache.inc({ result: 'hit' });

@@ -187,20 +187,20 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
   server.registerTool(
     'search_events',
     TOOLS.search_events,
-    guarded((args) => listResult(searchEvents(ctx, args))),
+    guarded(async (args) => listResult(await searchEvents(ctx, args))),
   );
   server.registerTool(
     'find_events',
     TOOLS.find_events,
-    guarded((args) => listResult(searchEvents(ctx, args))),
+    guarded(async (args) => listResult(await searchEvents(ctx, args))),
   );
 
   server.registerTool(
     'best_next_event',
     TOOLS.best_next_event,
-    guarded(({ wishes, audience, ...query }) => {
+    guarded(async ({ wishes, audience, ...query }) => {
       const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
-      const result = searchEvents(ctx, {
+      const result = await searchEvents(ctx, {
         ...query,
         q,
         limit: 3,

@@ -18,7 +18,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
   app.get('/api/calendar', async (request, reply) => {
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
-    const result = searchEvents(ctx, query);
+    const result = await searchEvents(ctx, query);
     dependsOn(request, ctx, { countries: [result.country] });
     const events = result.events.map((r) => r.entry.event);
     const label = filterLabel({ ...result.params, country: result.country });

@@ -9,8 +9,8 @@ import { dependsOn } from '../caching.js';
 
 /** GET /api/events: the ranked public listing, or with mine=1 the calling key's own events. */
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  const publicEvents = (request: FastifyRequest, query: Record<string, unknown>) => {
-    const result = searchEvents(ctx, query);
+  const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
+    const result = await searchEvents(ctx, query);
     dependsOn(request, ctx, { countries: [result.country] });
     return toSearchResponse(result, ctx.config.baseUrl);
   };
@@ -23,7 +23,7 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
     const query = request.query as Record<string, unknown>;
     if (query.mine !== undefined && query.mine !== '1' && query.mine !== '0')
       throw new ValidationError([{ field: 'mine', message: 'must be 1' }]);
-    const body = query.mine === '1' ? await ownEvents(request, query) : publicEvents(request, query);
+    const body = query.mine === '1' ? await ownEvents(request, query) : await publicEvents(request, query);
     if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
     return body;
   });

@@ -19,10 +19,10 @@ function notFound(reply: FastifyReply, what: string): FastifyReply {
 
 /** Every markdown shape of spec §4.2; each renders the same engine result as /api/events. */
 export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  const send = (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
+  const send = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
     // A markdown document is whole: no pages.
     const { cursor: _, ...whole } = query;
-    const result = searchEvents(ctx, whole);
+    const result = await searchEvents(ctx, whole);
     // The Crowd column shows RSVPs: a change to them changes the document.
     dependsOn(request, ctx, { countries: [result.country], attendance: true });
     const body = renderMarkdown(result, {

@@ -84,7 +84,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     try {
       // The home page searches Switzerland unless the prompt names another place; a country's page its country.
       const explicit = form.country !== undefined || country !== 'ch';
-      const result = searchEvents(ctx, { ...form, ...(explicit ? { country: chosen } : {}) });
+      const result = await searchEvents(ctx, { ...form, ...(explicit ? { country: chosen } : {}) });
       // A country page is never a dead end: with nothing here, it offers online events and the neighbours' next ones.
       const alternatives = result.total === 0 ? findAlternatives(ctx, result) : undefined;
       dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : [result.country] });

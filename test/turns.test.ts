@@ -1,0 +1,56 @@
+import { stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { TurnQueue } from '../src/runtime/turns.js';
+
+const busy = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
+describe('TurnQueue', () => {
+  it('runs work in arrival order and delivers each result or error to its caller', async () => {
+    const turns = new TurnQueue();
+    const order: number[] = [];
+    const results = await Promise.allSettled([
+      turns.run(() => order.push(1)),
+      turns.run(() => {
+        order.push(2);
+        throw new Error('bad prompt');
+      }),
+      turns.run(() => order.push(3) * 10),
+    ]);
+    expect(order).toEqual([1, 2, 3]);
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 1 });
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: new Error('bad prompt') });
+    expect(results[2]).toEqual({ status: 'fulfilled', value: 30 });
+    expect(turns.waiting).toBe(0);
+  });
+
+  it('lets the event loop handle timers and I/O between jobs longer than its budget', async () => {
+    const turns = new TurnQueue(2);
+    const log: string[] = [];
+    const jobs = [1, 2, 3].map((n) =>
+      turns.run(() => {
+        busy(60);
+        log.push(`job ${n}`);
+      }),
+    );
+    setTimeout(() => log.push('timer'), 0);
+    const io = stat(import.meta.filename).then(() => log.push('I/O'));
+    await Promise.all([...jobs, io]);
+    // Without turns the three jobs would run back to back and the timer and the I/O reply would wait for all three.
+    expect(log.indexOf('timer')).toBeLessThan(log.indexOf('job 2'));
+    expect(log.indexOf('I/O')).toBeLessThan(log.indexOf('job 3'));
+    expect(log.filter((l) => l.startsWith('job'))).toEqual(['job 1', 'job 2', 'job 3']);
+  });
+
+  it('runs short jobs together in one turn, up to its budget', async () => {
+    const turns = new TurnQueue(50);
+    const log: string[] = [];
+    const jobs = [1, 2, 3, 4, 5].map((n) => turns.run(() => log.push(`job ${n}`)));
+    setTimeout(() => log.push('timer'), 0);
+    await Promise.all(jobs);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(log).toEqual(['job 1', 'job 2', 'job 3', 'job 4', 'job 5', 'timer']);
+  });
+});
