@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import etag from '@fastify/etag';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
@@ -41,6 +41,8 @@ declare module 'fastify' {
     readsFrom?: ReadStamp;
     /** Set on a cacheable read the cache did not have: the catalogue's versions as it began (see `dependsOn`). */
     readBegan?: ReadBegan;
+    /** Set on the read other reads of its URL wait for: lets them go on (see `underWay` in registerCaching). */
+    settleUnderWay?: (() => void) | undefined;
   }
 }
 
@@ -98,11 +100,26 @@ function cacheControlFor(request: FastifyRequest, status: number): string {
   return `public, max-age=${CACHE_SECONDS.listing}`;
 }
 
+/** Answers with a kept body, compressed in the coding the client accepts. */
+function sendCached(request: FastifyRequest, reply: FastifyReply, hit: CachedResponse): void {
+  reply.headers(hit.headers);
+  const encoded = encodedBody(hit, request.headers['accept-encoding']);
+  // Marked as encoded, so the compression plugin leaves it as it is.
+  if (encoded) {
+    const vary = reply.getHeader('vary');
+    reply
+      .header('Content-Encoding', encoded.coding)
+      .header('Vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+  }
+  reply.send(encoded ? encoded.body : hit.body);
+}
+
 /**
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
  * - rendered read responses kept in a bounded LRU keyed by URL, each with the versions of what it shows (see
- *   `dependsOn`) and the minute, from the second time a URL is asked for (see SecondSight).
+ *   `dependsOn`) and the minute, from the second time a URL is asked for (see SecondSight); while one read makes
+ *   a body to keep, other reads of its URL wait for it rather than make it too.
  * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
  */
 export async function registerCaching(
@@ -116,31 +133,66 @@ export async function registerCaching(
 
   // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
   // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
+  /** Reads under way that will keep their body, by cache key; settled once the body is kept (or will not be). */
+  const underWay = new Map<string, Promise<void>>();
+  const fresh = (url: string) => {
+    const hit = cache.get(url);
+    return hit && currentStamp(ctx, hit.read.dependencies) === hit.read.stamp ? hit : undefined;
+  };
+  const keepAs = (request: FastifyRequest, url: string) => {
+    request.responseCacheSlot = url;
+    request.readBegan = readBeganNow(ctx);
+  };
+
+  // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
+  // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
   app.addHook('preHandler', (request, reply, done) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
     if (!CACHEABLE.test(pathOf(request.url))) return done();
     const variant = request.routeOptions.config?.negotiated?.variant(request);
     const url = variant === undefined ? request.url : `${request.url}\n${variant}`;
-    const hit = cache.get(url);
-    if (!hit || currentStamp(ctx, hit.read.dependencies) !== hit.read.stamp) {
-      ctx.metrics.cache.inc({ result: 'miss' });
-      if (admission.admit(url)) {
-        request.responseCacheSlot = url;
-        request.readBegan = readBeganNow(ctx);
-      }
-      return done();
+    const hit = fresh(url);
+    if (hit) {
+      ctx.metrics.cache.inc({ result: 'hit' });
+      return sendCached(request, reply, hit);
     }
-    ctx.metrics.cache.inc({ result: 'hit' });
-    reply.headers(hit.headers);
-    const encoded = encodedBody(hit, request.headers['accept-encoding']);
-    // Marked as encoded, so the compression plugin leaves it as it is.
-    if (encoded) {
-      const vary = reply.getHeader('vary');
-      reply
-        .header('Content-Encoding', encoded.coding)
-        .header('Vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+    const leader = underWay.get(url);
+    if (leader) {
+      // After a write, the first read of a URL makes its body again and the reads of it that arrive meanwhile take
+      // that body, instead of each ranking and rendering the same answer (the reads wait for their turn to rank).
+      leader.then(() => {
+        const made = fresh(url);
+        ctx.metrics.cache.inc({ result: made ? 'hit' : 'miss' });
+        if (made) return sendCached(request, reply, made);
+        keepAs(request, url);
+        done();
+      });
+      return;
     }
-    reply.send(encoded ? encoded.body : hit.body);
+    ctx.metrics.cache.inc({ result: 'miss' });
+    if (admission.admit(url)) {
+      keepAs(request, url);
+      let settle = () => {};
+      underWay.set(url, new Promise<void>((resolve) => (settle = resolve)));
+      request.settleUnderWay = () => {
+        underWay.delete(url);
+        settle();
+      };
+    }
+    return done();
+  });
+  // Whatever becomes of the leading read (kept, an error, the client gone), the reads waiting for it go on.
+  const settle = (request: FastifyRequest) => {
+    request.settleUnderWay?.();
+    request.settleUnderWay = undefined;
+  };
+  app.addHook('onResponse', (request, _reply, done) => {
+    settle(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    settle(request);
+    done();
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -155,6 +207,8 @@ export async function registerCaching(
       }
       cache.set(slot, { body: Buffer.from(payload), headers, encoded: {}, read });
     }
+    request.settleUnderWay?.();
+    request.settleUnderWay = undefined;
     done(null, payload);
   });
 
