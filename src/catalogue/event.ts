@@ -56,6 +56,16 @@ export const PLAIN_FIELDS = {
     filter: 'lang',
     restate: (labels) => `held in ${labels.join(' or ')}`,
   }),
+  accessibility: plainField({
+    title: 'Accessibility',
+    values: ['sign-language-or-captions'],
+    labels: { 'sign-language-or-captions': 'sign language or captions' },
+    description:
+      'What the event offers deaf and hard-of-hearing attendees: sign-language-or-captions when its talks are ' +
+      'interpreted into sign language or captioned; null when not known',
+    filter: 'access',
+    restate: (labels) => `with ${labels.join(' or ')}`,
+  }),
 } as const satisfies Record<string, PlainField>;
 
 type PlainFields = typeof PLAIN_FIELDS;

@@ -27,6 +27,7 @@ const confsTechRow = z.object({
   confsTechTopics: z.array(z.string()).optional(),
   topics: z.array(z.string()).optional(),
   twitter: z.string().optional(),
+  offersSignLanguageOrCC: z.boolean().optional(),
 });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -93,6 +94,7 @@ export const confsTechImporter: Importer = {
         cfpUrl: httpUrl(c.cfpUrl),
         cfpUntil: c.cfpEndDate && DATE.test(c.cfpEndDate) ? c.cfpEndDate : undefined,
         language: languageOf(c.locales),
+        accessibility: c.offersSignLanguageOrCC ? 'sign-language-or-captions' : undefined,
       });
     });
     return { records, errors };
