@@ -23,6 +23,8 @@ export interface CaseRequest {
   distinct?: boolean;
   /** How long to run, when not BENCH_SECONDS. */
   seconds?: number;
+  /** Stop when this settles (or after `seconds`, whichever comes first). */
+  until?: Promise<unknown>;
 }
 
 /**
@@ -90,12 +92,14 @@ export const PROMPTS = (() => {
   );
 })();
 
+/** The next prompt to send: it runs on across cases, so a case never replays the prompts the one before it sent. */
+let nextPrompt = 0;
+
 export async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
-  const { distinct, seconds, ...options } = request;
+  const { distinct, seconds, until, ...options } = request;
   const target = new URL(url.replace('{q}', PROMPTS[0]!));
   const template = `${target.pathname}${new URL(url.replace('{q}', 'QUERY')).search}`;
-  let n = 0;
-  const result = await autocannon({
+  const run = autocannon({
     url: target.toString(),
     connections: CONNECTIONS,
     duration: seconds ?? SECONDS,
@@ -106,13 +110,16 @@ export async function measure(url: string, request: CaseRequest = {}): Promise<M
             {
               setupRequest: (req: object) => ({
                 ...req,
-                path: template.replace('QUERY', PROMPTS[n++ % PROMPTS.length]!),
+                path: template.replace('QUERY', PROMPTS[nextPrompt++ % PROMPTS.length]!),
               }),
             },
           ],
         }
       : {}),
   });
+  // autocannon's promise is also its run, which stops on request (its type declares only the promise).
+  void until?.finally(() => (run as unknown as { stop(): void }).stop());
+  const result = await run;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

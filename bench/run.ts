@@ -288,28 +288,19 @@ async function startService(
   };
 }
 
-/** Reads of `url` while POST /api/admin/sync runs: one-second slices until the sync answers. */
+/**
+ * Reads of `url` while POST /api/admin/sync runs: one load run from the request until the sync answers, so no read in
+ * flight is dropped between measurements and the prompts run on.
+ */
 async function readsDuringSync(base: string, url: string): Promise<Measured & { seconds: number; report: unknown }> {
-  let done = false;
   const started = performance.now();
-  const sync = fetch(`${base}/api/admin/sync`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
-    .then((res) => res.json())
-    .finally(() => {
-      done = true;
-    });
-  const slices: Measured[] = [];
-  while (!done) slices.push(await measure(url, { distinct: true, seconds: 1 }));
+  const sync = fetch(`${base}/api/admin/sync`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  }).then((res) => res.json());
+  const reads = await measure(url, { distinct: true, seconds: 600, until: sync });
   const report = await sync;
-  const seconds = (performance.now() - started) / 1000;
-  const requests = slices.reduce((sum, m) => sum + m.rps, 0);
-  return {
-    rps: requests / slices.length,
-    p50: Math.max(...slices.map((m) => m.p50)),
-    p99: Math.max(...slices.map((m) => m.p99)),
-    errors: slices.reduce((sum, m) => sum + m.errors, 0),
-    seconds,
-    report,
-  };
+  return { ...reads, seconds: (performance.now() - started) / 1000, report };
 }
 
 function lagText(name: string, l: Latencies): string {
