@@ -22,7 +22,7 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /**
    * In a process that serves reads (a sync on the timer or on demand): store in small chunks and, after each, leave
-   * the event loop to reads for twice as long as the chunk took, so the import takes at most about a third of it. The
+   * the event loop to reads for three times as long as the chunk took, so the import takes about a quarter of it. The
    * embedded engine runs its queries on the event loop's thread; without this, a large sync would hold up every
    * read for seconds.
    */
@@ -55,12 +55,15 @@ export interface ImportReport {
 const CHUNK = 500;
 /** Per transaction in the background: small, as the embedded engine holds the event loop for a whole chunk. */
 const BACKGROUND_CHUNK = 100;
-/** After a step of work in the background, reads have the event loop for this many times as long as it took. */
-const BACKGROUND_PAUSE = 2;
+/**
+ * After a step of work in the background, reads have the event loop for this many times as long as it took: a sync
+ * runs every few hours and may take a little longer; the reads during it are people waiting.
+ */
+const BACKGROUND_PAUSE = 3;
 
 /**
  * Pauses for work done in steps in a serving process: each `pause()` waits BACKGROUND_PAUSE times as long as the
- * work since the previous one took, so that work takes at most about a third of the event loop.
+ * work since the previous one took, so that work takes at most about a quarter of the event loop.
  */
 export function backgroundPacer(): () => Promise<void> {
   let working = performance.now();
