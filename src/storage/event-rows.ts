@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, type QueryCreator, type Selectable, sql } from 'kysely';
 import {
   type CatalogueEvent,
   type EventContent,
@@ -14,7 +14,7 @@ import {
   type Visibility,
 } from '../catalogue/event.js';
 import type { Country } from '../places/countries.js';
-import type { EventsTable } from './schema.js';
+import type { EventRevisionsTable, EventsTable } from './schema.js';
 
 /*
  * How an event maps onto its row, in one place: the columns of the fields every event has, then the plain fields of
@@ -339,4 +339,41 @@ export function unnestRows(rows: readonly Record<string, unknown>[]) {
     columns: sql.join(columns.map((c) => sql.ref(c))),
     select: sql`SELECT ${select} FROM unnest(${from}) AS u(${aliases})`,
   };
+}
+
+/** Who made a change and what they sent, for the revision log. */
+export interface RevisionLog {
+  actor: string;
+  /** The write's body as received, when there was one. */
+  submission?: unknown;
+}
+
+/**
+ * The revision-log insert of a data-modifying statement: one row for the event the CTE `from` returned (none when it
+ * returned none), with the event's snapshot as it is after the change.
+ */
+export function logRevision(
+  // Loosely typed: Kysely cannot type a CTE name given as a parameter; both callers name an events row.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  db: QueryCreator<any>,
+  from: 'created' | 'changed',
+  event: CatalogueEvent,
+  action: EventRevisionsTable['action'],
+  log: RevisionLog,
+) {
+  return db
+    .insertInto('event_revisions')
+    .columns(['event_id', 'revision', 'action', 'actor', 'snapshot', 'submission'])
+    .expression(
+      db
+        .selectFrom(from)
+        .select([
+          'id',
+          'revision',
+          sql.val(action).as('action'),
+          sql.val(log.actor).as('actor'),
+          sql`${snapshotOf(event)}::jsonb`.as('snapshot'),
+          sql`${log.submission === undefined ? null : JSON.stringify(log.submission)}::jsonb`.as('submission'),
+        ]),
+    );
 }

@@ -1,10 +1,12 @@
-import { type Kysely, type QueryCreator, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { CatalogueEvent, EventContent, Lifecycle, Owner } from '../catalogue/event.js';
 import {
   BULK_ROW,
   BulkDecoder,
   type BulkRow,
   contentColumns,
+  logRevision,
+  type RevisionLog,
   rowToEvent,
   snapshotOf,
   unnestRows,
@@ -17,43 +19,6 @@ import type { Database, EventRevisionsTable } from './schema.js';
  */
 const notEndedSince = (since: Date) =>
   sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${new Date(since.getTime() - 3 * 3_600_000)}))`;
-
-/** Who made a change and what they sent, for the revision log. */
-export interface RevisionLog {
-  actor: string;
-  /** The write's body as received, when there was one. */
-  submission?: unknown;
-}
-
-/**
- * The revision-log insert of a data-modifying statement: one row for the event the CTE `from` returned (none when it
- * returned none), with the event's snapshot as it is after the change.
- */
-function logRevision(
-  // Loosely typed: Kysely cannot type a CTE name given as a parameter; both callers name an events row.
-  // biome-ignore lint/suspicious/noExplicitAny: see above
-  db: QueryCreator<any>,
-  from: 'created' | 'changed',
-  event: CatalogueEvent,
-  action: EventRevisionsTable['action'],
-  log: RevisionLog,
-) {
-  return db
-    .insertInto('event_revisions')
-    .columns(['event_id', 'revision', 'action', 'actor', 'snapshot', 'submission'])
-    .expression(
-      db
-        .selectFrom(from)
-        .select([
-          'id',
-          'revision',
-          sql.val(action).as('action'),
-          sql.val(log.actor).as('actor'),
-          sql`${snapshotOf(event)}::jsonb`.as('snapshot'),
-          sql`${log.submission === undefined ? null : JSON.stringify(log.submission)}::jsonb`.as('submission'),
-        ]),
-    );
-}
 
 /** SQL for events lives here only. */
 export class EventsRepository {

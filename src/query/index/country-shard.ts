@@ -5,7 +5,7 @@ import { eventDigest } from '../cursor.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
-import { Postings, SlotList } from './slot-list.js';
+import { OrderedSlots, Postings, SlotList } from './slot-list.js';
 
 /** Grid cells for "near" lookups: a cell is as large as the box `roughlyNear` accepts, so 3 × 3 cells cover it. */
 export const CELL_LAT = 0.41;
@@ -97,7 +97,7 @@ export class CountryShard {
   size = 0;
 
   constructor(readonly country: Country) {
-    this.order = new OrderedSlots(this);
+    this.order = new OrderedSlots((a, b) => compareByStart(this.at(a), this.at(b)));
   }
 
   /** The event at `slot` (which must be in use). */
@@ -364,45 +364,4 @@ function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
   const list = map.get(key);
   if (list) list.push(slot);
   else map.set(key, [slot]);
-}
-
-/** The slots of a shard sorted by their events' start, then id (a SlotList ordered by the events, not the slots). */
-class OrderedSlots extends SlotList {
-  constructor(private readonly shard: CountryShard) {
-    super();
-  }
-
-  /** Where `slot` is, or the one's complement of where it would go. */
-  private position(slot: number): number {
-    const entry = this.shard.at(slot);
-    let lo = 0;
-    let hi = this.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = compareByStart(this.shard.at(this.items[mid]!), entry);
-      if (c < 0) lo = mid + 1;
-      else if (c > 0) hi = mid - 1;
-      else return mid;
-    }
-    return ~lo;
-  }
-
-  override has(slot: number): boolean {
-    return this.position(slot) >= 0;
-  }
-
-  override insert(slot: number): boolean {
-    const found = this.position(slot);
-    if (found >= 0) return false;
-    this.place(~found, slot);
-    return true;
-  }
-
-  override delete(slot: number): boolean {
-    const at = this.position(slot);
-    if (at < 0) return false;
-    this.items.copyWithin(at, at + 1, this.length);
-    this.length--;
-    return true;
-  }
 }

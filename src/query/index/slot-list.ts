@@ -117,3 +117,43 @@ export class Postings<K> {
     return this.lists.size;
   }
 }
+
+/** Slots sorted by what they hold (a shard's start order), not by number: `compare` orders two slots. */
+export class OrderedSlots extends SlotList {
+  constructor(private readonly compare: (a: number, b: number) => number) {
+    super();
+  }
+
+  /** Where `slot` is, or the one's complement of where it would go. */
+  private position(slot: number): number {
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.compare(this.items[mid]!, slot);
+      if (c < 0) lo = mid + 1;
+      else if (c > 0) hi = mid - 1;
+      else return mid;
+    }
+    return ~lo;
+  }
+
+  override has(slot: number): boolean {
+    return this.position(slot) >= 0;
+  }
+
+  override insert(slot: number): boolean {
+    const found = this.position(slot);
+    if (found >= 0) return false;
+    this.place(~found, slot);
+    return true;
+  }
+
+  override delete(slot: number): boolean {
+    const at = this.position(slot);
+    if (at < 0) return false;
+    this.items.copyWithin(at, at + 1, this.length);
+    this.length--;
+    return true;
+  }
+}
