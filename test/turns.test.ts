@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnQueue } from '../src/runtime/turns.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;
@@ -52,5 +53,42 @@ describe('TurnQueue', () => {
     await Promise.all(jobs);
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(log).toEqual(['job 1', 'job 2', 'job 3', 'job 4', 'job 5', 'timer']);
+  });
+});
+
+describe('reads whose client has gone', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { now: '2025-03-01T09:00:00Z', env: { SEED: '1' } });
+  });
+  afterAll(() => server?.close());
+
+  it('are not ranked when their turn comes, and answered ones still are', async () => {
+    const turns = server.service.ctx.turns;
+    const run = turns.run.bind(turns);
+    const outcomes: string[] = [];
+    // Each read waits 300 ms for its turn, as behind a queue of prompts at 100k events.
+    turns.run = (<T>(work: () => T) =>
+      new Promise((resolve) => setTimeout(resolve, 300)).then(() =>
+        run(() => {
+          try {
+            const result = work();
+            outcomes.push('ranked');
+            return result;
+          } catch (error) {
+            outcomes.push((error as { code?: string }).code ?? 'error');
+            throw error;
+          }
+        }),
+      )) as typeof turns.run;
+    try {
+      const url = `${server.base}/api/events?country=ch&q=devops`;
+      await expect(fetch(url, { signal: AbortSignal.timeout(50) })).rejects.toThrow();
+      const answered = await fetch(url);
+      expect(answered.status).toBe(200);
+      expect(outcomes).toEqual(['client-gone', 'ranked']);
+    } finally {
+      turns.run = run;
+    }
   });
 });

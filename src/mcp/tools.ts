@@ -149,6 +149,9 @@ const guarded =
     }
   };
 
+/** The caller of a tool, gone once it cancels the call or its connection closes. */
+const askerOf = (extra: { signal: AbortSignal }) => ({ gone: () => extra.signal.aborted });
+
 function listText(result: SearchResult, baseUrl: string): string {
   const lines = [`${result.understood} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
   result.events.forEach(({ entry, reasons }, i) => {
@@ -187,25 +190,21 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
   server.registerTool(
     'search_events',
     TOOLS.search_events,
-    guarded(async (args) => listResult(await searchEvents(ctx, args))),
+    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)))),
   );
   server.registerTool(
     'find_events',
     TOOLS.find_events,
-    guarded(async (args) => listResult(await searchEvents(ctx, args))),
+    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)))),
   );
 
   server.registerTool(
     'best_next_event',
     TOOLS.best_next_event,
-    guarded(async ({ wishes, audience, ...query }) => {
+    guarded(async ({ wishes, audience, ...query }, extra) => {
       const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
-      const result = await searchEvents(ctx, {
-        ...query,
-        q,
-        limit: 3,
-        ...(audience === 'founders' ? { who: 'founders' } : {}),
-      });
+      const asked = { ...query, q, limit: 3, ...(audience === 'founders' ? { who: 'founders' } : {}) };
+      const result = await searchEvents(ctx, asked, askerOf(extra));
       const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
       const text = best
         ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`

@@ -25,18 +25,31 @@ function pagedQuery(params: SearchParams, country: Country): string {
   return toQueryString({ ...params, country, limit: DEFAULT_LIMIT });
 }
 
+/** Who asked: `gone` says whether they have gone away (closed the connection, cancelled the tool call). */
+export interface Asker {
+  gone?: () => boolean;
+}
+
 /**
  * Any query of the shared grammar (spec §4.1), free text and hard filters, as strings or lists of strings the way
  * a URL or a tool call carries them: ranked events with reasons, how the prompt was understood, and — when more
  * events match than the page holds — the cursor of the next page (see query/cursor.ts). Ranking takes its turn
- * among the reads in progress (`ctx.turns`), so a write's database replies and cached reads are not held up by it.
+ * among the reads in progress (`ctx.turns`), so a write's database replies and cached reads are not held up by it;
+ * when its turn comes and the asker has gone, it is not ranked at all (`client-gone`).
  */
-export async function searchEvents(ctx: ServingContext, query: Record<string, unknown>): Promise<SearchPage> {
+export async function searchEvents(
+  ctx: ServingContext,
+  query: Record<string, unknown>,
+  asker: Asker = {},
+): Promise<SearchPage> {
   const params = parseSearchParams(query);
   const page = params.cursor
     ? decodeCursor(ctx.cursorSecret, pagedQuery(params, params.country), params.cursor)
     : undefined;
-  const result = await ctx.turns.run(() => search(readIndex(ctx), params, ctx.now(), page));
+  const result = await ctx.turns.run(() => {
+    if (asker.gone?.()) throw new ServiceError('client-gone');
+    return search(readIndex(ctx), params, ctx.now(), page);
+  });
   const next = result.next && encodeCursor(ctx.cursorSecret, pagedQuery(params, result.country), result.next);
   return { ...result, nextCursor: next };
 }

@@ -4,6 +4,7 @@ import { isCountry } from '../../places/countries.js';
 import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
+import { askerOf } from '../asker.js';
 import { dependsOn } from '../caching.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
@@ -18,7 +19,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
   app.get('/api/calendar', async (request, reply) => {
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
-    const result = await searchEvents(ctx, query);
+    const result = await searchEvents(ctx, query, askerOf(request));
     dependsOn(request, ctx, { countries: [result.country] });
     const events = result.events.map((r) => r.entry.event);
     const label = filterLabel({ ...result.params, country: result.country });

@@ -4,13 +4,14 @@ import type { ServingContext } from '../../context.js';
 import { toOwnEventsResponse, toSearchResponse } from '../../render/search-json.js';
 import { requireHost } from '../../use-cases/keys.js';
 import { listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
+import { askerOf } from '../asker.js';
 import { bearerToken } from '../authenticate.js';
 import { dependsOn } from '../caching.js';
 
 /** GET /api/events: the ranked public listing, or with mine=1 the calling key's own events. */
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
-    const result = await searchEvents(ctx, query);
+    const result = await searchEvents(ctx, query, askerOf(request));
     dependsOn(request, ctx, { countries: [result.country] });
     return toSearchResponse(result, ctx.config.baseUrl);
   };

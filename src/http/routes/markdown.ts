@@ -6,6 +6,7 @@ import { placeBySlug } from '../../places/gazetteer.js';
 import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
 import { searchEvents } from '../../use-cases/read-events.js';
+import { askerOf } from '../asker.js';
 import { dependsOn } from '../caching.js';
 
 function notFound(reply: FastifyReply, what: string): FastifyReply {
@@ -22,7 +23,7 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
   const send = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
     // A markdown document is whole: no pages.
     const { cursor: _, ...whole } = query;
-    const result = await searchEvents(ctx, whole);
+    const result = await searchEvents(ctx, whole, askerOf(request));
     // The Crowd column shows RSVPs: a change to them changes the document.
     dependsOn(request, ctx, { countries: [result.country], attendance: true });
     const body = renderMarkdown(result, {

@@ -10,6 +10,7 @@ import { type ResultOrder, renderSearchPage } from '../../render/html/search-pag
 import { findAlternatives } from '../../use-cases/alternatives.js';
 import { catalogueRefreshed } from '../../use-cases/catalogue-status.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
+import { askerOf } from '../asker.js';
 import { dependsOn } from '../caching.js';
 import { pathOf } from '../url-path.js';
 
@@ -84,7 +85,8 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     try {
       // The home page searches Switzerland unless the prompt names another place; a country's page its country.
       const explicit = form.country !== undefined || country !== 'ch';
-      const result = await searchEvents(ctx, { ...form, ...(explicit ? { country: chosen } : {}) });
+      const asked = { ...form, ...(explicit ? { country: chosen } : {}) };
+      const result = await searchEvents(ctx, asked, askerOf(request));
       // A country page is never a dead end: with nothing here, it offers online events and the neighbours' next ones.
       const alternatives = result.total === 0 ? findAlternatives(ctx, result) : undefined;
       dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : [result.country] });
