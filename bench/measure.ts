@@ -1,9 +1,12 @@
 /** Load generation for the bench: autocannon against one URL, with realistic prompts that vary per request. */
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 /** Seconds each case runs (BENCH_SECONDS). */
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Concurrent connections of the closed-loop cases (BENCH_CONNECTIONS). */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 export interface Measured {
   rps: number;
@@ -126,4 +129,47 @@ export async function measure(url: string, request: CaseRequest = {}): Promise<M
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
+}
+
+/**
+ * Requests at a steady offered rate, whatever the answers take (an open load, as independent users send): one every
+ * `1 / perSecond` seconds, each timed from when it was due, so a request held back by a slow one before it counts
+ * the wait (no coordinated omission). autocannon's own rate limit sends each second's quota at once, in a burst, and
+ * keeps at most one request per connection in flight; latency at a given load is what a latency target is about,
+ * while a closed loop at saturation only shows its queue (50 connections / throughput, Little's law).
+ */
+export async function measureAtRate(url: string, perSecond: number, seconds = SECONDS): Promise<Measured> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const get = (path: string, due: number) =>
+    new Promise<void>((resolve) => {
+      const request = http.get(path, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) latencies.push(performance.now() - due);
+          else errors++;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        errors++;
+        resolve();
+      });
+    });
+  const started = performance.now();
+  const total = Math.round(perSecond * seconds);
+  const sent: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait >= 1) await sleep(wait);
+    sent.push(get(url.replace('{q}', PROMPTS[nextPrompt++ % PROMPTS.length]!), due));
+  }
+  await Promise.all(sent);
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!);
+  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
 }
