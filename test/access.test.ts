@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret, parseKey, secretMatches } from '../src/auth/api-keys.js';
@@ -15,6 +13,7 @@ import { expectSecurityHeaders } from './helpers/documents.js';
 import { ENGINES } from './helpers/engines.js';
 import { expectProblem } from './helpers/fuzz.js';
 import { request } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { runCli, spawnServer, waitForExit } from './helpers/process.js';
 import { freePort, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -147,8 +146,7 @@ describe.each(ENGINES)('owner checks on %s', (engine) => {
       expect(res.text, url).not.toContain('Secret Garden Party');
       expect(res.text, url).not.toContain(unlistedId);
     }
-    const client = new Client({ name: 'access', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`)));
+    const client = await connectMcp(server.base);
     for (const [name, args] of [
       ['search_events', { q: 'secret garden party' }],
       ['find_events', { country: 'ch' }],
@@ -248,12 +246,7 @@ describe('secrets in logs', () => {
     expect(bad.status).toBe(400);
     const invalid = await request(api, { key, json: { ...event('log-5'), startAt: key } });
     expect(invalid.status).toBe(422);
-    const mcp = new Client({ name: 'logs', version: '1.0.0' });
-    await mcp.connect(
-      new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${key}` } },
-      }),
-    );
+    const mcp = await connectMcp(server.base, key);
     await mcp.callTool({ name: 'rsvp', arguments: { id: 'owned-log-1' } });
     await mcp.close();
     const admin = await request(`${server.base}/api/admin/keys`, {

@@ -1,8 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -35,8 +35,7 @@ describe.each(ENGINES)('the event language on %s', (engine) => {
     expect((await request(`${server.base}/api/events`, { key, json: event('none', 'Rust Open Space') })).status).toBe(
       201,
     );
-    mcp = new Client({ name: 'language-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`)));
+    mcp = await connectMcp(server.base);
   });
   afterAll(async () => {
     await mcp?.close();

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import {
   INJECTIONS,
 } from './helpers/fuzz.js';
 import { request } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -218,12 +218,7 @@ describe('fuzzing MCP tool arguments', () => {
   beforeAll(async () => {
     server = await startTestServer('pglite', { now: NOW, env: { SEED: '1' } });
     const key = await server.createKey('MCP Fuzz Host', 'ch');
-    client = new Client({ name: 'fuzz', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${key}` } },
-      }),
-    );
+    client = await connectMcp(server.base, key);
   });
   afterAll(async () => {
     await client?.close();

@@ -1,23 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { ROOT } from './helpers/process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const NOW = '2025-03-01T09:00:00Z';
-
-async function connect(base: string, key?: string): Promise<Client> {
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
-    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
-  });
-  await client.connect(transport);
-  return client;
-}
 
 type Structured = Record<string, any>;
 const call = async (client: Client, name: string, args: Record<string, unknown>) => {
@@ -63,7 +54,7 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
       regMode: 'waitlist',
       capacity: 10,
     });
-    client = await connect(server.base);
+    client = await connectMcp(server.base);
   });
   afterAll(async () => {
     await client?.close();
@@ -175,7 +166,7 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     const anonymous = await call(client, 'rsvp', { id: 'ki-meetup-zurich' });
     expect(anonymous.result.isError).toBe(true);
     expect(anonymous.text).toMatch(/Authorization: Bearer/);
-    const bad = await connect(server.base, 'tev_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    const bad = await connectMcp(server.base, 'tev_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     const withBad = await call(bad, 'rsvp', { id: 'ki-meetup-zurich' });
     expect(withBad.text).toMatch(/unknown or revoked/);
     await bad.close();
@@ -183,7 +174,7 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
 
   it('rsvp honours capacity under concurrency, waitlists in order, promotes on withdrawal, and is idempotent', async () => {
     const keys = await Promise.all(Array.from({ length: 8 }, (_, i) => server.createKey(`Guest ${i}`, 'ch')));
-    const clients = await Promise.all(keys.map((k) => connect(server.base, k)));
+    const clients = await Promise.all(keys.map((k) => connectMcp(server.base, k)));
     const results = await Promise.all(
       clients.map((c) => call(c, 'rsvp', { id: 'ki-meetup-zurich', action: 'register' })),
     );
@@ -223,12 +214,12 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
   });
 
   it('rsvp: invite → requested, waitlist → waitlisted; a cancelled event refuses new RSVPs, keeps old ones, accepts after restore', async () => {
-    const guest = await connect(server.base, await server.createKey('Invitee', 'ch'));
+    const guest = await connectMcp(server.base, await server.createKey('Invitee', 'ch'));
     expect((await call(guest, 'rsvp', { id: 'cto-dinner' })).data.status).toBe('requested');
     expect((await call(guest, 'rsvp', { id: 'sold-out-workshop' })).data.status).toBe('waitlisted');
 
     await request(`${server.base}/api/events?externalId=wl`, { key: hostKey, method: 'DELETE' });
-    const late = await connect(server.base, await server.createKey('Latecomer', 'ch'));
+    const late = await connectMcp(server.base, await server.createKey('Latecomer', 'ch'));
     const refused = await call(late, 'rsvp', { id: 'sold-out-workshop' });
     expect(refused.result.isError).toBe(true);
     expect(refused.text).toMatch(/cancelled/);

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
@@ -10,6 +8,7 @@ import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
 import { allEvents, request } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -133,8 +132,7 @@ describe('cursor pagination', () => {
     expect(new Set(mine).size).toBe(68);
     expect((await request(`${server.base}/api/events?mine=1&limit=25`, { key })).body.total).toBe(68);
 
-    const mcp = new Client({ name: 'paging', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/api/mcp`)));
+    const mcp = await connectMcp(server.base);
     type List = { events: { id: string }[]; cursor?: string; total: number };
     const one = (await mcp.callTool({ name: 'find_events', arguments: { country: 'at', limit: 30 } }))
       .structuredContent as List;
