@@ -52,7 +52,10 @@ describe('TurnQueue', () => {
     setTimeout(() => log.push('timer'), 0);
     await Promise.all(jobs);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(log).toEqual(['job 1', 'job 2', 'job 3', 'job 4', 'job 5', 'timer']);
+    // Whether a timer set now fires before the first turn or after it is Node's choice (timers and immediates set
+    // outside an I/O callback have no fixed order); what the queue decides is that it never fires between the jobs.
+    expect(log.filter((l) => l !== 'timer')).toEqual(['job 1', 'job 2', 'job 3', 'job 4', 'job 5']);
+    expect([0, 5]).toContain(log.indexOf('timer'));
   });
 });
 
