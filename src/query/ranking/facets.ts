@@ -12,7 +12,7 @@ import {
   topicLabel,
 } from '../../catalogue/taxonomy.js';
 import type { Place } from '../../places/gazetteer.js';
-import { CELL_LAT, CELL_LNG, type CountryShard } from '../index/country-shard.js';
+import { CELL_LAT, CELL_LNG, type CountryShard, formatCode } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
 import { founderFitOf, type IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
@@ -254,6 +254,8 @@ const field: Facet<ImpliedFields> = {
   },
 };
 
+const HYBRID = formatCode('hybrid');
+
 const format: Facet<Format> = {
   name: 'format',
   role: 'qualify',
@@ -262,9 +264,10 @@ const format: Facet<Format> = {
     visitList(shard.byFormat.get(f), visit);
     if (f !== 'hybrid') visitList(shard.byFormat.get('hybrid'), visit);
   },
+  // From the shard's format column: every candidate of a format asked for is scored, often most of a country.
   score(shard, slot, f) {
-    const ev = shard.at(slot).event;
-    return ev.format === f ? WEIGHT.format : ev.format === 'hybrid' ? WEIGHT.format * 0.75 : 0;
+    const code = shard.formatCode[slot];
+    return code === formatCode(f) ? WEIGHT.format : code === HYBRID ? WEIGHT.format * 0.75 : 0;
   },
   reasons(shard, slot, f, _q, out) {
     out.push(
