@@ -2,6 +2,7 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { percentile } from './percentile.js';
 /** Seconds each case runs (BENCH_SECONDS). */
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
@@ -170,6 +171,6 @@ export async function measureAtRate(url: string, perSecond: number, seconds = SE
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!);
-  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+  const at = (p: number) => Math.round(percentile(latencies, p));
+  return { rps: latencies.length / elapsed, p50: at(50), p99: at(99), errors };
 }

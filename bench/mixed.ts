@@ -8,6 +8,7 @@ import { DateTime } from 'luxon';
 import type { EventContent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
+import { percentile } from './percentile.js';
 
 /**
  * The latencies of `POST /api/events` as the service measured them (its access log: from the request read to the
@@ -53,11 +54,6 @@ export function feedLines(count: number, from: Date): string {
   return generateDemoEvents(count, from, { seed: 77, days: 90 })
     .map((d, i) => JSON.stringify(submissionOf(d.content, `feed-${i}`)))
     .join('\n');
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 export interface Latencies {
