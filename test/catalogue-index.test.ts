@@ -74,3 +74,57 @@ describe('CatalogueIndex bulk loading', () => {
     expect([...shard.text.searchTerm('back').keys()].map((slot) => shard.at(slot).event.id)).toEqual([a!.id]);
   });
 });
+
+describe('CatalogueIndex.prepareAhead', () => {
+  it('computes every founder fit in slices, leaving the loop between them, as the first query would at once', async () => {
+    const events = demoEvents(3000);
+    const ahead = new CatalogueIndex(() => NOW);
+    ahead.load(events);
+    const lazy = new CatalogueIndex(() => NOW);
+    lazy.load(events);
+    let pauses = 0;
+    // A slice of 0 ms stops at every 64th event: many pauses, each a real turn of the loop.
+    await ahead.prepareAhead(
+      () =>
+        new Promise<void>((resolve) =>
+          setImmediate(() => {
+            pauses++;
+            resolve();
+          }),
+        ),
+      () => false,
+      0,
+    );
+    expect(pauses).toBeGreaterThan(3000 / 64 - 2);
+    for (const country of ['ch', 'de', 'at'] as const) {
+      const shard = ahead.shard(country);
+      for (const entry of shard.inOrder()) expect(entry.founderFit).not.toBe(-1);
+      const expected = lazy.shard(country).founders();
+      const got = shard.founders();
+      const ids = (s: typeof shard, f: typeof got) =>
+        Array.from(f.slots.items.subarray(0, f.slots.length), (slot) => [s.at(slot).event.id, f.fit[slot]]);
+      expect(ids(shard, got)).toEqual(ids(lazy.shard(country), expected));
+      expect(got.slots.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('stops when told, and a query afterwards still finds every founder event', async () => {
+    const events = demoEvents(2000);
+    const index = new CatalogueIndex(() => NOW);
+    index.load(events);
+    let pauses = 0;
+    await index.prepareAhead(
+      async () => {
+        pauses++;
+      },
+      () => pauses >= 2,
+      0,
+    );
+    expect(pauses).toBe(2);
+    const fresh = new CatalogueIndex(() => NOW);
+    fresh.load(events);
+    for (const country of ['ch', 'de', 'at'] as const) {
+      expect(index.shard(country).founders().slots.length).toBe(fresh.shard(country).founders().slots.length);
+    }
+  });
+});

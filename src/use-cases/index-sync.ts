@@ -66,8 +66,21 @@ export async function startIndexSync(ctx: ServingContext): Promise<() => Promise
   });
   await running;
   ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
+  let closed = false;
+  const preparingFrom = performance.now();
+  const preparing = ctx.index
+    .prepareAhead(
+      () => new Promise((resolve) => setImmediate(resolve)),
+      () => closed,
+    )
+    .then(() => {
+      if (!closed) ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
+    })
+    .catch((error) => ctx.logger.warn({ err: error }, 'could not prepare the read index ahead'));
 
   return async () => {
+    closed = true;
+    await preparing;
     if (timer) clearTimeout(timer);
     await unlisten();
     await unlistenRegistrations();
