@@ -84,6 +84,14 @@ export async function authenticate(ctx: AppContext, token: string): Promise<ApiK
   return undefined;
 }
 
+/**
+ * The id a presented token claims, unchecked (see `requireHost`): what a write may start reading with while the key
+ * is checked, and must not use unless it checks out.
+ */
+export function claimedKeyId(token: string | undefined): string | undefined {
+  return token ? parseKey(token)?.id : undefined;
+}
+
 /** The host a presented key belongs to: `missing-key` without one, `invalid-key` for an unknown or revoked one. */
 export async function requireHost(ctx: AppContext, token: string | undefined): Promise<ApiKeyRecord> {
   if (token === undefined) throw new ServiceError('missing-key');

@@ -25,6 +25,11 @@ export interface UpsertResult {
   changed: boolean;
 }
 
+/** What a caller has already read of the owner's event under the externalId (undefined: none is stored). */
+export interface StoredRead {
+  event: CatalogueEvent | undefined;
+}
+
 const MAX_ATTEMPTS = 8;
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
@@ -38,19 +43,21 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
  * writes the change with its revision in one statement that applies only while the row is as read (its revision)
  * or, for a create, still absent (the (owner, external_id) constraint). A try that loses such a race tries again
  * with the row locked while it decides, so it cannot lose again; a slug taken between our look-up and our insert is
- * retried with the next free one.
+ * retried with the next free one. `stored`, the row as a caller read it already, stands in for the first try's read:
+ * the statement applies only while the row is still as read, so a read that is out of date costs one more try.
  */
 export async function upsertEvent(
   events: EventsRepository,
   identity: UpsertIdentity,
   content: EventContent,
   submission?: unknown,
+  stored?: StoredRead,
 ): Promise<UpsertResult> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     try {
       const result =
         attempt === 1
-          ? await tryUpsert(events, false, identity, content, submission)
+          ? await tryUpsert(events, false, identity, content, submission, stored)
           : await events.transaction((repo) => tryUpsert(repo, true, identity, content, submission));
       if (result) return result;
     } catch (error) {
@@ -67,12 +74,15 @@ async function tryUpsert(
   identity: UpsertIdentity,
   content: EventContent,
   submission: unknown,
+  stored?: StoredRead,
 ): Promise<UpsertResult | undefined> {
   const log = { actor: identity.actor, submission };
   const existing =
     identity.externalId === null
       ? undefined
-      : await repo.findByExternalId(identity.owner, identity.externalId, { forUpdate: lock });
+      : stored
+        ? stored.event
+        : await repo.findByExternalId(identity.owner, identity.externalId, { forUpdate: lock });
   if (existing) {
     if (sameContent(existing, content) && existing.source === identity.source) {
       return { event: existing, created: false, changed: false };

@@ -32,16 +32,18 @@ export function registerEventWriteRoutes(app: FastifyInstance, ctx: ServingConte
   });
 
   app.post('/api/events', async (request, reply) => {
-    const host = await requireHost(ctx, bearerToken(request));
+    const token = bearerToken(request);
     const body = request.body;
-    if (body === undefined)
-      throw new ServiceError('unsupported-media-type', 'Send a JSON body with Content-Type: application/json.');
-    if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'action' in body) {
+    const isAction = body !== null && typeof body === 'object' && !Array.isArray(body) && 'action' in body;
+    if (body === undefined || isAction) {
+      const host = await requireHost(ctx, token);
+      if (body === undefined)
+        throw new ServiceError('unsupported-media-type', 'Send a JSON body with Content-Type: application/json.');
       const { action, ...target } = parseOrThrow(eventActionSchema, body);
       if (action === 'cancel') return cancelled(await cancelEvent(ctx, host, target));
       return restored(await restoreEvent(ctx, host, target));
     }
-    const { event, created } = await submitEvent(ctx, host, body);
+    const { event, created } = await submitEvent(ctx, token, body);
     const url = eventPageUrl(baseUrl, event);
     if (created) reply.status(201).header('Location', url);
     return { id: event.id, url, created };
