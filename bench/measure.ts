@@ -32,9 +32,11 @@ export interface CaseRequest {
 }
 
 /**
- * 12,800 distinct prompts: topic word × kind × city (German cities, for the de catalogue) × a modifier. A prompt
- * comes round again only after 12,800 others, long after the response cache (2,000 entries) and the engine's result
- * cache (500) have let it go.
+ * 12,800 distinct prompts: topic word × kind × city (German cities, for the de catalogue) × a modifier, in a fixed
+ * shuffled order. A prompt comes round again only after 12,800 others, long after the response cache (2,000 entries)
+ * and the engine's result cache (500) have let it go. Shuffled, every case's few thousand prompts are a like sample of
+ * the whole: in the order made, a case would get a few topic words of its own, and the words differ in cost (a
+ * common word matches more events), so two cases compared as a share (with and without writes) would not ask alike.
  */
 export const PROMPTS = (() => {
   const words = ['AI', 'Kubernetes', 'Rust', 'Python', 'Security', 'Data', 'React', 'Startup', 'UX', 'Product'];
@@ -91,9 +93,22 @@ export const PROMPTS = (() => {
     ' in person',
     ' for founders',
   ];
-  return words.flatMap((w) =>
+  const prompts = words.flatMap((w) =>
     kinds.flatMap((k) => cities.flatMap((c) => modifiers.map((m) => encodeURIComponent(`${w} ${k} ${c}${m}`)))),
   );
+  // Fisher–Yates with a fixed seed (mulberry32): the same order in every run.
+  let seed = 0x5eed;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = prompts.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [prompts[i], prompts[j]] = [prompts[j]!, prompts[i]!];
+  }
+  return prompts;
 })();
 
 /** The next prompt to send: it runs on across cases, so a case never replays the prompts the one before it sent. */
