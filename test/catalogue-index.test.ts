@@ -83,6 +83,7 @@ describe('CatalogueIndex.prepareAhead', () => {
     const lazy = new CatalogueIndex(() => NOW);
     lazy.load(events);
     let pauses = 0;
+    expect(ahead.prepared).toBe(false);
     // A slice of 0 ms stops at every 64th event: many pauses, each a real turn of the loop.
     await ahead.prepareAhead(
       () =>
@@ -96,6 +97,7 @@ describe('CatalogueIndex.prepareAhead', () => {
       0,
     );
     expect(pauses).toBeGreaterThan(3000 / 64 - 2);
+    expect(ahead.prepared).toBe(true);
     for (const country of ['ch', 'de', 'at'] as const) {
       const shard = ahead.shard(country);
       for (const entry of shard.inOrder()) expect(entry.founderFit).not.toBe(-1);
@@ -121,6 +123,8 @@ describe('CatalogueIndex.prepareAhead', () => {
       0,
     );
     expect(pauses).toBe(2);
+    // Not ready for a load balancer (see /readyz) until prepared.
+    expect(index.prepared).toBe(false);
     const fresh = new CatalogueIndex(() => NOW);
     fresh.load(events);
     for (const country of ['ch', 'de', 'at'] as const) {

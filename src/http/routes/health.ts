@@ -4,7 +4,8 @@ import type { ServingContext } from '../../context.js';
 
 /**
  * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
- * loaded; a load balancer sends traffic only then) and metrics (`/metrics`, Prometheus text format).
+ * loaded and prepared ahead, a second or so after loading at 100k events; a load balancer sends traffic only then)
+ * and metrics (`/metrics`, Prometheus text format).
  */
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const engine = ctx.storage.engine;
@@ -15,7 +16,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
       .execute(ctx.storage.db)
       .then(() => true)
       .catch(() => false);
-    const index = ctx.index.loaded;
+    const index = ctx.index.loaded && ctx.index.prepared;
     const ready = storage && index;
     reply.status(ready ? 200 : 503);
     return { status: ready ? 'ready' : 'unavailable', engine, checks: { storage, index }, events: ctx.index.size };

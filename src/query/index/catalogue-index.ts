@@ -37,6 +37,8 @@ export class CatalogueIndex {
   attendanceVersion = 0;
   /** Whether the whole catalogue has been loaded once (the index is ready to answer). */
   loaded = false;
+  /** Whether `prepareAhead` has run to its end: no query computes anything for a whole country on first use. */
+  prepared = false;
 
   constructor(private readonly now: () => Date) {}
 
@@ -184,8 +186,10 @@ export class CatalogueIndex {
       while (i < entries.length && ((i & 63) !== 0 || performance.now() < until));
       await pause();
     }
+    if (stopped()) return;
     // Every fit is known now: each country's list of founder events is a pass over its slots.
-    if (!stopped()) for (const shard of this.shards.values()) shard.founders();
+    for (const shard of this.shards.values()) shard.founders();
+    this.prepared = true;
   }
 
   /** The highest revision seen of an event, indexed or not. */
