@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { describe, expect, it } from 'vitest';
+import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { BulkMiniSearch } from '../src/query/index/bulk-minisearch.js';
-import { processTerm, SEARCH_FIELDS, type SearchDocument } from '../src/query/index/full-text.js';
+import { FullTextIndex, processTerm, SEARCH_FIELDS, type SearchDocument } from '../src/query/index/full-text.js';
 import { PostingList } from '../src/query/index/posting-list.js';
 
 /**
@@ -227,5 +228,67 @@ describe('PostingList', () => {
         ]),
       ),
     ).toBeUndefined();
+  });
+});
+
+describe('FullTextIndex.slotsMatching', () => {
+  // Words and their near misses (prefixes, one and two edits, umlauts), so prefix and fuzzy matches come and go.
+  const WORDS = [
+    'kubernetes',
+    'kubernets',
+    'kube',
+    'rust',
+    'rusty',
+    'trust',
+    'python',
+    'pythonista',
+    'münchen',
+    'munchen',
+    'react',
+    'reactive',
+    'data',
+    'security',
+    'secure',
+    'meetup',
+    'meetups',
+    'night',
+  ];
+  const TERMS = ['Kubernetes', 'kubern', 'Rust', 'Python', 'München', 'React', 'Security', 'data', 'meetup', 'nigth'];
+  const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }).map((w) => w.join(' '));
+  const doc = fc.record({ title: text, description: text, organizer: text, venue: text, city: text });
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('add' as const), slot: fc.nat(11), doc }),
+    fc.record({ kind: fc.constant('remove' as const), slot: fc.nat(11) }),
+    fc.record({ kind: fc.constant('ask' as const), term: fc.constantFrom(...TERMS) }),
+  );
+  const eventOf = (d: { title: string; description: string; organizer: string; venue: string; city: string }) =>
+    ({ ...d, topics: [] }) as unknown as CatalogueEvent;
+
+  it('kept in step with adds and removes, holds the slots a fresh search finds', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const live = new FullTextIndex();
+        const held = new Map<number, CatalogueEvent>();
+        for (const s of steps) {
+          if (s.kind === 'ask') live.slotsMatching(s.term);
+          else if (s.kind === 'remove' || held.has(s.slot)) {
+            const old = held.get(s.slot);
+            if (old) live.remove(s.slot, old);
+            held.delete(s.slot);
+          }
+          if (s.kind === 'add') {
+            const event = eventOf(s.doc);
+            live.add(s.slot, event);
+            held.set(s.slot, event);
+          }
+        }
+        const fresh = new FullTextIndex();
+        fresh.load([...held].map(([slot, event]) => ({ slot, event })));
+        for (const term of TERMS) {
+          expect([...live.slotsMatching(term)].sort(), term).toEqual([...fresh.searchTerm(term).keys()].sort());
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

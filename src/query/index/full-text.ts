@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import MiniSearch from 'minisearch';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
@@ -62,6 +63,8 @@ function toDocument(slot: number, event: CatalogueEvent): SearchDocument {
   };
 }
 
+const INDEX_OPTIONS = { idField: 'id', fields: [...SEARCH_FIELDS], processTerm };
+
 const SEARCH_OPTIONS = {
   boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
   prefix: (t: string) => t.length >= 4,
@@ -78,11 +81,7 @@ const SEARCH_OPTIONS = {
  * matches a large part of the catalogue.
  */
 export class FullTextIndex {
-  private readonly search = new BulkMiniSearch<SearchDocument>({
-    idField: 'id',
-    fields: [...SEARCH_FIELDS],
-    processTerm,
-  });
+  private readonly search = new BulkMiniSearch<SearchDocument>(INDEX_OPTIONS);
   /** Bounded by hits as well as terms: a common word matches tens of thousands of events at 100k. */
   private readonly termHits = new LRUCache<string, ReadonlyMap<number, TextHit>>({
     max: 256,
@@ -90,15 +89,37 @@ export class FullTextIndex {
     sizeCalculation: (hits) => Math.max(1, hits.size),
   });
 
+  /**
+   * Which slots match a term, by term: kept in step with every change instead of dropped with `termHits`. Whether a
+   * document matches a term does not depend on the other documents (its scores do, through BM25's statistics), so a
+   * change touches only the changed slot in each set. Ranking asks this of the words that name technologies, which
+   * recur from prompt to prompt while the catalogue is written.
+   */
+  private readonly matching = new LRUCache<string, Set<number>>({
+    max: 128,
+    maxSize: 200_000,
+    sizeCalculation: (slots) => Math.max(1, slots.size),
+  });
+
   add(slot: number, event: CatalogueEvent): void {
-    this.search.add(toDocument(slot, event));
+    const document = toDocument(slot, event);
+    this.search.add(document);
     this.forgetHits();
+    if (this.matching.size === 0) return;
+    // The document alone in an index of its own, asked as the whole index is: it matches a term there exactly when
+    // it is among the term's hits in the whole index.
+    const alone = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
+    alone.add(document);
+    for (const [term, slots] of this.matching.entries()) {
+      if (alone.search(term, SEARCH_OPTIONS).length > 0) slots.add(slot);
+    }
   }
 
   /** Removes the document `add` made of this slot and event. */
   remove(slot: number, event: CatalogueEvent): void {
     this.search.remove(toDocument(slot, event));
     this.forgetHits();
+    for (const slots of this.matching.values()) slots.delete(slot);
   }
 
   private forgetHits(): void {
@@ -113,10 +134,21 @@ export class FullTextIndex {
     this.search.addAll(batch);
     this.search.forgetBulkMemo();
     this.termHits.clear();
+    this.matching.clear();
   }
 
   get size(): number {
     return this.search.documentCount;
+  }
+
+  /** The slots of the events matching one query term, as `searchTerm` finds them, without their scores. */
+  slotsMatching(term: string): ReadonlySet<number> {
+    let slots = this.matching.get(term);
+    if (!slots) {
+      slots = new Set(this.searchTerm(term).keys());
+      this.matching.set(term, slots);
+    }
+    return slots;
   }
 
   /** The events matching one query term: slot → score and the fields it matched. */

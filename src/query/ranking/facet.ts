@@ -87,7 +87,8 @@ export interface PreparedTechnology {
   wider: ReadonlySet<string>;
   /** Fields of all of these: events carrying one are candidates, as are the full-text hits of the word. */
   topics: readonly string[];
-  hits: ReadonlyMap<number, TextHit>;
+  /** The slots of the word's full-text hits (their scores play no part: the evidence ranks them). */
+  hits: ReadonlySet<number>;
   description: ReturnType<typeof technologyFinder>;
   /** Key of the per-slot memo of the evidence. */
   memo: string;

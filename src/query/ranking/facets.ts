@@ -104,7 +104,7 @@ const technology: Facet<PreparedTechnology> = {
   asks: (q) => q.technologies,
   candidates(shard, t, _q, visit) {
     const mark = visitTopics(shard, t.topics, visit);
-    for (const slot of t.hits.keys()) if (shard.visited[slot] !== mark) visit(slot);
+    for (const slot of t.hits) if (shard.visited[slot] !== mark) visit(slot);
   },
   score(shard, slot, t) {
     const evidence = evidenceAt(shard, slot, t);

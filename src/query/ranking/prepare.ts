@@ -31,7 +31,7 @@ function prepareTechnology(shard: CountryShard, term: string, typed: string, ids
     parts,
     wider,
     topics,
-    hits: shard.text.searchTerm(typed),
+    hits: shard.text.slotsMatching(typed),
     description: remembered(FINDERS, [...own, ...parts].sort().join(' '), 1000, (key) =>
       technologyFinder(key.split(' ')),
     ),
