@@ -76,7 +76,12 @@ export async function startIndexSync(ctx: ServingContext): Promise<() => Promise
     .then(() => {
       if (!closed) ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
     })
-    .catch((error) => ctx.logger.warn({ err: error }, 'could not prepare the read index ahead'));
+    .catch((error) => {
+      // The index still answers (a query computes what it needs on first use): a failure here must not keep the
+      // node out of a load balancer for good.
+      ctx.index.prepared = true;
+      ctx.logger.warn({ err: error }, 'could not prepare the read index ahead');
+    });
 
   return async () => {
     closed = true;
