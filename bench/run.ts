@@ -3,7 +3,8 @@
  * The ceiling is a bare node:http server with a fixed 2 KB JSON body; the service runs as its own process on a
  * synthetic catalogue (source `demo`) of each size; autocannon drives both over loopback from this process.
  * Environment: BENCH_SIZES (default 1000,10000,100000), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_DATABASE_URL (a PostgreSQL server to run on instead of the embedded engine).
+ * BENCH_ROUNDS (default 3: rounds of the reads under writes), BENCH_DATABASE_URL (a PostgreSQL server to run on
+ * instead of the embedded engine).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,8 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Nu
 const NOW = '2026-01-05T09:00:00Z';
 /** The steady write rate of the mixed cases (hosts pushing, RSVPs, a platform's updates). */
 const WRITES_PER_SECOND = 20;
+/** Rounds of write-free and written reads behind the shares under writes (BENCH_ROUNDS; the median is checked). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Events of the feed synced during reads (at 100k events and more). */
 const SYNC_EVENTS = 5_000;
 const ADMIN_TOKEN = 'bench-admin-token';
@@ -302,6 +305,12 @@ async function readsDuringSync(base: string, url: string): Promise<Measured & { 
   return { ...reads, seconds: (performance.now() - started) / 1000, report };
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 function lagText(name: string, l: Latencies): string {
   return `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms over ${l.count} writes${l.failed ? `, ${l.failed} FAILED` : ''}`;
 }
@@ -326,27 +335,41 @@ async function mixedCases(
   console.log('| case | req/s | p50 ms | p99 ms | of write-free |');
   console.log('|---|---|---|---|---|');
   // The write-free figures again, just before writing starts: the cases since the first ones filled caches and grew
-  // the heap, which slows reads by itself, so a share of those would not show what the writes cost.
-  const quiet = { repeated: await measure(urls.qUrl), distinct: await measure(urls.distinctUrl, { distinct: true }) };
+  // the heap, which slows reads by itself, so a share of those would not show what the writes cost. In rounds, as
+  // one pair moves by 10–40 % from run to run on a 2-core machine; the target is checked on the median share.
   const first = { repeated: results.get(Q_CASE)!, distinct: results.get(DISTINCT_CASE)! };
-  console.log(
-    row(`${Q_CASE}, write-free just before`, quiet.repeated, first.repeated.rps).replace(
-      / % \|/,
-      ' % of the first run |',
-    ),
-  );
-  console.log(
-    row(`${DISTINCT_CASE.trim()}, write-free just before`, quiet.distinct, first.distinct.rps).replace(
-      / % \|/,
-      ' % of the first run |',
-    ),
-  );
+  const shares = { repeated: [] as number[], distinct: [] as number[] };
   const writingFrom = Date.now();
-  const writer = await startWriter({ base, key, perSecond: WRITES_PER_SECOND, from: NOW });
-  const repeated = await measure(urls.qUrl);
-  console.log(row(Q_CASE, repeated, quiet.repeated.rps));
-  const distinct = await measure(urls.distinctUrl, { distinct: true });
-  console.log(row(DISTINCT_CASE, distinct, quiet.distinct.rps));
+  let failedEarlier = 0;
+  let quiet!: { repeated: Measured; distinct: Measured };
+  let distinct!: Measured;
+  let writer!: Awaited<ReturnType<typeof startWriter>>;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const label = ROUNDS > 1 ? ` (round ${round})` : '';
+    quiet = { repeated: await measure(urls.qUrl), distinct: await measure(urls.distinctUrl, { distinct: true }) };
+    console.log(
+      row(`${Q_CASE}, write-free just before${label}`, quiet.repeated, first.repeated.rps).replace(
+        / % \|/,
+        ' % of the first run |',
+      ),
+    );
+    console.log(
+      row(`${DISTINCT_CASE.trim()}, write-free just before${label}`, quiet.distinct, first.distinct.rps).replace(
+        / % \|/,
+        ' % of the first run |',
+      ),
+    );
+    writer = await startWriter({ base, key, perSecond: WRITES_PER_SECOND, from: NOW });
+    const repeated = await measure(urls.qUrl);
+    console.log(row(`${Q_CASE}${label}`, repeated, quiet.repeated.rps));
+    distinct = await measure(urls.distinctUrl, { distinct: true });
+    console.log(row(`${DISTINCT_CASE}${label}`, distinct, quiet.distinct.rps));
+    shares.repeated.push(pct(repeated, quiet.repeated));
+    shares.distinct.push(pct(distinct, quiet.distinct));
+    // The last round's writer goes on through the paced reads and the visibility probes.
+    if (round < ROUNDS) failedEarlier += (await writer.stop()).failed;
+  }
+  const share = { repeated: median(shares.repeated), distinct: median(shares.distinct) };
   const offered = Math.round(quiet.distinct.rps / 2);
   const paced = await measureAtRate(urls.distinctUrl, offered);
   console.log(row(`  the same, ${offered} req/s offered (half the write-free rate)`, paced, quiet.distinct.rps));
@@ -354,14 +377,17 @@ async function mixedCases(
   const readers = second ? [base, 'http://127.0.0.1:4402'] : [base];
   const [here, there] = await visibilityLag(base, readers, key, 40);
   const writes = await writer.stop();
+  writes.failed += failedEarlier;
   const served = serviceWriteLatencies(logFile, writingFrom, Date.now());
   await second?.stop();
   console.log(`\n${lagText('Write latency in the service (its access log)', served)}`);
-  console.log(lagText('Write latency seen by the writer (on a thread of the loaded bench process)', writes));
+  console.log(
+    lagText('Write latency seen by the writer (its last round; on a thread of the loaded bench process)', writes),
+  );
   console.log(lagText('Write → visible in /api/events, same node', here!));
   if (there) console.log(lagText('Write → visible in /api/events, second node', there));
   const lines = [
-    `Target ${mark(pct(repeated, quiet.repeated) >= 80 && pct(distinct, quiet.distinct) >= 80)}: reads keep ≥ 80 % under ${WRITES_PER_SECOND} writes/s — repeated ${pct(repeated, quiet.repeated).toFixed(0)} %, distinct ${pct(distinct, quiet.distinct).toFixed(0)} %`,
+    `Target ${mark(share.repeated >= 80 && share.distinct >= 80)}: reads keep ≥ 80 % under ${WRITES_PER_SECOND} writes/s — repeated ${share.repeated.toFixed(0)} %, distinct ${share.distinct.toFixed(0)} %${ROUNDS > 1 ? ` (medians of ${ROUNDS} rounds: ${shares.repeated.map((x) => x.toFixed(0)).join(', ')} / ${shares.distinct.map((x) => x.toFixed(0)).join(', ')})` : ''}`,
     `Target ${mark(here!.p99 < 100 && here!.failed === 0)}: a write visible on its own node within 100 ms (p99) — ${here!.p99} ms`,
   ];
   if (there)
