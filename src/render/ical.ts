@@ -130,13 +130,12 @@ export function foldLines(text: string): string {
 }
 
 function foldLine(line: string): string {
-  let octets = 0;
   let i = 0;
-  // Most lines are ASCII and short: nothing to fold.
-  for (; i < line.length && line.charCodeAt(i) < 0x80; i++) if (++octets > 74) break;
+  // Most lines are ASCII and short: nothing to fold. Up to 74 ASCII characters are as many octets.
+  while (i < line.length && i < 74 && line.charCodeAt(i) < 0x80) i++;
   if (i === line.length) return line;
   let out = line.slice(0, i);
-  octets = i;
+  let octets = i;
   while (i < line.length) {
     let char = line[i++]!;
     const code = char.charCodeAt(0);
