@@ -135,6 +135,73 @@ describe('BulkMiniSearch.addAll', () => {
   });
 });
 
+/** `search`'s answer as `scoreQuery` gives it: id → score and the fields matched, as bits of their position. */
+function searched(index: MiniSearch<Doc>, query: string): Map<unknown, { score: number; fields: number }> {
+  const out = new Map<unknown, { score: number; fields: number }>();
+  for (const r of index.search(query, SEARCH)) {
+    let fields = 0;
+    for (const matched of Object.values(r.match))
+      for (const f of matched) fields |= 1 << SEARCH_FIELDS.indexOf(f as never);
+    out.set(r.id, { score: r.score, fields });
+  }
+  return out;
+}
+
+/** `scoreQuery`'s answer, each match as its score and fields. */
+function scored(index: BulkMiniSearch<Doc>, query: string): Map<unknown, { score: number; fields: number }> {
+  return new Map([...index.scoreQuery(query, SEARCH)].map(([id, { score, fields }]) => [id, { score, fields }]));
+}
+
+describe('BulkMiniSearch.scoreQuery', () => {
+  // Built in bulk (long lists as PostingLists) and then changed (deleted postings, Maps grown by add).
+  const docs = demoDocs(2500, 21);
+  const index = new BulkMiniSearch<Doc>(OPTIONS);
+  index.addAll(docs);
+  index.forgetBulkMemo();
+  for (let i = 0; i < docs.length; i += 5) index.remove(docs[i]!);
+  for (const d of demoDocs(200, 22)) index.add(d);
+  const words = [...new Set(docs.slice(0, 200).flatMap((d) => `${d.title} ${d.organizer} ${d.city}`.split(/\s+/)))];
+
+  it('answers as search does, score for score to the last bit, with the fields matched', () => {
+    const asked = [
+      ...queries(docs),
+      ...words,
+      'node.js meetup',
+      'data data',
+      'Data, AI & Cloud',
+      'a',
+      '',
+      'konferenzen',
+      'meetups',
+      Array.from({ length: 40 }, (_, i) => words[i % words.length]).join(' '),
+    ];
+    for (const query of asked) expect(scored(index, query), query).toEqual(searched(index, query));
+  });
+
+  it('answers as search does for any query made of catalogue words, cut short, misspelt or joined', () => {
+    const word = fc.constantFrom(...words).chain((w) =>
+      fc.oneof(
+        fc.constant(w),
+        fc.nat(w.length).map((n) => w.slice(0, Math.max(2, n))),
+        fc
+          .tuple(fc.nat(w.length), fc.constantFrom(...'aeiorstxzäöü'))
+          .map(([at, c]) => w.slice(0, at) + c + w.slice(at + 1)),
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(' ', '-', ', ', '.'),
+        (parts, sep) => {
+          const query = parts.join(sep);
+          expect(scored(index, query), query).toEqual(searched(index, query));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('PostingList', () => {
   type Op =
     | { kind: 'append' | 'setNew'; gap: number; freq: number }

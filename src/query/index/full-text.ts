@@ -31,7 +31,6 @@ export type SearchField = (typeof SEARCH_FIELDS)[number];
 export function fieldBit(field: SearchField): number {
   return 1 << SEARCH_FIELDS.indexOf(field);
 }
-const FIELD_BITS = new Map<string, number>(SEARCH_FIELDS.map((f) => [f, fieldBit(f)]));
 
 /** How well one event matches one full-text term, and in which fields (bits of `fieldBit`). */
 export interface TextHit {
@@ -155,13 +154,9 @@ export class FullTextIndex {
   searchTerm(term: string): ReadonlyMap<number, TextHit> {
     let hits = this.termHits.get(term);
     if (!hits) {
-      const out = new Map<number, TextHit>();
-      for (const r of this.search.search(term, SEARCH_OPTIONS)) {
-        let fields = 0;
-        for (const matched of Object.values(r.match)) for (const f of matched) fields |= FIELD_BITS.get(f) ?? 0;
-        out.set(r.id as number, { score: r.score, fields });
-      }
-      hits = out;
+      // Ids are slots; field ids are positions in SEARCH_FIELDS (INDEX_OPTIONS lists them in that order), so a match's
+      // field bits are those of `fieldBit`.
+      hits = this.search.scoreQuery(term, SEARCH_OPTIONS) as Map<number, TextHit>;
       this.termHits.set(term, hits);
     }
     return hits;

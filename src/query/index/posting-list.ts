@@ -116,6 +116,15 @@ export class PostingList {
     return this.entries();
   }
 
+  /** Each posting not deleted, in id order, as iterating `entries()` gives them, without an object per step. */
+  forEachPosting(visit: (id: number, freq: number) => void): void {
+    const { ids, freqs, length } = this;
+    for (let slot = 0; slot < length; slot++) {
+      const freq = freqs[slot]!;
+      if (freq !== 0) visit(ids[slot]!, freq);
+    }
+  }
+
   forEach(callback: (freq: number, id: number, list: this) => void): void {
     for (const [id, freq] of this.entries()) callback(freq, id, this);
   }
