@@ -270,23 +270,26 @@ export class CountryShard {
   }
 
   /**
-   * A small fact about the event at `slot` that depends on a query value (`key`), computed on first use by `make`
-   * and kept until that slot changes: e.g. whether a title repeats a prompt's word. Read from a typed array, it spares
-   * ranking a visit to the event's object (scattered in the heap) for every candidate. At most 128 keys are kept.
+   * A small fact about the event at `slot` that depends on a query value (`key`), computed on first use by
+   * `make(entry, slot, value)` and kept until that slot changes: e.g. whether a title repeats a prompt's word. Read
+   * from a typed array, it spares ranking a visit to the event's object (scattered in the heap) for every candidate.
+   * At most 128 keys are kept. `make` is a function made once and given the query value, not a closure made per
+   * call: ranking asks this of tens of thousands of candidates per prompt, and a closure each was most of what a
+   * prompt allocated.
    */
-  memo(key: string, slot: number, make: (entry: IndexedEvent, slot: number) => number): number {
+  memo<V>(key: string, slot: number, make: (entry: IndexedEvent, slot: number, value: V) => number, value: V): number {
     let memo = this.memos.get(key);
     if (!memo) {
       if (this.memos.size >= 128) this.memos.clear();
       memo = new Int8Array(this.capacity).fill(-1);
       this.memos.set(key, memo);
     }
-    let value = memo[slot]!;
-    if (value === -1) {
-      value = make(this.events[slot]!, slot);
-      memo[slot] = value;
+    let known = memo[slot]!;
+    if (known === -1) {
+      known = make(this.events[slot]!, slot, value);
+      memo[slot] = known;
     }
-    return value;
+    return known;
   }
 
   /** Starts a walk over several lists; returns the mark a walker sets in `visited` for each slot it visits. */

@@ -123,18 +123,20 @@ const technology: Facet<PreparedTechnology> = {
   },
 };
 
+/** 0: not on the topic; 1: on it, the title not naming the field; 2: naming a part of it; 3: the field as a whole. */
+function titleOnTopic(e: IndexedEvent, _slot: number, slug: TopicSlug): number {
+  if (!e.event.topics.includes(slug)) return 0;
+  const words = titleNamesTopic(e.event, slug);
+  return words ? (words.whole ? 3 : 2) : 1;
+}
+
 const topic: Facet<AskedField> = {
   name: 'topic',
   role: 'match',
   asks: (q) => q.fields,
   candidates: (shard, f, _q, visit) => visitList(shard.byTopic.get(f.slug), visit),
   score(shard, slot, f) {
-    // 0: not on the topic; 1: on it, the title not naming the field; 2: naming a part of it; 3: the field as a whole.
-    const named = shard.memo(TITLE_KEY(f.slug), slot, (e) => {
-      if (!e.event.topics.includes(f.slug)) return 0;
-      const words = titleNamesTopic(e.event, f.slug);
-      return words ? (words.whole ? 3 : 2) : 1;
-    });
+    const named = shard.memo(TITLE_KEY(f.slug), slot, titleOnTopic, f.slug);
     if (named === 0) return 0;
     return named === 1 ? WEIGHT.field : WEIGHT.field + (named === 3 ? WEIGHT.fieldTitle : WEIGHT.fieldTitlePart);
   },
@@ -221,7 +223,7 @@ function namedInFields(named: Named, f: ImpliedFields): number {
 }
 
 /** 1: carries an implied field and names no neighbour only; 2: a general tech event; 0: neither. */
-function impliedFit(e: IndexedEvent, f: ImpliedFields): number {
+function impliedFit(e: IndexedEvent, _slot: number, f: ImpliedFields): number {
   const ev = e.event;
   if (carriesAny(ev, f.slugs)) {
     const title = namedInFields(titleNames(ev), f);
@@ -244,7 +246,7 @@ const field: Facet<ImpliedFields> = {
     }
   },
   score(shard, slot, f) {
-    const fit = shard.memo(f.memo, slot, (e) => impliedFit(e, f));
+    const fit = shard.memo(f.memo, slot, impliedFit, f);
     return fit === 1 ? WEIGHT.implied : fit === 2 ? WEIGHT.general : 0;
   },
   reasons(shard, slot, f, _q, out) {
@@ -279,20 +281,25 @@ const format: Facet<Format> = {
 /** The memo key of a facet's value, made once (a key built per candidate would be hashed per candidate). */
 function memoKeys(prefix: string): (value: string) => string {
   const keys = new Map<string, string>();
-  return (value) => remembered(keys, value, 1_000, (v) => `${prefix}|${v}`);
+  const make = (value: string) => `${prefix}|${value}`;
+  return (value) => remembered(keys, value, 1_000, make);
 }
 const TITLE_KEY = memoKeys('title');
 const PRICE_KEY = memoKeys('price');
 const SENIORITY_KEY = memoKeys('seniority');
 const KIND_KEY = memoKeys('kind');
 
+// What the price, seniority and kind facets memoize per slot: 1 when the event is what the prompt asks, else 0.
+const pricedAs = (e: IndexedEvent, _slot: number, p: 'free' | 'paid') => (e.event.priceType === p ? 1 : 0);
+const forSeniority = (e: IndexedEvent, _slot: number, s: Seniority) => (e.event.seniority.includes(s) ? 1 : 0);
+const ofKind = (e: IndexedEvent, _slot: number, k: EventKind) => (e.kinds.has(k) ? 1 : 0);
+
 const price: Facet<'free' | 'paid'> = {
   name: 'price',
   role: 'qualify',
   asks: (q) => (q.u.price ? [q.u.price] : NONE),
   candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
-  score: (shard, slot, p) =>
-    shard.memo(PRICE_KEY(p), slot, (e) => (e.event.priceType === p ? 1 : 0)) === 1 ? WEIGHT.price : 0,
+  score: (shard, slot, p) => (shard.memo(PRICE_KEY(p), slot, pricedAs, p) === 1 ? WEIGHT.price : 0),
   reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
 };
 
@@ -310,8 +317,7 @@ const seniority: Facet<Seniority> = {
   role: 'qualify',
   asks: (q) => q.u.seniority,
   candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
-  score: (shard, slot, s) =>
-    shard.memo(SENIORITY_KEY(s), slot, (e) => (e.event.seniority.includes(s) ? 1 : 0)) === 1 ? WEIGHT.seniority : 0,
+  score: (shard, slot, s) => (shard.memo(SENIORITY_KEY(s), slot, forSeniority, s) === 1 ? WEIGHT.seniority : 0),
   reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
 };
 
@@ -320,7 +326,7 @@ const kind: Facet<EventKind> = {
   role: 'qualify',
   asks: (q) => q.u.kinds,
   candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
-  score: (shard, slot, k) => (shard.memo(KIND_KEY(k), slot, (e) => (e.kinds.has(k) ? 1 : 0)) === 1 ? WEIGHT.kind : 0),
+  score: (shard, slot, k) => (shard.memo(KIND_KEY(k), slot, ofKind, k) === 1 ? WEIGHT.kind : 0),
   reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
 };
 
