@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -129,7 +130,15 @@ export async function registerCaching(
   const cache = createResponseCache();
   // A body is kept from the second time its URL is asked for: one-off URLs would only push out the ones that recur.
   const admission = new SecondSight(8000);
-  await app.register(etag);
+  // A body rendered as a string goes on as the bytes it is sent as, encoded once here: hashed for its ETag, kept in
+  // the cache and written to the socket as one Buffer, outside V8's heap. Passed on as a string (tens of KB of JSON
+  // built by concatenation), it is flattened for the hash and held until the socket has written it, long enough to
+  // outlive the young generation: each such read left a copy to the full collections that pause every request.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    done(null, typeof payload === 'string' ? Buffer.from(payload) : payload);
+  });
+  // The plugin's default hashes with a Hash object per body; the one-shot digest gives the same ETag.
+  await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
 
   // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
   // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
@@ -205,7 +214,7 @@ export async function registerCaching(
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(slot, { body: Buffer.from(payload), headers, encoded: {}, read });
+      cache.set(slot, { body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), headers, encoded: {}, read });
     }
     request.settleUnderWay?.();
     request.settleUnderWay = undefined;
