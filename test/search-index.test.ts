@@ -358,4 +358,40 @@ describe('FullTextIndex.slotsMatching', () => {
       { numRuns: 300 },
     );
   });
+
+  it('keeps its sets within the slot bound as changes grow and shrink them, and answers alike', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const live = new FullTextIndex({ maxKeptSlots: 6 });
+        const held = new Map<number, CatalogueEvent>();
+        let asked: string | undefined;
+        for (const s of steps) {
+          if (s.kind === 'ask') {
+            asked = s.term;
+            live.slotsMatching(s.term);
+          } else if (s.kind === 'remove' || held.has(s.slot)) {
+            const old = held.get(s.slot);
+            if (old) live.remove(s.slot, old);
+            held.delete(s.slot);
+          }
+          if (s.kind === 'add') {
+            const event = eventOf(s.doc);
+            live.add(s.slot, event);
+            held.set(s.slot, event);
+          }
+          // The count is what the kept sets hold, and within the bound unless the one set kept is larger by itself.
+          const kept = (live as unknown as { matching: Map<string, Set<number>> }).matching;
+          expect(live.slotsKept).toBe([...kept.values()].reduce((sum, slots) => sum + slots.size, 0));
+          const lastAlone = asked === undefined ? 0 : live.slotsMatching(asked).size;
+          expect(live.slotsKept).toBeLessThanOrEqual(Math.max(6, lastAlone));
+        }
+        const fresh = new FullTextIndex();
+        fresh.load([...held].map(([slot, event]) => ({ slot, event })));
+        for (const term of TERMS) {
+          expect([...live.slotsMatching(term)].sort(), term).toEqual([...fresh.searchTerm(term).keys()].sort());
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

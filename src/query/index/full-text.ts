@@ -92,13 +92,32 @@ export class FullTextIndex {
    * Which slots match a term, by term: kept in step with every change instead of dropped with `termHits`. Whether a
    * document matches a term does not depend on the other documents (its scores do, through BM25's statistics), so a
    * change touches only the changed slot in each set. Ranking asks this of the words that name technologies, which
-   * recur from prompt to prompt while the catalogue is written.
+   * recur from prompt to prompt while the catalogue is written. At most 128 terms, and `maxKeptSlots` slots over all
+   * their sets, counted here (`keptSlots`) as the sets grow and shrink with changes: the cache measures a value only
+   * when it is stored.
    */
   private readonly matching = new LRUCache<string, Set<number>>({
     max: 128,
-    maxSize: 200_000,
-    sizeCalculation: (slots) => Math.max(1, slots.size),
+    dispose: (slots) => {
+      this.keptSlots -= slots.size;
+    },
   });
+  private keptSlots = 0;
+  private readonly maxKeptSlots: number;
+
+  constructor({ maxKeptSlots = 200_000 }: { maxKeptSlots?: number } = {}) {
+    this.maxKeptSlots = maxKeptSlots;
+  }
+
+  /** Slots held over all kept sets of `slotsMatching`. */
+  get slotsKept(): number {
+    return this.keptSlots;
+  }
+
+  /** Drops the least recently asked sets until the kept slots are within bounds (the last set asked stays). */
+  private trimKept(): void {
+    while (this.keptSlots > this.maxKeptSlots && this.matching.size > 1) this.matching.pop();
+  }
 
   add(slot: number, event: CatalogueEvent): void {
     const document = toDocument(slot, event);
@@ -110,15 +129,19 @@ export class FullTextIndex {
     const alone = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
     alone.add(document);
     for (const [term, slots] of this.matching.entries()) {
-      if (alone.search(term, SEARCH_OPTIONS).length > 0) slots.add(slot);
+      if (!slots.has(slot) && alone.search(term, SEARCH_OPTIONS).length > 0) {
+        slots.add(slot);
+        this.keptSlots++;
+      }
     }
+    this.trimKept();
   }
 
   /** Removes the document `add` made of this slot and event. */
   remove(slot: number, event: CatalogueEvent): void {
     this.search.remove(toDocument(slot, event));
     this.forgetHits();
-    for (const slots of this.matching.values()) slots.delete(slot);
+    for (const slots of this.matching.values()) if (slots.delete(slot)) this.keptSlots--;
   }
 
   private forgetHits(): void {
@@ -146,6 +169,8 @@ export class FullTextIndex {
     if (!slots) {
       slots = new Set(this.searchTerm(term).keys());
       this.matching.set(term, slots);
+      this.keptSlots += slots.size;
+      this.trimKept();
     }
     return slots;
   }
