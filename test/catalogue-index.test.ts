@@ -26,7 +26,10 @@ function snapshot(index: CatalogueIndex, terms: string[]): unknown {
     terms: (['ch', 'de', 'at'] as const).map((c) => {
       const shard = index.shard(c);
       return terms.map((t) =>
-        [...shard.text.searchTerm(t)].map(([slot, hit]) => [shard.at(slot).event.id, hit]).sort(byFirst),
+        Array.from(shard.text.searchTerm(t).slots, (slot, i) => {
+          const hits = shard.text.searchTerm(t);
+          return [shard.at(slot).event.id, hits.scores[i], hits.fields[i]];
+        }).sort(byFirst),
       );
     }),
   };
@@ -71,7 +74,7 @@ describe('CatalogueIndex bulk loading', () => {
     expect(index.apply({ ...a!, revision: 5, title: 'Back' })).toBe(true);
     expect(index.get(a!.id)?.event.title).toBe('Back');
     const shard = index.shard(a!.country);
-    expect([...shard.text.searchTerm('back').keys()].map((slot) => shard.at(slot).event.id)).toEqual([a!.id]);
+    expect([...shard.text.searchTerm('back').slots].map((slot) => shard.at(slot).event.id)).toEqual([a!.id]);
   });
 });
 

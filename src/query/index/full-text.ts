@@ -3,7 +3,7 @@ import MiniSearch from 'minisearch';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
-import { BulkMiniSearch } from './bulk-minisearch.js';
+import { BulkMiniSearch, type ScoredMatch } from './bulk-minisearch.js';
 
 /** Lower-case, accent-folded, with simple plural endings removed, so "Konferenzen"/"meetups" meet "meetup". */
 export function processTerm(term: string): string | null {
@@ -32,10 +32,45 @@ export function fieldBit(field: SearchField): number {
   return 1 << SEARCH_FIELDS.indexOf(field);
 }
 
-/** How well one event matches one full-text term, and in which fields (bits of `fieldBit`). */
-export interface TextHit {
-  score: number;
-  fields: number;
+/**
+ * The events matching one full-text term in a shard: their slots, how well each matches (BM25) and in which fields
+ * (bits of `fieldBit`), in flat arrays, with the position of each slot. A term's hits are kept across prompts and
+ * dropped with the next change of the shard: as objects, a common word's thousands of hits outlived the young
+ * generation and then died, most of what reads under writes left to the full collections that pause every request.
+ */
+export class TermHits {
+  readonly slots: Int32Array;
+  readonly scores: Float64Array;
+  readonly fields: Uint8Array;
+  /** The best score, 0 without hits. */
+  readonly maxScore: number;
+  private readonly position = new Map<number, number>();
+
+  constructor(matches: ReadonlyMap<number, { score: number; fields: number }>) {
+    this.slots = new Int32Array(matches.size);
+    this.scores = new Float64Array(matches.size);
+    this.fields = new Uint8Array(matches.size);
+    let i = 0;
+    let best = 0;
+    for (const [slot, { score, fields }] of matches) {
+      this.slots[i] = slot;
+      this.scores[i] = score;
+      this.fields[i] = fields;
+      this.position.set(slot, i);
+      best = Math.max(best, score);
+      i++;
+    }
+    this.maxScore = best;
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Where `slot` is in the arrays, -1 when it is no hit. */
+  indexOf(slot: number): number {
+    return this.position.get(slot) ?? -1;
+  }
 }
 
 /** Topic lists as searchable text; events read in bulk share their (frozen) topic lists, so this is mostly a lookup. */
@@ -82,7 +117,7 @@ const SEARCH_OPTIONS = {
 export class FullTextIndex {
   private readonly search = new BulkMiniSearch<SearchDocument>(INDEX_OPTIONS);
   /** Bounded by hits as well as terms: a common word matches tens of thousands of events at 100k. */
-  private readonly termHits = new LRUCache<string, ReadonlyMap<number, TextHit>>({
+  private readonly termHits = new LRUCache<string, TermHits>({
     max: 256,
     maxSize: 400_000,
     sizeCalculation: (hits) => Math.max(1, hits.size),
@@ -167,7 +202,7 @@ export class FullTextIndex {
   slotsMatching(term: string): ReadonlySet<number> {
     let slots = this.matching.get(term);
     if (!slots) {
-      slots = new Set(this.searchTerm(term).keys());
+      slots = new Set(this.searchTerm(term).slots);
       this.matching.set(term, slots);
       this.keptSlots += slots.size;
       this.trimKept();
@@ -175,13 +210,13 @@ export class FullTextIndex {
     return slots;
   }
 
-  /** The events matching one query term: slot → score and the fields it matched. */
-  searchTerm(term: string): ReadonlyMap<number, TextHit> {
+  /** The events matching one query term, with their scores and the fields they matched. */
+  searchTerm(term: string): TermHits {
     let hits = this.termHits.get(term);
     if (!hits) {
       // Ids are slots; field ids are positions in SEARCH_FIELDS (INDEX_OPTIONS lists them in that order), so a match's
       // field bits are those of `fieldBit`.
-      hits = this.search.scoreQuery(term, SEARCH_OPTIONS) as Map<number, TextHit>;
+      hits = new TermHits(this.search.scoreQuery(term, SEARCH_OPTIONS) as Map<number, ScoredMatch>);
       this.termHits.set(term, hits);
     }
     return hits;

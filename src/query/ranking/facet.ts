@@ -1,7 +1,7 @@
 import type { technologyFinder } from '../../catalogue/lexicon-technologies.js';
 import type { TopicSlug } from '../../catalogue/taxonomy.js';
 import type { CountryShard } from '../index/country-shard.js';
-import type { TextHit } from '../index/full-text.js';
+import type { TermHits } from '../index/full-text.js';
 import type { Understanding } from '../prompt/understand.js';
 
 /**
@@ -110,7 +110,7 @@ export interface PreparedQuery {
   technologies: PreparedTechnology[];
   implied: ImpliedFields | undefined;
   /** Full-text words with the events each matches in this shard. */
-  text: { term: string; hits: ReadonlyMap<number, TextHit> }[];
+  text: { term: string; hits: TermHits }[];
   /** The best full-text score of any word (scores are scaled by it). */
   maxText: number;
   /**

@@ -170,15 +170,15 @@ const text: Facet<PreparedQuery['text'][number]> = {
   role: 'match',
   asks: (q) => q.text,
   candidates: (_shard, { hits }, _q, visit) => {
-    for (const slot of hits.keys()) visit(slot);
+    for (let i = 0; i < hits.size; i++) visit(hits.slots[i]!);
   },
   score(_shard, slot, { hits }, q) {
-    const hit = hits.get(slot);
-    return hit ? (WEIGHT.text * hit.score) / q.maxText : 0;
+    const i = hits.indexOf(slot);
+    return i < 0 ? 0 : (WEIGHT.text * hits.scores[i]!) / q.maxText;
   },
   reasons(shard, slot, { term, hits }, _q, out) {
-    const hit = hits.get(slot)!;
-    const field = FIELD_ORDER.find((f) => hit.fields & fieldBit(f));
+    const matched = hits.fields[hits.indexOf(slot)]!;
+    const field = FIELD_ORDER.find((f) => matched & fieldBit(f));
     if (field) out.push(FIELD_REASON[field](term, shard.at(slot)));
   },
 };

@@ -60,7 +60,7 @@ export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: 
       : undefined;
   const text = u.terms.map((term) => ({ term, hits: shard.text.searchTerm(term) }));
   let maxText = 0;
-  for (const { hits } of text) for (const h of hits.values()) maxText = Math.max(maxText, h.score);
+  for (const { hits } of text) maxText = Math.max(maxText, hits.maxScore);
   const phraseWords = plain(foldText(u.phrase)).trim().split(' ');
   return {
     u,
