@@ -331,30 +331,42 @@ describe('FullTextIndex.slotsMatching', () => {
   const eventOf = (d: { title: string; description: string; organizer: string; venue: string; city: string }) =>
     ({ ...d, topics: [] }) as unknown as CatalogueEvent;
 
+  type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+  /**
+   * Applies the steps to `live` (asking a term, removing a slot's event, or adding one in its place), calling `after`
+   * with the term asked last once each step is done; then checks that it answers every term as a fresh index of what
+   * it holds.
+   */
+  function replay(live: FullTextIndex, steps: Step[], after: (asked: string | undefined) => void = () => {}): void {
+    const held = new Map<number, CatalogueEvent>();
+    let asked: string | undefined;
+    for (const s of steps) {
+      if (s.kind === 'ask') {
+        asked = s.term;
+        live.slotsMatching(s.term);
+      } else if (s.kind === 'remove' || held.has(s.slot)) {
+        const old = held.get(s.slot);
+        if (old) live.remove(s.slot, old);
+        held.delete(s.slot);
+      }
+      if (s.kind === 'add') {
+        const event = eventOf(s.doc);
+        live.add(s.slot, event);
+        held.set(s.slot, event);
+      }
+      after(asked);
+    }
+    const fresh = new FullTextIndex();
+    fresh.load([...held].map(([slot, event]) => ({ slot, event })));
+    for (const term of TERMS) {
+      expect([...live.slotsMatching(term)].sort(), term).toEqual([...fresh.searchTerm(term).slots].sort());
+    }
+  }
+
   it('kept in step with adds and removes, holds the slots a fresh search finds', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
-        const live = new FullTextIndex();
-        const held = new Map<number, CatalogueEvent>();
-        for (const s of steps) {
-          if (s.kind === 'ask') live.slotsMatching(s.term);
-          else if (s.kind === 'remove' || held.has(s.slot)) {
-            const old = held.get(s.slot);
-            if (old) live.remove(s.slot, old);
-            held.delete(s.slot);
-          }
-          if (s.kind === 'add') {
-            const event = eventOf(s.doc);
-            live.add(s.slot, event);
-            held.set(s.slot, event);
-          }
-        }
-        const fresh = new FullTextIndex();
-        fresh.load([...held].map(([slot, event]) => ({ slot, event })));
-        for (const term of TERMS) {
-          expect([...live.slotsMatching(term)].sort(), term).toEqual([...fresh.searchTerm(term).slots].sort());
-        }
-      }),
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => replay(new FullTextIndex(), steps)),
       { numRuns: 300 },
     );
   });
@@ -363,33 +375,13 @@ describe('FullTextIndex.slotsMatching', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         const live = new FullTextIndex({ maxKeptSlots: 6 });
-        const held = new Map<number, CatalogueEvent>();
-        let asked: string | undefined;
-        for (const s of steps) {
-          if (s.kind === 'ask') {
-            asked = s.term;
-            live.slotsMatching(s.term);
-          } else if (s.kind === 'remove' || held.has(s.slot)) {
-            const old = held.get(s.slot);
-            if (old) live.remove(s.slot, old);
-            held.delete(s.slot);
-          }
-          if (s.kind === 'add') {
-            const event = eventOf(s.doc);
-            live.add(s.slot, event);
-            held.set(s.slot, event);
-          }
+        replay(live, steps, (asked) => {
           // The count is what the kept sets hold, and within the bound unless the one set kept is larger by itself.
           const kept = (live as unknown as { matching: Map<string, Set<number>> }).matching;
           expect(live.slotsKept).toBe([...kept.values()].reduce((sum, slots) => sum + slots.size, 0));
           const lastAlone = asked === undefined ? 0 : live.slotsMatching(asked).size;
           expect(live.slotsKept).toBeLessThanOrEqual(Math.max(6, lastAlone));
-        }
-        const fresh = new FullTextIndex();
-        fresh.load([...held].map(([slot, event]) => ({ slot, event })));
-        for (const term of TERMS) {
-          expect([...live.slotsMatching(term)].sort(), term).toEqual([...fresh.searchTerm(term).slots].sort());
-        }
+        });
       }),
       { numRuns: 300 },
     );
