@@ -209,12 +209,13 @@ export async function registerCaching(
     const slot = request.responseCacheSlot;
     const read = request.readsFrom;
     // A body is kept with the versions it was made from; a later lookup serves it only while they are current.
-    if (slot && read && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    // String bodies arrive here as the Buffer the first onSend hook made of them (see above); streams are not kept.
+    if (slot && read && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(slot, { body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), headers, encoded: {}, read });
+      cache.set(slot, { body: payload, headers, encoded: {}, read });
     }
     request.settleUnderWay?.();
     request.settleUnderWay = undefined;
