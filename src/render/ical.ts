@@ -121,8 +121,8 @@ function veventOf(event: CatalogueEvent, baseUrl: string): string {
 /**
  * RFC 5545 §3.1 line folding, exactly as ical-generator's `foldLines` does it (a line break and a space before the
  * octet that would make a line longer than 74; a surrogate pair kept whole). Written here because that function
- * encodes every character with a new TextEncoder to count its octets: some 0.5 ms per event, most of a feed's cost
- * when a new prompt's events were not rendered before (a calendar of 50 such events took ~28 ms, ~40 % of it there).
+ * encodes every character with a new TextEncoder to count its octets, most of a feed's cost when a new prompt's
+ * events were not rendered before (figures in docs/architecture.md).
  * Here octets are counted from the UTF-16 code units; test/ical-fold.test.ts holds the two to the same output.
  */
 export function foldLines(text: string): string {

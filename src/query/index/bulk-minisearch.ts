@@ -65,8 +65,8 @@ const COMPACT_FROM = 32;
  *
  * `scoreQuery` is MiniSearch's `search` (OR of the query's tokens, BM25 over the fields) for ranking, score for score
  * and bit for bit, at a fraction of the cost: no result object per document with its terms and matches, no stored
- * fields copied, no sort. A word found in a tenth of a country's events is searched in about a millisecond rather
- * than seven, which is what each write costs the next prompt asking it (a write changes BM25's statistics).
+ * fields copied, no sort. Each write makes the next prompt asking a word score it again (a write changes BM25's
+ * statistics), so this cost is paid under writes over and over (figures in docs/performance.md).
  */
 export class BulkMiniSearch<T> extends MiniSearch<T> {
   private memo: MemoStats[] = [];

@@ -36,7 +36,8 @@ export function fieldBit(field: SearchField): number {
  * The events matching one full-text term in a shard: their slots, how well each matches (BM25) and in which fields
  * (bits of `fieldBit`), in flat arrays, with the position of each slot. A term's hits are kept across prompts and
  * dropped with the next change of the shard: as objects, a common word's thousands of hits outlived the young
- * generation and then died, most of what reads under writes left to the full collections that pause every request.
+ * generation and then died, a large part of what reads under writes left to the full collections that pause every
+ * request.
  */
 export class TermHits {
   readonly slots: Int32Array;
