@@ -9,7 +9,6 @@ import { type Country, isCountry } from '../places/countries.js';
 import { warmUpDateParsing } from '../query/prompt/dates.js';
 import { collectGarbage, collectWhenIdle, compileWasmBaselineOnly, limitHeapGrowth } from '../runtime/heap.js';
 import { asyncStdout } from '../runtime/log-stream.js';
-import { startService } from '../service.js';
 import { openStorage } from '../storage/database.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 import { type ImportReport, runImport } from '../use-cases/import-records.js';
@@ -67,6 +66,9 @@ async function serve(args: string[]): Promise<void> {
   compileWasmBaselineOnly();
   // The first prompts with a date-like word would otherwise wait for V8 to compile chrono's patterns.
   warmUpDateParsing();
+  // Loaded here, not at the top: the HTTP stack (Fastify, the MCP SDK, OpenAPI) is a second or more of module
+  // loading that the other commands do not need.
+  const { startService } = await import('../service.js');
   const service = await startService(config, logger);
   // Once the read index is loaded (while it loads, the live heap grows from nothing, and a growth limit would make a
   // full collection of it every few megabytes). V8 sets the next limit as a full collection ends, so one now makes
