@@ -40,7 +40,10 @@ export function normaliseTitle(title: string): string {
 
 /** The bucket of an event: country and normalised title. Duplicates always share it (the converse needs checks). */
 export function duplicateKey(event: Pick<CatalogueEvent, 'country' | 'title'>): string {
-  return `${event.country}|${normaliseTitle(event.title)}`;
+  // Joined, not concatenated: V8 keeps a concatenation as a pair of strings (a "cons string") until it is read
+  // character by character, and the read index keeps a key per event, one more object per event to mark in every
+  // full collection; `join` writes one flat string.
+  return [event.country, normaliseTitle(event.title)].join('|');
 }
 
 /**

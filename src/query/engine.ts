@@ -324,7 +324,7 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
     const served = new SeenFilter(page ? page.seen.bits.slice() : undefined);
     for (const e of events) served.add(e.entry.event.id);
     const key: PageKey = {
-      startMs: last.entry.startMs,
+      startMs: last.entry.event.start.getTime(),
       id: last.entry.event.id,
       ...(ranked ? { score: last.score } : {}),
     };

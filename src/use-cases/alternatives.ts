@@ -98,6 +98,9 @@ function soonest(events: RankedEvent[], n: number): RankedEvent[] {
   const seen = new Set<string>();
   return events
     .filter((e) => !seen.has(e.entry.event.id) && seen.add(e.entry.event.id))
-    .sort((a, b) => a.entry.startMs - b.entry.startMs || endsAt(a.entry.event) - endsAt(b.entry.event))
+    .sort(
+      (a, b) =>
+        a.entry.event.start.getTime() - b.entry.event.start.getTime() || endsAt(a.entry.event) - endsAt(b.entry.event),
+    )
     .slice(0, n);
 }

@@ -5,6 +5,7 @@ import { CountryShard } from './country-shard.js';
 import {
   belongsInIndex,
   ENDED_KEPT_MS,
+  endsAt,
   founderFitOf,
   type IndexedEvent,
   indexEvent,
@@ -98,7 +99,7 @@ export class CatalogueIndex {
       this.entries.set(event.id, entry);
       this.join(entry);
       touchedKeys.push(entry.duplicateKey);
-      this.nextExpiryMs = Math.min(this.nextExpiryMs, entry.endsAt + ENDED_KEPT_MS);
+      this.nextExpiryMs = Math.min(this.nextExpiryMs, endsAt(entry.event) + ENDED_KEPT_MS);
     } else {
       this.revisions.set(event.id, event.revision);
     }
@@ -160,7 +161,7 @@ export class CatalogueIndex {
     const shown = new Map<Country, IndexedEvent[]>(COUNTRIES.map((c) => [c, []]));
     for (const entry of this.entries.values()) {
       this.join(entry);
-      this.nextExpiryMs = Math.min(this.nextExpiryMs, entry.endsAt + ENDED_KEPT_MS);
+      this.nextExpiryMs = Math.min(this.nextExpiryMs, endsAt(entry.event) + ENDED_KEPT_MS);
     }
     for (const key of this.groups.keys()) {
       for (const { entry, show } of this.grouped(key)) if (show) shown.get(entry.event.country)!.push(entry);
@@ -264,7 +265,7 @@ export class CatalogueIndex {
     const expired: IndexedEvent[] = [];
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.entries.values()) {
-      const leaves = entry.endsAt + ENDED_KEPT_MS;
+      const leaves = endsAt(entry.event) + ENDED_KEPT_MS;
       if (leaves <= nowMs) expired.push(entry);
       else if (leaves < next) next = leaves;
     }

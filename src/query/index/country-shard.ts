@@ -1,9 +1,10 @@
+import { cfpClosesAt } from '../../catalogue/cfp.js';
 import type { EventFormat } from '../../catalogue/event.js';
 import { FORMATS } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import { eventDigest } from '../cursor.js';
 import { FullTextIndex } from './full-text.js';
-import { compareByStart, founderFitOf, type IndexedEvent } from './indexed-event.js';
+import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
 import { OrderedSlots, Postings, SlotList } from './slot-list.js';
 
@@ -319,14 +320,16 @@ export class CountryShard {
 
   private fillColumns(entry: IndexedEvent, slot: number): void {
     const ev = entry.event;
-    this.startMs[slot] = entry.startMs;
-    this.endsAt[slot] = entry.endsAt;
-    this.cfpClosesAt[slot] = entry.cfpClosesAt;
+    const startMs = ev.start.getTime();
+    const endMs = endsAt(ev);
+    this.startMs[slot] = startMs;
+    this.endsAt[slot] = endMs;
+    this.cfpClosesAt[slot] = cfpClosesAt(ev);
     this.formatCode[slot] = formatCode(ev.format);
     this.geonameId[slot] = entry.place?.geonameId ?? 0;
     this.lat[slot] = ev.lat ?? Number.NaN;
     this.lng[slot] = ev.lng ?? Number.NaN;
-    const duration = entry.endsAt - entry.startMs;
+    const duration = endMs - startMs;
     this.long[slot] = duration > LONG_EVENT_MS ? 1 : 0;
     if (!this.long[slot] && duration > this.longestShortMs) this.longestShortMs = duration;
   }

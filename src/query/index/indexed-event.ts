@@ -1,4 +1,3 @@
-import { cfpClosesAt } from '../../catalogue/cfp.js';
 import { classifyKinds } from '../../catalogue/classify-kind.js';
 import { duplicateKey } from '../../catalogue/duplicates.js';
 import type { CatalogueEvent } from '../../catalogue/event.js';
@@ -8,7 +7,12 @@ import type { EventKind } from '../../catalogue/taxonomy.js';
 import { type Place, resolveCity } from '../../places/gazetteer.js';
 import { remembered } from '../memo.js';
 
-/** An event with everything the engine needs precomputed once, when it enters the index rather than per query. */
+/**
+ * An event with everything the engine needs precomputed once, when it enters the index rather than per query.
+ * Its times are not copied here as numbers: a number field holds a heap object of its own, some 300k of them at 100k
+ * events for every full collection to mark. Shown events have them in their shard's typed columns; the rest read
+ * the event's dates.
+ */
 export interface IndexedEvent {
   event: CatalogueEvent;
   /** The gazetteer place of its city (for city filters and "in Zürich" reasons). */
@@ -16,12 +20,6 @@ export interface IndexedEvent {
   /** How well it fits `who=founders` (see founders.ts); -1 until first asked, as most queries never ask. */
   founderFit: -1 | 0 | 1 | 2;
   kinds: ReadonlySet<EventKind>;
-  /** Epoch ms of the start, for sorting and windows without touching Date objects. */
-  startMs: number;
-  /** Epoch ms after which the event is over (listings hold only events not yet ended). */
-  endsAt: number;
-  /** Epoch ms when its call for papers closes (see cfp.ts); NaN without one. */
-  cfpClosesAt: number;
   foldedTitle: string;
   foldedOrganizer: string;
   /** The words of title and organizer in order, as `plain` splits them (see names.ts); undefined until first asked. */
@@ -79,9 +77,6 @@ export function indexEvent(event: CatalogueEvent): IndexedEvent {
     place: event.city ? resolveCity(event.city, event.country) : undefined,
     founderFit: -1,
     kinds: sharedKinds(classifyKinds(event)),
-    startMs: event.start.getTime(),
-    endsAt: endsAt(event),
-    cfpClosesAt: cfpClosesAt(event),
     foldedTitle: foldText(event.title),
     foldedOrganizer: remembered(FOLDED_ORGANIZERS, event.organizer, 20_000, foldText),
     titleWords: undefined,
@@ -94,5 +89,8 @@ export function indexEvent(event: CatalogueEvent): IndexedEvent {
 
 /** The order of a listing without a prompt, and of equal scores: by start, then by id. */
 export function compareByStart(a: IndexedEvent, b: IndexedEvent): number {
-  return a.startMs - b.startMs || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0);
+  return (
+    a.event.start.getTime() - b.event.start.getTime() ||
+    (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0)
+  );
 }

@@ -85,7 +85,7 @@ function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: 
 function byDay(events: RankedEvent[], input: SearchPageInput, result: SearchResult): SafeHtml {
   const zone = COUNTRY_INFO[result.country].timeZone;
   const days = new Map<string, RankedEvent[]>();
-  const sorted = [...events].sort((a, b) => a.entry.startMs - b.entry.startMs);
+  const sorted = [...events].sort((a, b) => a.entry.event.start.getTime() - b.entry.event.start.getTime());
   for (const ranked of sorted) {
     const day = listingDay(ranked.entry.event, zone, input.now);
     const list = days.get(day);
