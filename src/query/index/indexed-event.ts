@@ -22,9 +22,6 @@ export interface IndexedEvent {
   kinds: ReadonlySet<EventKind>;
   foldedTitle: string;
   foldedOrganizer: string;
-  /** The words of title and organizer in order, as `plain` splits them (see names.ts); undefined until first asked. */
-  titleWords: readonly string[] | undefined;
-  organizerWords: readonly string[] | undefined;
   /** Country and normalised title: events that may be the same event listed twice share it (see duplicates.ts). */
   duplicateKey: string;
   /** Links to the same event listed by other sources (cross-source duplicates), on the record that is shown. */
@@ -79,8 +76,6 @@ export function indexEvent(event: CatalogueEvent): IndexedEvent {
     kinds: sharedKinds(classifyKinds(event)),
     foldedTitle: foldText(event.title),
     foldedOrganizer: remembered(FOLDED_ORGANIZERS, event.organizer, 20_000, foldText),
-    titleWords: undefined,
-    organizerWords: undefined,
     duplicateKey: duplicateKey(event),
     alsoListedAt: NO_LINKS,
     slot: -1,

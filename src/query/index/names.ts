@@ -20,13 +20,17 @@ const NO_WORDS: readonly string[] = Object.freeze([]);
 const ORGANIZER_WORDS = new Map<string, readonly string[]>();
 
 /**
- * The entry's title and organizer words, computed on first use and kept on the entry (a change replaces an entry,
- * never alters its title). Word lists rather than plain copies of the names: the words' strings are shared.
+ * The entry's title and organizer words, the words' strings shared. The title's list is made on each call rather
+ * than kept on the entry: a list per event is two heap objects more per event for every full collection to mark
+ * (200k at 100k events), and it is asked for rarely — when the entry is indexed, for a prompt's phrase among the
+ * events that have every one of its words, and for the reasons of a page of results — while an organizer's list
+ * is shared by all its events.
  */
 export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
-  entry.titleWords ??= wordsOf(entry.foldedTitle);
-  entry.organizerWords ??= remembered(ORGANIZER_WORDS, entry.foldedOrganizer, 20_000, wordsOf);
-  return { title: entry.titleWords, organizer: entry.organizerWords };
+  return {
+    title: wordsOf(entry.foldedTitle),
+    organizer: remembered(ORGANIZER_WORDS, entry.foldedOrganizer, 20_000, wordsOf),
+  };
 }
 
 /**
