@@ -251,6 +251,46 @@ describe('markdown, iCal and caching over the same query engine', () => {
       ).toBe(200);
     });
 
+    it('keeps serving an answer through writes to its country that cannot change it, and not through one that can', async () => {
+      const { ctx } = server.service;
+      // A prompt of known words only (a field and a place): its answers are watched (see AnswerWatch).
+      const q = encodeURIComponent('AI Basel');
+      const paths = [`/api/events?country=ch&q=${q}`, `/ch.md?q=${q}`, `/api/calendar?country=ch&q=${q}`];
+      const read = () => Promise.all(paths.map(async (p) => (await request(`${server.base}${p}`)).text));
+      const push = (body: Record<string, unknown>) => request(`${server.base}/api/events`, { key, json: body });
+      await read();
+      const kept = await read();
+      const turns = ctx.turns;
+      const run = turns.run.bind(turns);
+      let ranked = 0;
+      turns.run = ((work: () => unknown) => {
+        ranked++;
+        return run(work);
+      }) as typeof turns.run;
+      try {
+        const version = ctx.index.versionOf('ch');
+        const elsewhere = {
+          externalId: 'ticino',
+          title: 'Gardening Club Evening',
+          startAt: '2025-03-24T18:00:00+01:00',
+        };
+        expect((await push({ ...elsewhere, city: 'Lugano' })).status).toBe(201);
+        expect(ctx.index.versionOf('ch')).toBeGreaterThan(version);
+        expect(await read()).toEqual(kept);
+        expect(ranked).toBe(0);
+        const basel = { externalId: 'basel-ai', title: 'Basel AI Night', startAt: '2025-03-25T18:00:00+01:00' };
+        expect((await push({ ...basel, city: 'Basel', topics: ['ai-ml'] })).status).toBe(201);
+        const after = await read();
+        expect(ranked).toBeGreaterThan(0);
+        for (const text of after) expect(text).toContain('Basel AI Night');
+        expect((await push({ action: 'cancel', externalId: 'basel-ai' })).status).toBe(200);
+        for (const text of await read()) expect(text).not.toContain('Basel AI Night');
+      } finally {
+        turns.run = run;
+      }
+      expect((await push({ action: 'cancel', externalId: 'ticino' })).status).toBe(200);
+    });
+
     it('makes a body once when many reads of its URL arrive together after a write', async () => {
       const { ctx } = server.service;
       const path = `${server.base}/api/events?country=ch&q=quokka`;

@@ -63,7 +63,8 @@ const minuteOf = (ctx: ServingContext) => Math.floor(ctx.now().getTime() / 60_00
 
 function stampOf(dependencies: ReadDependencies, minute: number, versionOf: (c: Country) => number, a: number) {
   let stamp = String(minute);
-  for (const country of dependencies.countries) stamp += `|${country}${versionOf(country)}`;
+  // A watched result says itself whether its country's changes left it as it was.
+  if (!dependencies.standing) for (const country of dependencies.countries) stamp += `|${country}${versionOf(country)}`;
   if (dependencies.attendance) stamp += `|a${a}`;
   return stamp;
 }
@@ -72,15 +73,24 @@ function stampOf(dependencies: ReadDependencies, minute: number, versionOf: (c: 
 const currentStamp = (ctx: ServingContext, dependencies: ReadDependencies) =>
   stampOf(dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion);
 
+/** Whether a cached body may be served now. */
+const current = (ctx: ServingContext, read: ReadStamp) =>
+  currentStamp(ctx, read.dependencies) === read.stamp && (read.dependencies.standing?.holds() ?? true);
+
 /**
  * Declares what a read's body depends on, once it knows (the country may come from the prompt): the server keeps the
  * body only with this declaration, and serves it again only while those countries (and crowds, if shown) are
- * unchanged and the minute is the same. A write in one country leaves the cached answers about the others in place.
+ * unchanged and the minute is the same. A write in one country leaves the cached answers about the others in place;
+ * a body made from a watched search result (`standing`) stays in place also through the changes to its own country
+ * that cannot alter that result.
  * The body is stamped with the versions from when the read began, never later ones: a write that lands while the
  * read waits for its turn (or for the database) makes the body stale at once rather than cached as current.
  */
 export function dependsOn(request: FastifyRequest, ctx: ServingContext, dependencies: ReadDependencies): void {
   const began = request.readBegan ?? readBeganNow(ctx);
+  // A watched result is watched from when it was ranked: the body shows what was current then, whatever changed
+  // while the read waited for its turn. A result whose watch ended already goes by the versions as above.
+  if (dependencies.standing && !dependencies.standing.holds()) dependencies = { ...dependencies, standing: undefined };
   request.readsFrom = {
     dependencies,
     stamp: stampOf(dependencies, began.minute, (c) => began.versions[c], began.attendance),
@@ -146,7 +156,7 @@ export async function registerCaching(
   const underWay = new Map<string, Promise<void>>();
   const fresh = (url: string) => {
     const hit = cache.get(url);
-    return hit && currentStamp(ctx, hit.read.dependencies) === hit.read.stamp ? hit : undefined;
+    return hit && current(ctx, hit.read) ? hit : undefined;
   };
   const keepAs = (request: FastifyRequest, url: string) => {
     request.responseCacheSlot = url;

@@ -23,6 +23,11 @@ export interface CachedResponse {
 export interface ReadDependencies {
   countries: readonly Country[];
   attendance?: boolean;
+  /**
+   * For a body made from one search result that is watched (see AnswerWatch in query/index): whether the result
+   * still holds. While it does, changes to its country leave the body in place.
+   */
+  standing?: { holds(): boolean } | undefined;
 }
 
 export interface ReadStamp {

@@ -5,6 +5,7 @@ import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { SecondSight } from '../runtime/cache-admission.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import { filterReasons, passesFilters } from './filters.js';
+import type { AnswerWatch } from './index/answer-watch.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { type CountryShard, formatCode } from './index/country-shard.js';
 import type { IndexedEvent } from './index/indexed-event.js';
@@ -34,6 +35,11 @@ export interface SearchResult {
   events: RankedEvent[];
   /** Where the next page starts, when more events match (see cursor.ts). */
   next: CursorState | undefined;
+  /**
+   * Whether the result still holds after later changes to its country, for first pages ranked without full-text
+   * words (see `watchable`); undefined when it holds for the version of its country it was ranked at only.
+   */
+  watch: AnswerWatch | undefined;
 }
 
 /**
@@ -120,8 +126,8 @@ function scoreByDeadline(shard: CountryShard): number {
 }
 
 /** Scores one event against the prompt by asking every facet: undefined when no facet that decides matches it. */
-function scoreOne(shard: CountryShard, slot: number, q: PreparedQuery): number | undefined {
-  const { deciding, adding } = split(q);
+function scoreOne(shard: CountryShard, slot: number, q: PreparedQuery, facets = split(q)): number | undefined {
+  const { deciding, adding } = facets;
   let total: number | undefined;
   for (const facet of deciding) {
     for (const asked of facet.asks(q)) {
@@ -275,7 +281,7 @@ function localDayOf(now: Date, zone: string): number {
  * (see Role in ranking/facets.ts). Sorted by start without `q` (or with a prompt that asks nothing of the facets).
  * Reasons are built only for the events returned. With a cursor, the page after it (see cursor.ts).
  */
-function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
+function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): Ranked {
   const { understanding, country, shard, prepared, accept } = plan(index, params, now);
   // Scored: by the prompt, or, for open calls for papers without one, by the deadline (the soonest first). A
   // prompt that asks nothing of the facets ("what's on?") lists like no prompt at all.
@@ -330,7 +336,7 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
     };
     next = { key, digest: shard.digest, day, seen: served };
   }
-  return {
+  const result: SearchResult = {
     params,
     country,
     understanding,
@@ -338,7 +344,38 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
     total,
     events,
     next,
+    watch: undefined,
   };
+  return { result, shard, watchable: page ? undefined : watchable(shard, prepared, accept, prompted, byDeadline) };
+}
+
+/** A result, the shard it was ranked in, and what would change it (see `watchable`). */
+interface Ranked {
+  result: SearchResult;
+  shard: CountryShard;
+  watchable: ((slot: number) => boolean) | undefined;
+}
+
+/**
+ * What a first page depends on: the events it counts in `total`, whether shown or not. A change to any other event
+ * leaves it as it is: the total, the order (score, start, id of each matching event) and the reasons (of each event
+ * shown) read only the matching events. Not for prompts with full-text words, whose scores (BM25) move with every
+ * event added or removed; nor for later pages, whose cursor filter reads what the shard shows as a whole. A kept
+ * first page's cursor names the shard as it was ranked: its next page goes by the cursor's filter of the events served
+ * (see cursor.ts), and goes on where the kept page ended.
+ */
+function watchable(
+  shard: CountryShard,
+  prepared: PreparedQuery,
+  accept: (slot: number) => boolean,
+  prompted: boolean,
+  byDeadline: boolean,
+): ((slot: number) => boolean) | undefined {
+  if (prepared.text.length > 0) return undefined;
+  if (byDeadline) return (slot) => accept(slot) && !Number.isNaN(shard.cfpClosesAt[slot]!);
+  if (!prompted) return accept;
+  const facets = split(prepared);
+  return (slot) => accept(slot) && scoreOne(shard, slot, prepared, facets) !== undefined;
 }
 
 interface Remembered {
@@ -357,7 +394,7 @@ const recentResults = new WeakMap<CatalogueIndex, { results: LRUCache<string, Re
  */
 export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   // Later pages are asked once each: ranked without the cache.
-  if (page) return rank(index, params, now, page);
+  if (page) return rank(index, params, now, page).result;
   let cache = recentResults.get(index);
   if (!cache) {
     cache = { results: new LRUCache({ max: 500 }), admission: new SecondSight(2000) };
@@ -366,9 +403,18 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   const key = `${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
   const minute = Math.floor(now.getTime() / 60_000);
   const kept = cache.results.get(key);
-  if (kept && kept.minute === minute && kept.version === index.versionOf(kept.result.country)) return kept.result;
-  const result = rank(index, params, now);
-  if (cache.admission.admit(key)) cache.results.set(key, { result, version: index.versionOf(result.country), minute });
+  if (
+    kept &&
+    kept.minute === minute &&
+    (kept.result.watch?.holds() ?? kept.version === index.versionOf(kept.result.country))
+  )
+    return kept.result;
+  const { result, shard, watchable } = rank(index, params, now);
+  if (cache.admission.admit(key)) {
+    // Kept, and asked again: watched, so that changes which cannot alter it leave it in place.
+    if (watchable) result.watch = shard.watches.watch(watchable);
+    cache.results.set(key, { result, version: index.versionOf(result.country), minute });
+  }
   return result;
 }
 

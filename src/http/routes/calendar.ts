@@ -20,7 +20,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
     const result = await searchEvents(ctx, query, askerOf(request));
-    dependsOn(request, ctx, { countries: [result.country] });
+    dependsOn(request, ctx, { countries: [result.country], standing: result.watch });
     const events = result.events.map((r) => r.entry.event);
     const label = filterLabel({ ...result.params, country: result.country });
     // With cfp=open the calendar holds the deadlines of the calls for papers, each with reminders.

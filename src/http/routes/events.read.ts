@@ -12,7 +12,7 @@ import { dependsOn } from '../caching.js';
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
     const result = await searchEvents(ctx, query, askerOf(request));
-    dependsOn(request, ctx, { countries: [result.country] });
+    dependsOn(request, ctx, { countries: [result.country], standing: result.watch });
     return toSearchResponse(result, ctx.config.baseUrl);
   };
   const ownEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {

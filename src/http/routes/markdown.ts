@@ -25,7 +25,7 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
     const { cursor: _, ...whole } = query;
     const result = await searchEvents(ctx, whole, askerOf(request));
     // The Crowd column shows RSVPs: a change to them changes the document.
-    dependsOn(request, ctx, { countries: [result.country], attendance: true });
+    dependsOn(request, ctx, { countries: [result.country], attendance: true, standing: result.watch });
     const body = renderMarkdown(result, {
       baseUrl: ctx.config.baseUrl,
       filterLabel: filterLabel(result.params),

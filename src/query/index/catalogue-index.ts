@@ -252,7 +252,13 @@ export class CatalogueIndex {
     // Hide first, then show: a record taking over as canonical never sits beside the one it replaces.
     for (const { entry, show } of members)
       if (!show && entry.slot >= 0) this.shards.get(entry.event.country)!.remove(entry);
-    for (const { entry, show } of members) if (show && entry.slot < 0) this.shards.get(entry.event.country)!.add(entry);
+    for (const { entry, show } of members) {
+      if (!show) continue;
+      const shard = this.shards.get(entry.event.country)!;
+      // A record shown before may link other sources now, or no longer: the answers it is in change.
+      if (entry.slot < 0) shard.add(entry);
+      else shard.altered(entry);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@ import type { EventFormat } from '../../catalogue/event.js';
 import { FORMATS } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import { eventDigest } from '../cursor.js';
+import { AnswerWatches } from './answer-watch.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
@@ -91,8 +92,10 @@ export class CountryShard {
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
   visited = new Uint32Array(0);
   private visitMark = 0;
-  /** Changes so far: answers about this country are valid for one version. */
+  /** Changes so far: answers about this country are valid for one version, unless watched. */
   version = 0;
+  /** Answers kept across the changes that do not alter them (see AnswerWatch). */
+  readonly watches = new AnswerWatches(() => this.version);
   /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
   digest = 0;
   size = 0;
@@ -133,13 +136,15 @@ export class CountryShard {
     for (const memo of this.memos.values()) memo[slot] = -1;
     this.text.add(slot, ev);
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.version++;
+    this.watches.check(slot);
+    this.bump();
   }
 
   /** Hides an entry: takes it off every list and frees its slot. */
   remove(entry: IndexedEvent): void {
     const slot = entry.slot;
     if (slot < 0 || this.events[slot] !== entry) throw new Error(`remove: ${entry.event.id} is not shown here`);
+    this.watches.check(slot);
     const ev = entry.event;
     this.text.remove(slot, ev);
     this.order.delete(slot);
@@ -159,7 +164,7 @@ export class CountryShard {
     entry.slot = -1;
     this.size--;
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.version++;
+    this.bump();
   }
 
   /** Replaces the content with these entries, built in one pass (start-up). */
@@ -217,11 +222,23 @@ export class CountryShard {
     this.longEvents.length = long.length;
     this.text.load(sorted.map((entry) => ({ slot: entry.slot, event: entry.event })));
     this.version++;
+    this.watches.clear();
   }
 
   /** A change that alters no shown event (an event hidden or unlisted elsewhere in the country, whose page changed). */
   touch(): void {
-    this.version++;
+    this.bump();
+  }
+
+  /** A shown entry shows something new without moving (the links of its duplicates): answers it is in end. */
+  altered(entry: IndexedEvent): void {
+    if (entry.slot >= 0 && this.events[entry.slot] === entry) this.watches.check(entry.slot);
+  }
+
+  /** One change more; the watched answers it was checked against hold on. */
+  private bump(): void {
+    const from = this.version++;
+    this.watches.advance(from);
   }
 
   /** The shown events in start order. */
