@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/observability/logger.js';
+import { SEMI_SPACE_FLAG } from '../src/runtime/heap.js';
 import { openStorage } from '../src/storage/database.js';
 import { KeysRepository } from '../src/storage/keys.repository.js';
 import { type CaseRequest, CONNECTIONS, type Measured, measure, measureAtRate, SECONDS } from './measure.js';
@@ -261,7 +262,16 @@ async function startService(
   const logFd = openSync(logFile, 'w');
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'dist/cli/main.js'), 'serve', '--no-seed', '--port', String(port), '--host', '127.0.0.1'],
+    [
+      SEMI_SPACE_FLAG,
+      join(ROOT, 'dist/cli/main.js'),
+      'serve',
+      '--no-seed',
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+    ],
     {
       env: {
         ...process.env,

@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
+// The flag sizes V8's young generation for the service (SEMI_SPACE_MB in src/runtime/heap.ts says why).
 // The compiled CLI (built by `npm run build`, which `npm ci` runs through `prepare`).
 import { existsSync } from 'node:fs';
 

@@ -20,6 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SEMI_SPACE_FLAG } from '../src/runtime/heap.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -155,7 +156,17 @@ async function main() {
   try {
     server = spawn(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', '--port', String(port), '--host', '127.0.0.1'],
+      [
+        SEMI_SPACE_FLAG,
+        '--import',
+        'tsx',
+        join(ROOT, 'src/cli/main.ts'),
+        'serve',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+      ],
       {
         cwd: ROOT,
         env: {

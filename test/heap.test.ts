@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectGarbage, collectWhenIdle, type IdleCollectionReport } from '../src/runtime/heap.js';
+import { collectGarbage, collectWhenIdle, type IdleCollectionReport, SEMI_SPACE_FLAG } from '../src/runtime/heap.js';
 
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -90,5 +91,15 @@ describe('collecting garbage when the process idles', () => {
     await waitFor(() => collections >= 6, 2_000);
     await sleep(400);
     expect(collections).toBe(6);
+  });
+});
+
+describe('the young generation the service starts with', () => {
+  it('is what npm start and the tech-events command give node', () => {
+    const root = new URL('../', import.meta.url);
+    const scripts = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts as Record<string, string>;
+    expect(scripts.start).toBe(`node ${SEMI_SPACE_FLAG} bin/tech-events.js serve`);
+    const shebang = readFileSync(new URL('bin/tech-events.js', root), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${SEMI_SPACE_FLAG}`);
   });
 });

@@ -7,7 +7,14 @@ import { FORMATS, InputError, importerFor, readInput } from '../importers/regist
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
 import { warmUpDateParsing } from '../query/prompt/dates.js';
-import { collectGarbage, collectWhenIdle, compileWasmBaselineOnly, limitHeapGrowth } from '../runtime/heap.js';
+import {
+  collectGarbage,
+  collectWhenIdle,
+  compileWasmBaselineOnly,
+  limitHeapGrowth,
+  SEMI_SPACE_FLAG,
+  youngGenerationSized,
+} from '../runtime/heap.js';
 import { asyncStdout } from '../runtime/log-stream.js';
 import { openStorage } from '../storage/database.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
@@ -64,6 +71,12 @@ async function serve(args: string[]): Promise<void> {
   // Runtime tuning is process-wide, so it is set here, where the process is the service (tests start services in
   // their workers); see src/runtime/ and docs/performance.md. Before PGlite's WebAssembly is compiled:
   compileWasmBaselineOnly();
+  if (!youngGenerationSized()) {
+    logger.warn(
+      { flag: SEMI_SPACE_FLAG },
+      `the young generation has V8's default size: start node with ${SEMI_SPACE_FLAG} (or put it in NODE_OPTIONS), as npm start does, for fewer full collections under load`,
+    );
+  }
   // The first prompts with a date-like word would otherwise wait for V8 to compile chrono's patterns.
   warmUpDateParsing();
   // Loaded here, not at the top: the HTTP stack (Fastify, the MCP SDK, OpenAPI) is a second or more of module

@@ -20,6 +20,27 @@ export function limitHeapGrowth(percent: number): boolean {
 }
 
 /**
+ * How large V8's young generation may grow under load, per semi-space in MB (V8's --max-semi-space-size; 16 by
+ * default). A read allocates about 0.6 MB at 100k events (candidates scored, a page rendered), and each young
+ * collection moves what is still in use at that moment (the requests in flight) to the old generation: at V8's
+ * default, some 10 young collections a second under half the distinct-prompt load promoted enough for a full
+ * collection of the whole heap (read index and all) every 6–7 s, and requests queued behind each one. Four times as
+ * large, a quarter as many young collections promote a quarter as much, and full collections come a third as often
+ * (figures in docs/performance.md). An idle service shrinks the young generation again (`collectWhenIdle`), so
+ * memory at rest is unchanged. V8 reads it only as the process starts: `npm start` and the `tech-events` command
+ * give it (package.json, bin/tech-events.js; test/heap.test.ts checks that they say this value), and `serve` warns
+ * when it was not given.
+ */
+export const SEMI_SPACE_MB = 64;
+export const SEMI_SPACE_FLAG = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+
+/** Whether the process was started with a size for the young generation, on the command line or in NODE_OPTIONS. */
+export function youngGenerationSized(): boolean {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return given.some((arg) => arg.startsWith('--max-semi-space-size'));
+}
+
+/**
  * Has V8 compile WebAssembly with its baseline compiler (Liftoff) only, never recompiling hot functions with TurboFan.
  * For PGlite, PostgreSQL as a 9 MB WebAssembly module run in this process: its optimised recompilations, made on
  * background threads, kept some 60 MB resident (the code, and compiler memory those threads' malloc arenas keep) —
