@@ -23,6 +23,22 @@ function tableRows(markdown: string): { cells: number; text: string[] }[] {
   return table.children.map((row) => ({ cells: row.children.length, text: row.children.map(textOf) }));
 }
 
+/** Counts the reads that take a turn to rank from now until `restore` is called. */
+function countRanking(turns: TestServer['service']['ctx']['turns']) {
+  const run = turns.run.bind(turns);
+  const counter = {
+    ranked: 0,
+    restore: () => {
+      turns.run = run;
+    },
+  };
+  turns.run = ((work: () => unknown) => {
+    counter.ranked++;
+    return run(work);
+  }) as typeof turns.run;
+  return counter;
+}
+
 function parseCalendar(text: string) {
   const component = new ICAL.Component(ICAL.parse(text));
   return { component, events: component.getAllSubcomponents('vevent').map((v) => ({ v, e: new ICAL.Event(v) })) };
@@ -260,13 +276,7 @@ describe('markdown, iCal and caching over the same query engine', () => {
       const push = (body: Record<string, unknown>) => request(`${server.base}/api/events`, { key, json: body });
       await read();
       const kept = await read();
-      const turns = ctx.turns;
-      const run = turns.run.bind(turns);
-      let ranked = 0;
-      turns.run = ((work: () => unknown) => {
-        ranked++;
-        return run(work);
-      }) as typeof turns.run;
+      const ranking = countRanking(ctx.turns);
       try {
         const version = ctx.index.versionOf('ch');
         const elsewhere = {
@@ -277,16 +287,16 @@ describe('markdown, iCal and caching over the same query engine', () => {
         expect((await push({ ...elsewhere, city: 'Lugano' })).status).toBe(201);
         expect(ctx.index.versionOf('ch')).toBeGreaterThan(version);
         expect(await read()).toEqual(kept);
-        expect(ranked).toBe(0);
+        expect(ranking.ranked).toBe(0);
         const basel = { externalId: 'basel-ai', title: 'Basel AI Night', startAt: '2025-03-25T18:00:00+01:00' };
         expect((await push({ ...basel, city: 'Basel', topics: ['ai-ml'] })).status).toBe(201);
         const after = await read();
-        expect(ranked).toBeGreaterThan(0);
+        expect(ranking.ranked).toBeGreaterThan(0);
         for (const text of after) expect(text).toContain('Basel AI Night');
         expect((await push({ action: 'cancel', externalId: 'basel-ai' })).status).toBe(200);
         for (const text of await read()) expect(text).not.toContain('Basel AI Night');
       } finally {
-        turns.run = run;
+        ranking.restore();
       }
       expect((await push({ action: 'cancel', externalId: 'ticino' })).status).toBe(200);
     });
@@ -298,20 +308,14 @@ describe('markdown, iCal and caching over the same query engine', () => {
       await request(path);
       await request(path);
       expect((await request(`${server.base}/api/events`, { key, json: { ...quokka, city: 'Bern' } })).status).toBe(201);
-      const turns = ctx.turns;
-      const run = turns.run.bind(turns);
-      let ranked = 0;
-      turns.run = ((work: () => unknown) => {
-        ranked++;
-        return run(work);
-      }) as typeof turns.run;
+      const ranking = countRanking(ctx.turns);
       try {
         const bodies = await Promise.all(Array.from({ length: 12 }, async () => (await request(path)).text));
-        expect(ranked).toBe(1);
+        expect(ranking.ranked).toBe(1);
         expect(new Set(bodies).size).toBe(1);
         expect(bodies[0]).toContain('Quokka Cloud Night');
       } finally {
-        turns.run = run;
+        ranking.restore();
       }
       expect(
         (await request(`${server.base}/api/events`, { key, json: { action: 'cancel', externalId: 'quokka' } })).status,

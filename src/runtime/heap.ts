@@ -94,8 +94,6 @@ export interface IdleCollection {
   idleBelow: number;
   /** … and for how many looks in a row it must have been idle. */
   idleLooks: number;
-  /** After a collection, the looks in a row before the next try for the young generation alone. */
-  youngIdleLooks: number;
   /** How much the heap must have grown since the last collection, in bytes, and at least … */
   minGrowthBytes: number;
   /** … this share of what that collection kept. */
@@ -129,8 +127,8 @@ const MAX_YOUNG_TRIES = 3;
  * Looks every `everyMs`; once the event loop has been idle for `idleLooks` looks in a row, collects if the heap grew
  * by both thresholds since what the previous collection kept (once per burst), or if the young generation is still
  * as large as the burst made it (V8 grows it up to 128 MB under load, see SEMI_SPACE_MB, and shrinks it in a
- * collection only when little was allocated over the last 5 s, which the first collection after a burst may not see:
- * at most three tries per burst for it alone, `youngIdleLooks` apart).
+ * collection only when little was allocated over its last 5 s or so of measurement, which the first collections after
+ * a burst may not see: at most three tries, 5 s apart, per burst for it alone).
  * A full collection of a large heap pauses the loop for a few hundred ms, which is why it waits for idleness: under
  * steady traffic V8 collects on its own schedule. Returns a function that stops it.
  */
@@ -139,7 +137,6 @@ export function collectWhenIdle(options: Partial<IdleCollection> = {}): () => vo
     everyMs = 1_000,
     idleBelow = 0.02,
     idleLooks = 5,
-    youngIdleLooks = 2,
     minGrowthBytes = 16 * 1024 * 1024,
     minGrowthShare = 0.1,
     maxYoungBytes = 4 * 1024 * 1024,
@@ -150,22 +147,16 @@ export function collectWhenIdle(options: Partial<IdleCollection> = {}): () => vo
   let last = performance.eventLoopUtilization();
   let idleFor = 0;
   let youngTries = 0;
-  let collected = false;
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     if (performance.eventLoopUtilization(now, last).utilization < idleBelow) idleFor++;
-    else {
-      idleFor = youngTries = 0;
-      collected = false;
-    }
+    else idleFor = youngTries = 0;
     last = now;
     const used = getHeapStatistics().used_heap_size;
     // V8's own full collections lower the heap in use; follow them down, so growth is measured from the latest.
     if (used < kept) kept = used;
+    if (idleFor < idleLooks) return;
     const grown = used - kept >= Math.max(minGrowthBytes, kept * minGrowthShare);
-    // Once idle and collected, the young generation is tried again sooner: V8 shrinks it once its allocation over
-    // the last 5 s was low, and an idle process allocates next to nothing.
-    if (idleFor < (collected && !grown ? youngIdleLooks : idleLooks)) return;
     if (!grown) {
       if (youngTries >= MAX_YOUNG_TRIES || youngGenerationBytes() <= maxYoungBytes) return;
       youngTries++;
@@ -173,7 +164,6 @@ export function collectWhenIdle(options: Partial<IdleCollection> = {}): () => vo
     const youngBefore = youngGenerationBytes();
     const started = performance.now();
     collect();
-    collected = true;
     kept = getHeapStatistics().used_heap_size;
     onCollected({
       ms: Math.round(performance.now() - started),
@@ -189,7 +179,7 @@ export function collectWhenIdle(options: Partial<IdleCollection> = {}): () => vo
   return () => clearInterval(timer);
 }
 
-/** Resident bytes of V8's young generation (new space), which a busy process grows up to 128 MB (see SEMI_SPACE_MB). */
+/** Resident bytes of V8's young generation (new space), which a busy process grows up to 128 MB (SEMI_SPACE_MB). */
 function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0;
 }
