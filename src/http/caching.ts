@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
+import type { SearchResult } from '../query/engine.js';
 import { SecondSight } from '../runtime/cache-admission.js';
 import {
   type CachedResponse,
@@ -95,6 +96,11 @@ export function dependsOn(request: FastifyRequest, ctx: ServingContext, dependen
     dependencies,
     stamp: stampOf(dependencies, began.minute, (c) => began.versions[c], began.attendance),
   };
+}
+
+/** What a body made from one search result shows: the country searched, and the result's watch while it has one. */
+export function resultDependencies(result: Pick<SearchResult, 'country' | 'watch'>): ReadDependencies {
+  return { countries: [result.country], standing: result.watch };
 }
 
 /** Operational endpoints: their answers are about this moment and this process. */

@@ -5,7 +5,7 @@ import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../r
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
-import { dependsOn } from '../caching.js';
+import { dependsOn, resultDependencies } from '../caching.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -20,7 +20,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
     const result = await searchEvents(ctx, query, askerOf(request));
-    dependsOn(request, ctx, { countries: [result.country], standing: result.watch });
+    dependsOn(request, ctx, resultDependencies(result));
     const events = result.events.map((r) => r.entry.event);
     const label = filterLabel({ ...result.params, country: result.country });
     // With cfp=open the calendar holds the deadlines of the calls for papers, each with reminders.
