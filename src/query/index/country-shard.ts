@@ -83,6 +83,11 @@ export class CountryShard {
   private founderSlots: { slots: SlotList; fit: Uint8Array } | undefined;
   /** Per-query-value facts about events (see `memo`), by slot: -1 while not yet known. */
   private readonly memos = new Map<string, Int8Array>();
+  /**
+   * The memo asked for last: ranking asks one key of thousands of slots in a row (a facet's candidates, then the
+   * slots touched), and a key is one string object per query value, so this spares a hashed lookup per slot.
+   */
+  private lastMemo: { key: string; memo: Int8Array } | undefined;
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   score = new Float64Array(0);
   stamp = new Uint32Array(0);
@@ -177,6 +182,7 @@ export class CountryShard {
     this.resize(n);
     this.founderSlots = undefined;
     this.memos.clear();
+    this.lastMemo = undefined;
     const lists = {
       topic: new Map<string, number[]>(),
       kind: new Map<string, number[]>(),
@@ -296,12 +302,8 @@ export class CountryShard {
    * prompt allocated.
    */
   memo<V>(key: string, slot: number, make: (entry: IndexedEvent, slot: number, value: V) => number, value: V): number {
-    let memo = this.memos.get(key);
-    if (!memo) {
-      if (this.memos.size >= 128) this.memos.clear();
-      memo = new Int8Array(this.capacity).fill(-1);
-      this.memos.set(key, memo);
-    }
+    const last = this.lastMemo;
+    const memo = last !== undefined && last.key === key ? last.memo : this.memoOf(key);
     let known = memo[slot]!;
     if (known === -1) {
       known = make(this.events[slot]!, slot, value);
@@ -352,6 +354,17 @@ export class CountryShard {
   }
 
   /** Grows (or, when loading, sets) the per-slot columns to `capacity` slots, keeping what they hold. */
+  private memoOf(key: string): Int8Array {
+    let memo = this.memos.get(key);
+    if (!memo) {
+      if (this.memos.size >= 128) this.memos.clear();
+      memo = new Int8Array(this.capacity).fill(-1);
+      this.memos.set(key, memo);
+    }
+    this.lastMemo = { key, memo };
+    return memo;
+  }
+
   private resize(capacity: number): void {
     this.startMs = resized(this.startMs, capacity);
     this.endsAt = resized(this.endsAt, capacity);
@@ -369,6 +382,7 @@ export class CountryShard {
     this.visitMark = 0;
     if (this.founderSlots) this.founderSlots.fit = resized(this.founderSlots.fit, capacity);
     for (const [key, memo] of this.memos) this.memos.set(key, resized(memo, capacity, -1));
+    this.lastMemo = undefined;
     this.capacity = capacity;
   }
 }

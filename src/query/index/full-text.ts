@@ -34,10 +34,10 @@ export function fieldBit(field: SearchField): number {
 
 /**
  * The events matching one full-text term in a shard: their slots, how well each matches (BM25) and in which fields
- * (bits of `fieldBit`), in flat arrays, with the position of each slot. A term's hits are kept across prompts and
- * dropped with the next change of the shard: as objects, a common word's thousands of hits outlived the young
- * generation and then died, a large part of what reads under writes left to the full collections that pause every
- * request.
+ * (bits of `fieldBit`), in flat arrays ordered by slot. A term's hits are kept across prompts and dropped with the
+ * next change of the shard: as objects, a common word's thousands of hits outlived the young generation and then
+ * died, a large part of what reads under writes left to the full collections that pause every request. A slot is
+ * found by binary search, as a Map of positions would be one more object per hit.
  */
 export class TermHits {
   readonly slots: Int32Array;
@@ -45,21 +45,31 @@ export class TermHits {
   readonly fields: Uint8Array;
   /** The best score, 0 without hits. */
   readonly maxScore: number;
-  private readonly position = new Map<number, number>();
 
   constructor(matches: ReadonlyMap<number, { score: number; fields: number }>) {
-    this.slots = new Int32Array(matches.size);
-    this.scores = new Float64Array(matches.size);
-    this.fields = new Uint8Array(matches.size);
+    const n = matches.size;
+    this.slots = new Int32Array(n);
+    this.scores = new Float64Array(n);
+    this.fields = new Uint8Array(n);
+    // In slot order: each slot with its index in `matches` in its low bits, sorted as plain numbers (exact below 2^53).
+    const order = new Float64Array(n);
+    const scores = new Float64Array(n);
+    const fields = new Uint8Array(n);
     let i = 0;
     let best = 0;
-    for (const [slot, { score, fields }] of matches) {
-      this.slots[i] = slot;
-      this.scores[i] = score;
-      this.fields[i] = fields;
-      this.position.set(slot, i);
+    for (const [slot, { score, fields: matched }] of matches) {
+      order[i] = slot * ORDER_SPAN + i;
+      scores[i] = score;
+      fields[i] = matched;
       best = Math.max(best, score);
       i++;
+    }
+    order.sort();
+    for (let k = 0; k < n; k++) {
+      const at = order[k]! % ORDER_SPAN;
+      this.slots[k] = (order[k]! - at) / ORDER_SPAN;
+      this.scores[k] = scores[at]!;
+      this.fields[k] = fields[at]!;
     }
     this.maxScore = best;
   }
@@ -70,9 +80,21 @@ export class TermHits {
 
   /** Where `slot` is in the arrays, -1 when it is no hit. */
   indexOf(slot: number): number {
-    return this.position.get(slot) ?? -1;
+    const { slots } = this;
+    let lo = 0;
+    let hi = slots.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = slots[mid]!;
+      if (at === slot) return mid;
+      if (at < slot) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 }
+/** Above any number of hits (a shard holds far fewer events), and slot × span stays below 2^53. */
+const ORDER_SPAN = 2 ** 24;
 
 /** Topic lists as searchable text; events read in bulk share their (frozen) topic lists, so this is mostly a lookup. */
 const TOPICS_TEXT = new WeakMap<readonly string[], string>();

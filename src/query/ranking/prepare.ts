@@ -5,16 +5,20 @@ import {
   topicsOfTechnologies,
   widerTechnologies,
 } from '../../catalogue/lexicon-technologies.js';
+import type { TopicSlug } from '../../catalogue/taxonomy.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { plain } from '../index/names.js';
 import { remembered } from '../memo.js';
 import type { Understanding } from '../prompt/understand.js';
 import { NONE } from './evidence.js';
-import type { PreparedQuery, PreparedTechnology } from './facet.js';
+import type { ImpliedFields, PreparedQuery, PreparedTechnology } from './facet.js';
 
 // ---------------------------------------------------------------- preparing a query
 
-function prepareTechnology(shard: CountryShard, term: string, typed: string, ids: readonly string[]) {
+/** What a technology word asks, but for its hits in a shard: the same for every prompt using the word. */
+type TechnologyAsked = Omit<PreparedTechnology, 'hits'>;
+
+function describeTechnology(term: string, typed: string, ids: readonly string[]): TechnologyAsked {
   const own = new Set(ids);
   const parts = new Set<string>();
   for (const id of ids) for (const part of technologyAndParts(id)) if (!own.has(part)) parts.add(part);
@@ -31,15 +35,38 @@ function prepareTechnology(shard: CountryShard, term: string, typed: string, ids
     parts,
     wider,
     topics,
-    hits: shard.text.slotsMatching(typed),
     description: remembered(FINDERS, [...own, ...parts].sort().join(' '), 1000, (key) =>
       technologyFinder(key.split(' ')),
     ),
     // Everything the evidence depends on: the term, the words as typed (its full-text hits), the technologies.
     memo: `tech|${term}|${typed}|${[...own].join(',')}`,
-  } satisfies PreparedTechnology;
+  };
+}
+
+/**
+ * Technology words as asked, by term, words typed and technologies: prompts ask the same few hundred, and working
+ * out a word's parts and wider technologies makes sets and lists each time.
+ */
+const TECHNOLOGIES = new Map<string, TechnologyAsked>();
+
+function prepareTechnology(shard: CountryShard, term: string, typed: string, ids: readonly string[]) {
+  const asked = remembered(TECHNOLOGIES, `${term}|${typed}|${ids.join(',')}`, 1000, () =>
+    describeTechnology(term, typed, ids),
+  );
+  return { ...asked, hits: shard.text.slotsMatching(typed) } satisfies PreparedTechnology;
 }
 const FINDERS = new Map<string, ReturnType<typeof technologyFinder>>();
+
+/** Implied fields as asked, by their slugs, the technologies and `general` (see TECHNOLOGIES). */
+const IMPLIED = new Map<string, ImpliedFields>();
+
+function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAsked[], general: boolean): ImpliedFields {
+  const key = `${slugs.join(',')}|${technologies.map((t) => t.memo).join(';')}|${general}`;
+  return remembered(IMPLIED, key, 1000, () => {
+    const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
+    return { slugs, related, general, memo: `field|${slugs.join(',')}|${[...related].sort().join(',')}|${general}` };
+  });
+}
 
 /** What a query asks of the facets, worked out once (see PreparedQuery). */
 export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: Date) => string): PreparedQuery {
@@ -47,17 +74,8 @@ export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: 
   const fields = [...broad].map((slug) => ({ slug, term: u.topics.find((t) => t.slug === slug)!.term }));
   const technologies = u.technologies.map((t) => prepareTechnology(shard, t.term, t.typed, t.ids));
   const impliedSlugs = [...new Set(u.topics.filter((t) => t.specific && !broad.has(t.slug)).map((t) => t.slug))];
-  const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
   const general = u.topics.length > 0;
-  const implied =
-    impliedSlugs.length > 0 || general
-      ? {
-          slugs: impliedSlugs,
-          related,
-          general,
-          memo: `field|${impliedSlugs.join(',')}|${[...related].sort().join(',')}|${general}`,
-        }
-      : undefined;
+  const implied = impliedSlugs.length > 0 || general ? impliedFields(impliedSlugs, technologies, general) : undefined;
   const text = u.terms.map((term) => ({ term, hits: shard.text.searchTerm(term) }));
   let maxText = 0;
   for (const { hits } of text) maxText = Math.max(maxText, hits.maxScore);
