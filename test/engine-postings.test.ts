@@ -9,8 +9,8 @@ import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 /**
  * The engine scores prompts over posting lists (term at a time) for speed; `scoreByScan` scores every event one by
- * one with the same rules. Whatever the query, both must return the same events, scores (to the last bit), order
- * and totals.
+ * one with the same rules. Whatever the query, both must return the same events, scores (whole points), order and
+ * totals.
  */
 function expectSameAsScan(index: CatalogueIndex, raw: Record<string, string>, now: Date): void {
   const params = parseSearchParams(raw);
@@ -23,6 +23,8 @@ function expectSameAsScan(index: CatalogueIndex, raw: Record<string, string>, no
     result.events.map((r) => ({ id: r.entry.event.id, score: r.score })),
     label,
   ).toEqual(scan.slice(0, params.limit));
+  // Scores are whole points (see POINTS_PER_WEIGHT): sums that agree in any order.
+  for (const r of result.events) expect(Number.isInteger(r.score), label).toBe(true);
 }
 
 /**

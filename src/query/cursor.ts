@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ValidationError } from '../catalogue/errors.js';
+import { points } from './ranking/points.js';
 
 /**
  * Opaque pagination cursors. A cursor names where the next page starts — the sort key of the last event served —
@@ -29,6 +30,9 @@ export interface CursorState {
   day: number;
   seen: SeenFilter;
 }
+
+/** Version 2 counts scores in points (see POINTS_PER_WEIGHT); version 1 counted them in weights. */
+const CURSOR_VERSION = 2;
 
 const BITS = 32_768;
 const HASHES = 4;
@@ -86,7 +90,7 @@ export function encodeCursor(secret: Buffer, query: string, state: CursorState):
   const payload = b64(
     Buffer.from(
       JSON.stringify({
-        v: 1,
+        v: CURSOR_VERSION,
         q: querySignature(query),
         k: [key.score ?? null, key.startMs, key.id],
         d: state.digest,
@@ -119,9 +123,12 @@ export function decodeCursor(secret: Buffer, query: string, cursor: string): Cur
   const [score, startMs, id] = data.k as [number | null, number, string];
   const seen = new SeenFilter(new Uint8Array(inflateRawSync(Buffer.from(String(data.s), 'base64url'))));
   if (seen.bits.length !== BITS / 8) throw invalid('is not a cursor of ours');
+  // A cursor of version 1 (made before an upgrade) gives its score in weights: in points, it is only near the sums
+  // now made, so its digest is set to match no shard and the next page goes by its filter of the events served.
+  const old = data.v === 1;
   return {
-    key: { ...(score === null ? {} : { score }), startMs, id },
-    digest: Number(data.d),
+    key: { ...(score === null ? {} : { score: old ? points(score) : score }), startMs, id },
+    digest: old ? Number.NaN : Number(data.d),
     day: Number(data.t),
     seen,
   };

@@ -19,8 +19,7 @@ export function passesFilters(e: IndexedEvent, p: SearchParams, org: string | un
   if (p.city) {
     if (p.near) {
       if (ev.format === 'online' || ev.lat === null || ev.lng === null) return false;
-      if (!roughlyNear(p.city, ev.lat, ev.lng) || distanceKm(p.city, { lat: ev.lat, lng: ev.lng }) > NEAR_RADIUS_KM)
-        return false;
+      if (!roughlyNear(p.city, ev.lat, ev.lng) || distanceKm(p.city, ev.lat, ev.lng) > NEAR_RADIUS_KM) return false;
     } else if (e.place?.geonameId !== p.city.geonameId) {
       return false;
     }
@@ -32,8 +31,7 @@ export function passesFilters(e: IndexedEvent, p: SearchParams, org: string | un
 export function filterReasons(e: IndexedEvent, p: SearchParams, out: string[]): void {
   for (const t of p.topics) if (e.event.topics.includes(t)) out.push(`Topic: ${topicLabel(t)}`);
   if (p.city) {
-    const d =
-      e.event.lat !== null && e.event.lng !== null ? distanceKm(p.city, { lat: e.event.lat, lng: e.event.lng }) : 0;
+    const d = e.event.lat !== null && e.event.lng !== null ? distanceKm(p.city, e.event.lat, e.event.lng) : 0;
     out.push(e.place?.geonameId === p.city.geonameId ? `In ${p.city.name}` : `${Math.round(d)} km from ${p.city.name}`);
   }
   if (p.who === 'founders') out.push('For founders');

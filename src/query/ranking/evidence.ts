@@ -10,7 +10,7 @@ import type { SlotList } from '../index/slot-list.js';
 import { remembered } from '../memo.js';
 import { NEAR_RADIUS_KM } from '../params.js';
 
-import { type PreparedTechnology, WEIGHT } from './facet.js';
+import { POINTS, type PreparedTechnology } from './facet.js';
 
 export const NONE: readonly never[] = Object.freeze([]);
 
@@ -118,14 +118,15 @@ export enum Strength {
   Same = 5,
   Typed = 6,
 }
-export const STRENGTH_WEIGHT = [
+/** The points of each Strength. */
+export const STRENGTH_POINTS = [
   0,
-  WEIGHT.widerField,
-  WEIGHT.wider,
-  WEIGHT.described,
-  WEIGHT.part,
-  WEIGHT.same,
-  WEIGHT.typed,
+  POINTS.widerField,
+  POINTS.wider,
+  POINTS.described,
+  POINTS.part,
+  POINTS.same,
+  POINTS.typed,
 ];
 
 function strengthIn(named: Named, words: readonly string[], t: PreparedTechnology): { strength: Strength; at: number } {
@@ -205,7 +206,7 @@ function distanceFrom(shard: CountryShard, slot: number, here: Place): number {
   const lng = shard.lng[slot]!;
   if (shard.formatCode[slot] === ONLINE || Number.isNaN(lat) || !roughlyNear(here, lat, lng))
     return Number.POSITIVE_INFINITY;
-  return distanceKm(here, { lat, lng });
+  return distanceKm(here, lat, lng);
 }
 export const ONLINE = formatCode('online');
 
@@ -220,14 +221,20 @@ export function visitAround(shard: CountryShard, here: Place, visit: (slot: numb
   }
 }
 
-/** AT_PLACE for an event at the place itself; else 1 falling to 0.5 at 45 km away; 0 beyond, online or unplaced. */
+/**
+ * How close an event is to a place, in thousandths: AT_PLACE at the place itself; else 1,000 falling to 500 at 45 km
+ * away; 0 beyond, online or unplaced. A whole number, as ranking asks it of thousands of events per prompt (see
+ * POINTS_PER_WEIGHT).
+ */
 export function closeness(shard: CountryShard, slot: number, here: Place): number {
   if (shard.formatCode[slot] === ONLINE || Number.isNaN(shard.lat[slot]!)) return 0;
   if (shard.geonameId[slot] === here.geonameId) return AT_PLACE;
   const d = distanceFrom(shard, slot, here);
-  return d <= NEAR_RADIUS_KM ? 1 - d / (2 * NEAR_RADIUS_KM) : 0;
+  return d <= NEAR_RADIUS_KM ? Math.round(CLOSE - (CLOSE * d) / (2 * NEAR_RADIUS_KM)) : 0;
 }
-export const AT_PLACE = 2;
+/** The closeness of an event next to the place, but not at it. */
+export const CLOSE = 1000;
+export const AT_PLACE = 2 * CLOSE;
 
 export const km = (shard: CountryShard, slot: number, here: Place) =>
   Math.max(1, Math.round(distanceFrom(shard, slot, here)));

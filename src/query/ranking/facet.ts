@@ -3,6 +3,7 @@ import type { TopicSlug } from '../../catalogue/taxonomy.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { TermHits } from '../index/full-text.js';
 import type { Understanding } from '../prompt/understand.js';
+import { points } from './points.js';
 
 /**
  * What one event earns for each kind of evidence. The specific outranks the general: a technology or name typed,
@@ -56,6 +57,11 @@ export const WEIGHT = {
   home: 2,
   reach: 0.5,
 } as const;
+
+/** The fixed weights in points. */
+export const POINTS = Object.fromEntries(Object.entries(WEIGHT).map(([k, w]) => [k, points(w)])) as {
+  readonly [K in keyof typeof WEIGHT]: number;
+};
 
 /**
  * How a facet takes part in matching. `match`: its evidence makes an event match the prompt. `qualify`: it adds to
@@ -111,7 +117,7 @@ export interface PreparedQuery {
   implied: ImpliedFields | undefined;
   /** Full-text words with the events each matches in this shard. */
   text: { term: string; hits: TermHits }[];
-  /** The best full-text score of any word (scores are scaled by it). */
+  /** The best full-text score of any word (BM25; the facet's points are scaled by it). */
   maxText: number;
   /**
    * The prompt's words as `plain` splits them (["ai", "meetup", "berlin"]) when it has two or more, else none:
@@ -128,12 +134,11 @@ export interface PreparedQuery {
  * - `role`: how it takes part in matching (see Role);
  * - `asks`: what the prompt asks of this facet, one item per value asked (each topic, each format…);
  * - `candidates`: visits the slots that may match an item (a superset of those `score` gives a weight), each once;
- * - `score`: the weight one event earns for an item, 0 when it does not match;
+ * - `score`: the points (see POINTS_PER_WEIGHT) one event earns for an item, 0 when it does not match;
  * - `reasons`: why it matched, only asked for events returned (building strings for every candidate would be most
  *   of a query's cost).
- * An event's score is the sum of its weights: first those of the facets that decide the match, then those of the
- * others, each in facet order and item order — the same floating-point sum whether it is reached through
- * candidates or by scanning every event.
+ * An event's score is the sum of its points: those of the facets that decide the match, and those of the others
+ * (whole numbers: the same sum whether it is reached through candidates or by scanning every event).
  */
 export interface Facet<A> {
   name: string;

@@ -14,7 +14,7 @@ import {
 import type { Place } from '../../places/gazetteer.js';
 import { CELL_LAT, CELL_LNG, type CountryShard, formatCode } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
-import { founderFitOf, type IndexedEvent } from '../index/indexed-event.js';
+import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
 import { remembered } from '../memo.js';
@@ -22,6 +22,7 @@ import type { DateWindowHit } from '../prompt/dates.js';
 import {
   type AskedPlace,
   AT_PLACE,
+  CLOSE,
   carriesAny,
   citedIn,
   closeness,
@@ -33,7 +34,7 @@ import {
   NOT_A_CANDIDATE,
   ONLINE,
   organizerNames,
-  STRENGTH_WEIGHT,
+  STRENGTH_POINTS,
   Strength,
   titleNames,
   titleNamesTopic,
@@ -45,10 +46,12 @@ import {
   type AskedField,
   type Facet,
   type ImpliedFields,
+  POINTS,
   type PreparedQuery,
   type PreparedTechnology,
   WEIGHT,
 } from './facet.js';
+import { points } from './points.js';
 
 // ---------------------------------------------------------------- the facets
 
@@ -86,7 +89,7 @@ const phrase: Facet<readonly string[]> = {
   },
   score(shard, slot, words) {
     const names = nameWordsOf(shard.at(slot));
-    return hasPhrase(names.title, words) || hasPhrase(names.organizer, words) ? WEIGHT.phrase : 0;
+    return hasPhrase(names.title, words) || hasPhrase(names.organizer, words) ? POINTS.phrase : 0;
   },
   reasons(shard, slot, words, _q, out) {
     const e = shard.at(slot);
@@ -108,7 +111,7 @@ const technology: Facet<PreparedTechnology> = {
   },
   score(shard, slot, t) {
     const evidence = evidenceAt(shard, slot, t);
-    return evidence === NOT_A_CANDIDATE ? 0 : STRENGTH_WEIGHT[evidence >> 1]!;
+    return evidence === NOT_A_CANDIDATE ? 0 : STRENGTH_POINTS[evidence >> 1]!;
   },
   reasons(shard, slot, t, _q, out) {
     const e = shard.at(slot);
@@ -138,7 +141,7 @@ const topic: Facet<AskedField> = {
   score(shard, slot, f) {
     const named = shard.memo(TITLE_KEY(f.slug), slot, titleOnTopic, f.slug);
     if (named === 0) return 0;
-    return named === 1 ? WEIGHT.field : WEIGHT.field + (named === 3 ? WEIGHT.fieldTitle : WEIGHT.fieldTitlePart);
+    return named === 1 ? POINTS.field : POINTS.field + (named === 3 ? POINTS.fieldTitle : POINTS.fieldTitlePart);
   },
   reasons(shard, slot, f, _q, out) {
     const ev = shard.at(slot).event;
@@ -155,9 +158,9 @@ const place: Facet<AskedPlace> = {
   candidates: (shard, { place: here }, _q, visit) => visitAround(shard, here, visit),
   score(shard, slot, { place: here, mode }) {
     const near = closeness(shard, slot, here);
-    if (near === AT_PLACE) return WEIGHT.place;
+    if (near === AT_PLACE) return POINTS.place;
     // Within 45 km counts less than the place itself, and less still when the prompt said "in" rather than "near".
-    return near > 0 ? WEIGHT.place * (mode === 'near' ? 0.9 : 0.75) * near : 0;
+    return near > 0 ? points((WEIGHT.place * (mode === 'near' ? 0.9 : 0.75) * near) / CLOSE) : 0;
   },
   reasons(shard, slot, { place: here }, _q, out) {
     if (shard.geonameId[slot] === here.geonameId) out.push(`In ${here.name}`);
@@ -174,7 +177,8 @@ const text: Facet<PreparedQuery['text'][number]> = {
   },
   score(_shard, slot, { hits }, q) {
     const i = hits.indexOf(slot);
-    return i < 0 ? 0 : (WEIGHT.text * hits.scores[i]!) / q.maxText;
+    // At least a point: a hit matches, however weak against the best one.
+    return i < 0 ? 0 : Math.max(1, points((WEIGHT.text * hits.scores[i]!) / q.maxText));
   },
   reasons(shard, slot, { term, hits }, _q, out) {
     const matched = hits.fields[hits.indexOf(slot)]!;
@@ -198,7 +202,7 @@ const window: Facet<DateWindowHit> = {
     visitList(shard.longEvents, visit);
   },
   score: (shard, slot, w) =>
-    shard.startMs[slot]! < w.to.getTime() && shard.endsAt[slot]! > w.from.getTime() ? WEIGHT.window : 0,
+    shard.startMs[slot]! < w.to.getTime() && shard.endsAt[slot]! > w.from.getTime() ? POINTS.window : 0,
   reasons(shard, slot, w, q, out) {
     const phrase = w.label.split(' (')[0]!;
     const ev = shard.at(slot).event;
@@ -247,7 +251,7 @@ const field: Facet<ImpliedFields> = {
   },
   score(shard, slot, f) {
     const fit = shard.memo(f.memo, slot, impliedFit, f);
-    return fit === 1 ? WEIGHT.implied : fit === 2 ? WEIGHT.general : 0;
+    return fit === 1 ? POINTS.implied : fit === 2 ? POINTS.general : 0;
   },
   reasons(shard, slot, f, _q, out) {
     const ev = shard.at(slot).event;
@@ -257,6 +261,8 @@ const field: Facet<ImpliedFields> = {
 };
 
 const HYBRID = formatCode('hybrid');
+/** A hybrid event counts three quarters of the format asked for. */
+const HYBRID_POINTS = points(WEIGHT.format * 0.75);
 
 const format: Facet<Format> = {
   name: 'format',
@@ -269,7 +275,7 @@ const format: Facet<Format> = {
   // From the shard's format column: every candidate of a format asked for is scored, often most of a country.
   score(shard, slot, f) {
     const code = shard.formatCode[slot];
-    return code === formatCode(f) ? WEIGHT.format : code === HYBRID ? WEIGHT.format * 0.75 : 0;
+    return code === formatCode(f) ? POINTS.format : code === HYBRID ? HYBRID_POINTS : 0;
   },
   reasons(shard, slot, f, _q, out) {
     out.push(
@@ -278,11 +284,23 @@ const format: Facet<Format> = {
   },
 };
 
-/** The memo key of a facet's value, made once (a key built per candidate would be hashed per candidate). */
+/**
+ * The memo key of a facet's value, made once (a key built per candidate would be hashed per candidate). Asked for
+ * the same value thousands of times in a row (once per candidate), so the last one is at hand without a lookup, and
+ * the shard's memo (see CountryShard.memo) recognises the very same string.
+ */
 function memoKeys(prefix: string): (value: string) => string {
   const keys = new Map<string, string>();
   const make = (value: string) => `${prefix}|${value}`;
-  return (value) => remembered(keys, value, 1_000, make);
+  let lastValue: string | undefined;
+  let lastKey = '';
+  return (value) => {
+    if (value !== lastValue) {
+      lastKey = remembered(keys, value, 1_000, make);
+      lastValue = value;
+    }
+    return lastKey;
+  };
 }
 const TITLE_KEY = memoKeys('title');
 const PRICE_KEY = memoKeys('price');
@@ -299,16 +317,20 @@ const price: Facet<'free' | 'paid'> = {
   role: 'qualify',
   asks: (q) => (q.u.price ? [q.u.price] : NONE),
   candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
-  score: (shard, slot, p) => (shard.memo(PRICE_KEY(p), slot, pricedAs, p) === 1 ? WEIGHT.price : 0),
+  score: (shard, slot, p) => (shard.memo(PRICE_KEY(p), slot, pricedAs, p) === 1 ? POINTS.price : 0),
   reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
 };
+
+/** The points of a founder fit of 0, 1 and 2. */
+const FOUNDER_POINTS = [0, points(WEIGHT.founders / 2), POINTS.founders];
 
 const founders: Facet<true> = {
   name: 'founders',
   role: 'qualify',
   asks: (q) => (q.u.founders ? [true] : NONE),
   candidates: (shard, _a, _q, visit) => visitList(shard.founders().slots, visit),
-  score: (shard, slot) => (WEIGHT.founders * founderFitOf(shard.at(slot))) / 2,
+  // From the shard's column of fits (0, 1 or 2): half the weight for a fit of 1.
+  score: (shard, slot) => FOUNDER_POINTS[shard.founders().fit[slot]!]!,
   reasons: (_shard, _slot, _a, _q, out) => out.push('For founders'),
 };
 
@@ -317,7 +339,7 @@ const seniority: Facet<Seniority> = {
   role: 'qualify',
   asks: (q) => q.u.seniority,
   candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
-  score: (shard, slot, s) => (shard.memo(SENIORITY_KEY(s), slot, forSeniority, s) === 1 ? WEIGHT.seniority : 0),
+  score: (shard, slot, s) => (shard.memo(SENIORITY_KEY(s), slot, forSeniority, s) === 1 ? POINTS.seniority : 0),
   reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
 };
 
@@ -326,7 +348,7 @@ const kind: Facet<EventKind> = {
   role: 'qualify',
   asks: (q) => q.u.kinds,
   candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
-  score: (shard, slot, k) => (shard.memo(KIND_KEY(k), slot, ofKind, k) === 1 ? WEIGHT.kind : 0),
+  score: (shard, slot, k) => (shard.memo(KIND_KEY(k), slot, ofKind, k) === 1 ? POINTS.kind : 0),
   reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
 };
 
@@ -362,10 +384,10 @@ const home: Facet<AskedPlace> = {
   },
   score(shard, slot, { place: here }) {
     const near = closeness(shard, slot, here);
-    if (near === AT_PLACE) return WEIGHT.home;
-    if (near > 0) return WEIGHT.home * near;
+    if (near === AT_PLACE) return POINTS.home;
+    if (near > 0) return points((WEIGHT.home * near) / CLOSE);
     // Within reach from there: online, or worth the trip.
-    return shard.formatCode[slot] === ONLINE || worthTheTrip(shard.at(slot)) ? WEIGHT.reach : 0;
+    return shard.formatCode[slot] === ONLINE || worthTheTrip(shard.at(slot)) ? POINTS.reach : 0;
   },
   reasons(shard, slot, { place: here }, _q, out) {
     const near = closeness(shard, slot, here);
