@@ -149,7 +149,11 @@ function searched(index: MiniSearch<Doc>, query: string): Map<unknown, { score: 
 
 /** `scoreQuery`'s answer, each match as its score and fields. */
 function scored(index: BulkMiniSearch<Doc>, query: string): Map<unknown, { score: number; fields: number }> {
-  return new Map([...index.scoreQuery(query, SEARCH)].map(([id, { score, fields }]) => [id, { score, fields }]));
+  const matches = index.scoreQuery(query, SEARCH);
+  const out = new Map<unknown, { score: number; fields: number }>();
+  for (let i = 0; i < matches.size; i++)
+    out.set(matches.idAt(i), { score: matches.scoreAt(i), fields: matches.fieldsAt(i) });
+  return out;
 }
 
 describe('BulkMiniSearch.scoreQuery', () => {

@@ -19,15 +19,89 @@ interface FieldTerms {
 
 type Postings = Map<number, number> | PostingList;
 
-/** How well a document matches a query (MiniSearch's score) and in which fields: bit `1 << fieldId` per field. */
-export interface ScoredMatch {
-  score: number;
-  fields: number;
+/**
+ * The documents matching a query, as `scoreQuery` gives them: for i below `size`, the document `idAt(i)` matches with
+ * MiniSearch's score `scoreAt(i)`, in the fields of `fieldsAt(i)` (bit `1 << fieldId` per field). A view of the
+ * index's scratch: valid until its next `scoreQuery`.
+ */
+export interface ScoredMatches {
+  readonly size: number;
+  idAt(i: number): unknown;
+  scoreAt(i: number): number;
+  fieldsAt(i: number): number;
 }
 
-/** A document's match while it is scored: `tokens` has bit i for each distinct query token i it matches. */
-interface Scoring extends ScoredMatch {
-  tokens: number;
+/**
+ * Sums per document while a query is scored, by MiniSearch's short document id: an open-addressing table of typed
+ * arrays, emptied and reused from call to call. A Map with an object per matching document was most of what scoring a
+ * common word allocated, and it is scored again after every write to its shard. `tokens` has bit i for each distinct
+ * query token i a document matches.
+ */
+class Sums {
+  /** Short id + 1 at each position; 0 where empty. */
+  private keys = new Int32Array(0);
+  scores = new Float64Array(0);
+  fields = new Int32Array(0);
+  tokens = new Int32Array(0);
+  /** The positions in use, in the order their documents came. */
+  used = new Int32Array(0);
+  size = 0;
+
+  /** Empties the table. */
+  reset(): void {
+    for (let i = 0; i < this.size; i++) this.keys[this.used[i]!] = 0;
+    this.size = 0;
+  }
+
+  /** The position of a document, added with nothing summed when new (then `isNew` is true until the next call). */
+  at(shortId: number): number {
+    if ((this.size + 1) * 2 > this.keys.length) this.grow();
+    const mask = this.keys.length - 1;
+    const key = shortId + 1;
+    let h = Math.imul(shortId, 0x9e3779b1) >>> 0;
+    for (;;) {
+      h &= mask;
+      const found = this.keys[h]!;
+      if (found === key) {
+        this.isNew = false;
+        return h;
+      }
+      if (found === 0) {
+        this.keys[h] = key;
+        this.scores[h] = 0;
+        this.fields[h] = 0;
+        this.tokens[h] = 0;
+        this.used[this.size++] = h;
+        this.isNew = true;
+        return h;
+      }
+      h++;
+    }
+  }
+  isNew = false;
+
+  /** The short id at a position in use. */
+  shortIdAt(position: number): number {
+    return this.keys[position]! - 1;
+  }
+
+  private grow(): void {
+    const { keys, scores, fields, tokens, used, size } = this;
+    const capacity = Math.max(64, keys.length * 2);
+    this.keys = new Int32Array(capacity);
+    this.scores = new Float64Array(capacity);
+    this.fields = new Int32Array(capacity);
+    this.tokens = new Int32Array(capacity);
+    this.used = new Int32Array(capacity / 2);
+    this.size = 0;
+    for (let i = 0; i < size; i++) {
+      const from = used[i]!;
+      const to = this.at(keys[from]! - 1);
+      this.scores[to] = scores[from]!;
+      this.fields[to] = fields[from]!;
+      this.tokens[to] = tokens[from]!;
+    }
+  }
 }
 
 /** The search options `scoreQuery` takes: those that change which documents match and their scores. */
@@ -105,27 +179,34 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
     this.totalLengths = [];
   }
 
+  /** Scratch of `scoreQuery`: one token's sums, and the query's. */
+  private readonly tokenSums = new Sums();
+  private readonly querySums = new Sums();
+
   /**
-   * Every document matching `query` by its id, with MiniSearch's score (what `search(query, options)` gives) and the
-   * fields it matched. MiniSearch's own steps, in its order, so that each document's score is the same sum of the
-   * same products: per token, the exact term, then its prefix and its fuzzy derivations, each field in order; the
-   * tokens' scores added in turn and multiplied by the number of distinct tokens matched.
+   * Every document matching `query`, with MiniSearch's score (what `search(query, options)` gives) and the fields it
+   * matched. MiniSearch's own steps, in its order, so that each document's score is the same sum of the same
+   * products: per token, the exact term, then its prefix and its fuzzy derivations, each field in order; the tokens'
+   * scores added in turn and multiplied by the number of distinct tokens matched. The answer is a view of this
+   * index's scratch, valid until the next call (see ScoredMatches).
    */
-  scoreQuery(query: string, options: ScoreOptions): Map<unknown, ScoredMatch> {
+  scoreQuery(query: string, options: ScoreOptions): ScoredMatches {
     const { tokenize, processTerm, fields, searchOptions: defaults } = this._options;
     const tokens = tokenize(query)
       .flatMap((token) => processTerm(token))
       .filter((token): token is string => !!token);
+    const sums = this.querySums;
+    sums.reset();
     if (tokens.length > MAX_SCORED_TOKENS) return this.searchScores(query, options);
     const boost = options.boost ?? defaults.boost;
     const boosts = fields.map((field) => boost?.[field] || 1);
     const fieldIds = fields.map((field) => this._fieldIds[field]!);
     const weights = { ...defaults.weights, ...options.weights };
     const bm25 = defaults.bm25;
-    let combined: Map<number, Scoring> | undefined;
+    const results = this.tokenSums;
     tokens.forEach((term, i) => {
       const bit = 1 << tokens.indexOf(term);
-      const results = new Map<number, Scoring>();
+      results.reset();
       const add = (data: FieldTermData | undefined, weight: number) => {
         if (data) this.scoreTerm(data, weight, bit, boosts, fieldIds, bm25, results);
       };
@@ -154,34 +235,40 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
           add(data, (weights.fuzzy * derived.length) / (derived.length + distance));
         }
       }
-      if (!combined) {
-        combined = results;
-        return;
-      }
-      for (const [shortId, match] of results) {
-        const existing = combined.get(shortId);
-        if (!existing) {
-          combined.set(shortId, match);
+      // The token's sums into the query's: a document's first token as it is, the others added in turn.
+      for (let k = 0; k < results.size; k++) {
+        const from = results.used[k]!;
+        const to = sums.at(results.shortIdAt(from));
+        if (sums.isNew) {
+          sums.scores[to] = results.scores[from]!;
+          sums.fields[to] = results.fields[from]!;
+          sums.tokens[to] = results.tokens[from]!;
         } else {
-          existing.score = existing.score + match.score;
-          existing.fields |= match.fields;
-          existing.tokens |= match.tokens;
+          sums.scores[to] = sums.scores[to]! + results.scores[from]!;
+          sums.fields[to]! |= results.fields[from]!;
+          sums.tokens[to]! |= results.tokens[from]!;
         }
       }
     });
-    const out = new Map<unknown, ScoredMatch>();
-    if (!combined) return out;
-    for (const [shortId, match] of combined) {
-      // One token: every match's quality is 1, and each match object serves as it is (most queries are one word).
-      if (tokens.length === 1) {
-        out.set(this._documentIds.get(shortId), match);
-        continue;
-      }
-      let quality = 0;
-      for (let bits = match.tokens; bits !== 0; bits &= bits - 1) quality++;
-      out.set(this._documentIds.get(shortId), { score: match.score * (quality || 1), fields: match.fields });
-    }
-    return out;
+    return this.matches(tokens.length > 1);
+  }
+
+  /** The query's sums as ScoredMatches; `byQuality`: each score times the number of distinct tokens matched. */
+  private matches(byQuality: boolean): ScoredMatches {
+    const sums = this.querySums;
+    const ids = this._documentIds;
+    return {
+      size: sums.size,
+      idAt: (i) => ids.get(sums.shortIdAt(sums.used[i]!)),
+      scoreAt: (i) => {
+        const at = sums.used[i]!;
+        if (!byQuality) return sums.scores[at]!;
+        let quality = 0;
+        for (let bits = sums.tokens[at]!; bits !== 0; bits &= bits - 1) quality++;
+        return sums.scores[at]! * (quality || 1);
+      },
+      fieldsAt: (i) => sums.fields[sums.used[i]!]!,
+    };
   }
 
   /** MiniSearch's `termResults` for one derived term (document boost and term boost 1), into `results`. */
@@ -192,7 +279,7 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
     boosts: number[],
     fieldIds: number[],
     bm25: { k: number; b: number; d: number },
-    results: Map<number, Scoring>,
+    results: Sums,
   ): void {
     const { k, b, d } = bm25;
     const count = this._documentCount;
@@ -212,14 +299,11 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
         if (lengths === undefined) return;
         const length = lengths[fieldId]!;
         const raw = idf * (d + (freq * (k + 1)) / (freq + k * (1 - b + (b * length) / average)));
-        const score = fieldWeight * raw;
-        const match = results.get(shortId);
-        if (match === undefined) {
-          results.set(shortId, { score, fields: fieldBit, tokens: bit });
-        } else {
-          match.score += score;
-          match.fields |= fieldBit;
-        }
+        // A new document's sum starts at 0, and 0 + x is x: the first product as it is, as MiniSearch keeps it.
+        const at = results.at(shortId);
+        results.scores[at] = results.scores[at]! + fieldWeight * raw;
+        results.fields[at]! |= fieldBit;
+        results.tokens[at] = bit;
       };
       if (postings instanceof PostingList) postings.forEachPosting(visit);
       else for (const [shortId, freq] of postings) visit(shortId, freq);
@@ -227,14 +311,16 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
   }
 
   /** `scoreQuery` through MiniSearch's own search, for queries of more tokens than it tracks. */
-  private searchScores(query: string, options: ScoreOptions): Map<unknown, ScoredMatch> {
-    const out = new Map<unknown, ScoredMatch>();
+  private searchScores(query: string, options: ScoreOptions): ScoredMatches {
+    const sums = this.querySums;
     for (const r of this.search(query, options)) {
       let fields = 0;
       for (const matched of Object.values(r.match)) for (const f of matched) fields |= 1 << this._fieldIds[f]!;
-      out.set(r.id, { score: r.score, fields });
+      const at = sums.at(this._idToShortId.get(r.id)!);
+      sums.scores[at] = r.score;
+      sums.fields[at] = fields;
     }
-    return out;
+    return this.matches(false);
   }
 
   /** Documents are removed with `remove` here, never discarded: discarding would leave the sums behind. */

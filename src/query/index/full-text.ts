@@ -3,7 +3,7 @@ import MiniSearch from 'minisearch';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
-import { BulkMiniSearch, type ScoredMatch } from './bulk-minisearch.js';
+import { BulkMiniSearch, type ScoredMatches } from './bulk-minisearch.js';
 
 /** Lower-case, accent-folded, with simple plural endings removed, so "Konferenzen"/"meetups" meet "meetup". */
 export function processTerm(term: string): string | null {
@@ -46,7 +46,7 @@ export class TermHits {
   /** The best score, 0 without hits. */
   readonly maxScore: number;
 
-  constructor(matches: ReadonlyMap<number, { score: number; fields: number }>) {
+  constructor(matches: ScoredMatches) {
     const n = matches.size;
     this.slots = new Int32Array(n);
     this.scores = new Float64Array(n);
@@ -55,14 +55,13 @@ export class TermHits {
     const order = new Float64Array(n);
     const scores = new Float64Array(n);
     const fields = new Uint8Array(n);
-    let i = 0;
     let best = 0;
-    for (const [slot, { score, fields: matched }] of matches) {
-      order[i] = slot * ORDER_SPAN + i;
+    for (let i = 0; i < n; i++) {
+      const score = matches.scoreAt(i);
+      order[i] = (matches.idAt(i) as number) * ORDER_SPAN + i;
       scores[i] = score;
-      fields[i] = matched;
+      fields[i] = matches.fieldsAt(i);
       best = Math.max(best, score);
-      i++;
     }
     order.sort();
     for (let k = 0; k < n; k++) {
@@ -239,7 +238,7 @@ export class FullTextIndex {
     if (!hits) {
       // Ids are slots; field ids are positions in SEARCH_FIELDS (INDEX_OPTIONS lists them in that order), so a match's
       // field bits are those of `fieldBit`.
-      hits = new TermHits(this.search.scoreQuery(term, SEARCH_OPTIONS) as Map<number, ScoredMatch>);
+      hits = new TermHits(this.search.scoreQuery(term, SEARCH_OPTIONS));
       this.termHits.set(term, hits);
     }
     return hits;
