@@ -21,9 +21,9 @@ export function limitHeapGrowth(percent: number): boolean {
 
 /**
  * How large V8's young generation may grow under load, per semi-space in MB (V8's --max-semi-space-size; 16 by
- * default). A read allocates about 0.6 MB at 100k events (candidates scored, a page rendered), and each young
+ * default). A read allocates about 0.4 MB at 100k events (candidates scored, a page rendered), and each young
  * collection moves what is still in use at that moment (the requests in flight) to the old generation: at V8's
- * default, some 10 young collections a second under half the distinct-prompt load promoted enough for a full
+ * default, several young collections a second under half the distinct-prompt load promoted enough for a full
  * collection of the whole heap (read index and all) every 6–7 s, and requests queued behind each one. Four times as
  * large, a quarter as many young collections promote a quarter as much, and full collections come a third as often
  * (figures in docs/performance.md). An idle service shrinks the young generation again (`collectWhenIdle`), so
