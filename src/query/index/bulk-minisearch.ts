@@ -22,7 +22,7 @@ type Postings = Map<number, number> | PostingList;
 /**
  * The documents matching a query, as `scoreQuery` gives them: for i below `size`, the document `idAt(i)` matches with
  * MiniSearch's score `scoreAt(i)`, in the fields of `fieldsAt(i)` (bit `1 << fieldId` per field). A view of the
- * index's scratch: valid until its next `scoreQuery`.
+ * scratch that every index shares: valid until the next `scoreQuery` of any of them.
  */
 export interface ScoredMatches {
   readonly size: number;
@@ -104,6 +104,9 @@ class Sums {
   }
 }
 
+const TOKEN_SUMS = new Sums();
+const QUERY_SUMS = new Sums();
+
 /** The search options `scoreQuery` takes: those that change which documents match and their scores. */
 export type ScoreOptions = Pick<SearchOptions, 'boost' | 'prefix' | 'fuzzy' | 'maxFuzzy' | 'weights'>;
 
@@ -179,16 +182,19 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
     this.totalLengths = [];
   }
 
-  /** Scratch of `scoreQuery`: one token's sums, and the query's. */
-  private readonly tokenSums = new Sums();
-  private readonly querySums = new Sums();
+  /**
+   * Scratch of `scoreQuery`: one token's sums, and the query's. One pair for every index of the process (a shard has
+   * one each): scoring is synchronous, and each table grows to the most documents a word matched, megabytes at 100k.
+   */
+  private readonly tokenSums = TOKEN_SUMS;
+  private readonly querySums = QUERY_SUMS;
 
   /**
    * Every document matching `query`, with MiniSearch's score (what `search(query, options)` gives) and the fields it
    * matched. MiniSearch's own steps, in its order, so that each document's score is the same sum of the same
    * products: per token, the exact term, then its prefix and its fuzzy derivations, each field in order; the tokens'
-   * scores added in turn and multiplied by the number of distinct tokens matched. The answer is a view of this
-   * index's scratch, valid until the next call (see ScoredMatches).
+   * scores added in turn and multiplied by the number of distinct tokens matched. The answer is a view of the
+   * shared scratch, valid until the next call (see ScoredMatches).
    */
   scoreQuery(query: string, options: ScoreOptions): ScoredMatches {
     const { tokenize, processTerm, fields, searchOptions: defaults } = this._options;
