@@ -3,7 +3,7 @@ import MiniSearch, { type SearchOptions } from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
-import { BulkMiniSearch } from '../src/query/index/bulk-minisearch.js';
+import { BulkMiniSearch, releaseScoringScratch } from '../src/query/index/bulk-minisearch.js';
 import { FullTextIndex, processTerm, SEARCH_FIELDS, type SearchDocument } from '../src/query/index/full-text.js';
 import { PostingList } from '../src/query/index/posting-list.js';
 
@@ -180,6 +180,15 @@ describe('BulkMiniSearch.scoreQuery', () => {
       Array.from({ length: 40 }, (_, i) => words[i % words.length]).join(' '),
     ];
     for (const query of asked) expect(scored(index, query), query).toEqual(searched(index, query));
+  });
+
+  it('answers alike after an idle process gave its scoring tables back', () => {
+    const query = `${words[0]} ${words[1]} meetup`;
+    const before = scored(index, query);
+    expect(before.size).toBeGreaterThan(0);
+    releaseScoringScratch();
+    expect(scored(index, query)).toEqual(before);
+    expect(scored(index, query)).toEqual(searched(index, query));
   });
 
   it('answers as search does for any query made of catalogue words, cut short, misspelt or joined', () => {

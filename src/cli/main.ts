@@ -6,6 +6,7 @@ import { type AppContext, createContext } from '../context.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
+import { releaseScoringScratch } from '../query/index/bulk-minisearch.js';
 import { warmUpDateParsing } from '../query/prompt/dates.js';
 import {
   collectGarbage,
@@ -90,6 +91,11 @@ async function serve(args: string[]): Promise<void> {
   if (limited || service.ctx.index.size >= COLLECT_AFTER_LOADING) collectGarbage();
   // Process-wide too: after a burst of requests, the garbage it left is collected once the service idles.
   const stopCollecting = collectWhenIdle({
+    // Scratch that only a burst of queries needs goes first, so that the collection frees it too.
+    collect: () => {
+      releaseScoringScratch();
+      collectGarbage();
+    },
     onCollected: (report) => logger.info(report, 'collected garbage while idle'),
   });
   logger.info(
