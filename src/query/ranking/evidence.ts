@@ -63,17 +63,17 @@ export function intersect(a: ArrayLike<number>, aLength: number, b: ArrayLike<nu
 // ---------------------------------------------------------------- what titles and organizers name
 
 /**
- * The topic terms a name uses, as triples (topic, the lexicon's term, the words used), computed once per distinct
- * title and organizer, and the same list shared by every name that uses the same terms alike ("AI Meetup #12" and
- * "#13"). Kept by the name's text, at most 20,000 of each: what ranking asks of titles is kept per slot in the
- * shard's memos anyway, and a list kept per event would hold one more list (and a weak entry) for every event ranking
- * has looked at: some 50,000 at 100k after a few minutes of distinct prompts, at rest and for every full collection
- * to mark. Most names use none and share one empty list.
+ * The topic terms a name uses, as triples (topic, the lexicon's term, the words used): computed once per event's
+ * title (kept beside the event, weakly) and per organizer, and one list shared by every name that uses the same
+ * terms alike ("AI Meetup #12" and "#13"). A list of its own per event would be one more list and its strings for
+ * every event ranking has looked at, some 50,000 at 100k after a few minutes of distinct prompts: at rest, and for
+ * every full collection to mark. Most names use none and share one empty list.
  */
 export type Named = readonly string[];
 const NAMES_NOTHING: Named = Object.freeze([]);
-const titleTerms = new Map<string, Named>();
+const titleTerms = new WeakMap<CatalogueEvent, Named>();
 const organizerTerms = new Map<string, Named>();
+/** The distinct lists of terms, by their content: a catalogue's names use a few thousand combinations. */
 const NAMED_LISTS = new Map<string, Named>();
 
 function termsIn(text: string): Named {
@@ -84,7 +84,14 @@ function termsIn(text: string): Named {
   return out.length > 0 ? remembered(NAMED_LISTS, out.join('\u0000'), 20_000, () => out) : NAMES_NOTHING;
 }
 
-export const titleNames = (ev: CatalogueEvent): Named => remembered(titleTerms, ev.title, 20_000, termsIn);
+export function titleNames(ev: CatalogueEvent): Named {
+  let named = titleTerms.get(ev);
+  if (!named) {
+    named = termsIn(ev.title);
+    titleTerms.set(ev, named);
+  }
+  return named;
+}
 
 export const organizerNames = (ev: CatalogueEvent): Named => remembered(organizerTerms, ev.organizer, 20_000, termsIn);
 
