@@ -53,7 +53,7 @@ class Sums {
     this.size = 0;
   }
 
-  /** The position of a document, added with nothing summed when new (then `isNew` is true until the next call). */
+  /** The position of a document, added with nothing summed (0, no fields, no tokens) when new. */
   at(shortId: number): number {
     if ((this.size + 1) * 2 > this.keys.length) this.grow();
     const mask = this.keys.length - 1;
@@ -62,23 +62,18 @@ class Sums {
     for (;;) {
       h &= mask;
       const found = this.keys[h]!;
-      if (found === key) {
-        this.isNew = false;
-        return h;
-      }
+      if (found === key) return h;
       if (found === 0) {
         this.keys[h] = key;
         this.scores[h] = 0;
         this.fields[h] = 0;
         this.tokens[h] = 0;
         this.used[this.size++] = h;
-        this.isNew = true;
         return h;
       }
       h++;
     }
   }
-  isNew = false;
 
   /** Gives the arrays back (they grow again on the next call). */
   release(): void {
@@ -114,6 +109,10 @@ class Sums {
   }
 }
 
+/**
+ * The scratch of `scoreQuery`: one token's sums, and the query's. One pair for every index of the process (a shard
+ * has one each): scoring is synchronous, and each table grows to the most documents a word matched, megabytes at 100k.
+ */
 const TOKEN_SUMS = new Sums();
 const QUERY_SUMS = new Sums();
 
@@ -202,13 +201,6 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
   }
 
   /**
-   * Scratch of `scoreQuery`: one token's sums, and the query's. One pair for every index of the process (a shard has
-   * one each): scoring is synchronous, and each table grows to the most documents a word matched, megabytes at 100k.
-   */
-  private readonly tokenSums = TOKEN_SUMS;
-  private readonly querySums = QUERY_SUMS;
-
-  /**
    * Every document matching `query`, with MiniSearch's score (what `search(query, options)` gives) and the fields it
    * matched. MiniSearch's own steps, in its order, so that each document's score is the same sum of the same
    * products: per token, the exact term, then its prefix and its fuzzy derivations, each field in order; the tokens'
@@ -220,7 +212,7 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
     const tokens = tokenize(query)
       .flatMap((token) => processTerm(token))
       .filter((token): token is string => !!token);
-    const sums = this.querySums;
+    const sums = QUERY_SUMS;
     sums.reset();
     if (tokens.length > MAX_SCORED_TOKENS) return this.searchScores(query, options);
     const boost = options.boost ?? defaults.boost;
@@ -228,7 +220,7 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
     const fieldIds = fields.map((field) => this._fieldIds[field]!);
     const weights = { ...defaults.weights, ...options.weights };
     const bm25 = defaults.bm25;
-    const results = this.tokenSums;
+    const results = TOKEN_SUMS;
     tokens.forEach((term, i) => {
       const bit = 1 << tokens.indexOf(term);
       results.reset();
@@ -260,19 +252,14 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
           add(data, (weights.fuzzy * derived.length) / (derived.length + distance));
         }
       }
-      // The token's sums into the query's: a document's first token as it is, the others added in turn.
+      // The token's sums into the query's, added in turn (a new document's start at 0, and 0 + x is x: its first
+      // token's sum as it is).
       for (let k = 0; k < results.size; k++) {
         const from = results.used[k]!;
         const to = sums.at(results.shortIdAt(from));
-        if (sums.isNew) {
-          sums.scores[to] = results.scores[from]!;
-          sums.fields[to] = results.fields[from]!;
-          sums.tokens[to] = results.tokens[from]!;
-        } else {
-          sums.scores[to] = sums.scores[to]! + results.scores[from]!;
-          sums.fields[to]! |= results.fields[from]!;
-          sums.tokens[to]! |= results.tokens[from]!;
-        }
+        sums.scores[to] = sums.scores[to]! + results.scores[from]!;
+        sums.fields[to]! |= results.fields[from]!;
+        sums.tokens[to]! |= results.tokens[from]!;
       }
     });
     return this.matches(tokens.length > 1);
@@ -280,7 +267,7 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
 
   /** The query's sums as ScoredMatches; `byQuality`: each score times the number of distinct tokens matched. */
   private matches(byQuality: boolean): ScoredMatches {
-    const sums = this.querySums;
+    const sums = QUERY_SUMS;
     const ids = this._documentIds;
     return {
       size: sums.size,
@@ -337,7 +324,7 @@ export class BulkMiniSearch<T> extends MiniSearch<T> {
 
   /** `scoreQuery` through MiniSearch's own search, for queries of more tokens than it tracks. */
   private searchScores(query: string, options: ScoreOptions): ScoredMatches {
-    const sums = this.querySums;
+    const sums = QUERY_SUMS;
     for (const r of this.search(query, options)) {
       let fields = 0;
       for (const matched of Object.values(r.match)) for (const f of matched) fields |= 1 << this._fieldIds[f]!;

@@ -353,7 +353,7 @@ export class CountryShard {
     if (!this.long[slot] && duration > this.longestShortMs) this.longestShortMs = duration;
   }
 
-  /** Grows (or, when loading, sets) the per-slot columns to `capacity` slots, keeping what they hold. */
+  /** The memo of `key`, made (all slots unknown) when it has none; it becomes the memo asked for last. */
   private memoOf(key: string): Int8Array {
     let memo = this.memos.get(key);
     if (!memo) {
@@ -365,6 +365,7 @@ export class CountryShard {
     return memo;
   }
 
+  /** Grows (or, when loading, sets) the per-slot columns to `capacity` slots, keeping what they hold. */
   private resize(capacity: number): void {
     this.startMs = resized(this.startMs, capacity);
     this.endsAt = resized(this.endsAt, capacity);

@@ -53,22 +53,16 @@ export class TermHits {
     this.fields = new Uint8Array(n);
     // In slot order: each slot with its index in `matches` in its low bits, sorted as plain numbers (exact below 2^53).
     const order = new Float64Array(n);
-    const scores = new Float64Array(n);
-    const fields = new Uint8Array(n);
-    let best = 0;
-    for (let i = 0; i < n; i++) {
-      const score = matches.scoreAt(i);
-      order[i] = (matches.idAt(i) as number) * ORDER_SPAN + i;
-      scores[i] = score;
-      fields[i] = matches.fieldsAt(i);
-      best = Math.max(best, score);
-    }
+    for (let i = 0; i < n; i++) order[i] = (matches.idAt(i) as number) * ORDER_SPAN + i;
     order.sort();
+    let best = 0;
     for (let k = 0; k < n; k++) {
       const at = order[k]! % ORDER_SPAN;
+      const score = matches.scoreAt(at);
       this.slots[k] = (order[k]! - at) / ORDER_SPAN;
-      this.scores[k] = scores[at]!;
-      this.fields[k] = fields[at]!;
+      this.scores[k] = score;
+      this.fields[k] = matches.fieldsAt(at);
+      best = Math.max(best, score);
     }
     this.maxScore = best;
   }
