@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 
 /** The feeds file shipped beside the service (src/ and dist/ are both one level below it). */
 export const SHIPPED_FEEDS_FILE = fileURLToPath(new URL('../feeds.json', import.meta.url));
@@ -25,6 +26,11 @@ export interface Config {
   syncIntervalMinutes: number;
   /** Requests per minute before a 429: writes per API key, reads per client address. 0 disables a limit. */
   rateLimits: { writesPerMinute: number; readsPerMinute: number; batchItemsPerMinute: number };
+  /**
+   * Calendars hosts link (POST /api/calendars): how many per key, and which private address ranges their URLs may
+   * reach (`true`: all; public addresses are always allowed).
+   */
+  calendars: { perKey: number; allowPrivateAddresses: boolean | string[] };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
   /** How far the JS heap may grow past its live size before a full collection, in percent; 0 = V8's choice (see heap.ts). */
@@ -80,6 +86,22 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   return value;
 }
 
+function parseAddressRanges(value: string | undefined): boolean | string[] {
+  if (value === undefined || value.trim() === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  const ranges = value.split(',').map((r) => r.trim());
+  for (const range of ranges) {
+    try {
+      ipaddr.parseCIDR(range);
+    } catch {
+      throw new ConfigError(
+        `CALENDARS_ALLOW_PRIVATE_ADDRESSES must be 1 or a list of address ranges such as 10.0.0.0/8, got "${range}"`,
+      );
+    }
+  }
+  return ranges;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? parsePort(env.PORT, 3000);
   let fixedNow: Date | undefined;
@@ -117,6 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    calendars: {
+      perKey: positive('CALENDARS_PER_KEY', env.CALENDARS_PER_KEY, 20),
+      allowPrivateAddresses: parseAddressRanges(env.CALENDARS_ALLOW_PRIVATE_ADDRESSES),
+    },
     heapGrowingPercent: parseCount('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT, 20),
     timeouts: {
       requestMs: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000),

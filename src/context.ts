@@ -6,10 +6,12 @@ import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { CatalogueIndex } from './query/index/catalogue-index.js';
 import { TurnQueue } from './runtime/turns.js';
+import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
 import { KeysRepository } from './storage/keys.repository.js';
 import { RegistrationsRepository } from './storage/registrations.repository.js';
+import { SourcePartsRepository } from './storage/source-parts.repository.js';
 import { SourcesRepository } from './storage/sources.repository.js';
 
 /** The dependencies of every use case, built once at start-up and passed along (no globals, no container). */
@@ -21,6 +23,10 @@ export interface AppContext {
   registrations: RegistrationsRepository;
   /** The state of each source (feeds, imports, shipped snapshots). */
   sources: SourcesRepository;
+  /** The state of each URL or calendar a source reads (validators, last read, errors). */
+  sourceParts: SourcePartsRepository;
+  /** The calendars hosts linked to their keys. */
+  calendars: CalendarsRepository;
   /** The feeds of the feeds file (disabled ones included), as loaded at start-up. */
   feeds: readonly Feed[];
   logger: Logger;
@@ -61,6 +67,8 @@ function baseContext(
     keys: new KeysRepository(storage.db),
     registrations: new RegistrationsRepository(storage.db),
     sources: new SourcesRepository(storage.db),
+    sourceParts: new SourcePartsRepository(storage.db),
+    calendars: new CalendarsRepository(storage.db),
     feeds,
     now,
   };

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { HOST_SOURCE } from '../catalogue/event.js';
-import { COUNTRIES } from '../places/countries.js';
+import { isTopic } from '../catalogue/taxonomy.js';
+import { COUNTRIES, type Country } from '../places/countries.js';
 import { FORMATS, importerFor, isUrl } from './registry.js';
 
 /** A source name: also the owner (`source:<name>`) and the public `source` field, so kept plain. */
@@ -25,6 +26,23 @@ const DEFAULT_YEARS = 2;
 
 const placeholdersOf = (template: string) => [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 
+const valueSchema = z.string().regex(VALUE, 'must be letters, digits, ".", "_", "~" or "-"');
+
+/**
+ * A value of `each` with what the calendar behind it does not say itself: the group's name, the city and country
+ * its events are in, its topics, and where it was found (the evidence an operator reviews it by).
+ */
+const calendarEntrySchema = z.strictObject({
+  id: valueSchema,
+  name: z.string().trim().min(1).max(200).optional(),
+  city: z.string().trim().min(1).max(100).optional(),
+  country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
+  topics: z.array(z.string().refine(isTopic, 'must be a topic slug (docs/taxonomy.md)')).optional(),
+  found: z.url({ protocol: /^https?$/ }).optional(),
+  seen: z.iso.date().optional(),
+});
+export type CalendarEntry = z.output<typeof calendarEntrySchema>;
+
 const feedSchema = z
   .strictObject({
     source: z.string().superRefine((s, ctx) => {
@@ -39,9 +57,10 @@ const feedSchema = z
     each: z
       .record(
         z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower-case name'),
-        z.array(z.string().regex(VALUE, 'must be letters, digits, ".", "_", "~" or "-"')).min(1, 'must not be empty'),
+        z.array(z.union([valueSchema, calendarEntrySchema])).min(1, 'must not be empty'),
       )
       .optional(),
+    worldwide: z.boolean().optional(),
     years: z.number().int().min(1).max(5).optional(),
     country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
     licence: z.string().trim().min(1).max(100).optional(),
@@ -62,6 +81,11 @@ const feedSchema = z
     for (const name of defined) {
       if (!used.has(name))
         ctx.addIssue({ code: 'custom', path: ['each', name], message: `is not used: no URL has {${name}}` });
+    }
+    for (const [name, values] of Object.entries(feed.each ?? {})) {
+      const ids = values.map(entryId);
+      const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (repeated) ctx.addIssue({ code: 'custom', path: ['each', name], message: `lists "${repeated}" twice` });
     }
     if (feed.years !== undefined && !used.has('year'))
       ctx.addIssue({ code: 'custom', path: ['years'], message: 'no URL has {year}' });
@@ -134,20 +158,51 @@ export async function loadFeeds(path: string, options: LoadFeedsOptions = {}): P
 /** A disabled feed (`"enabled": false`) is listed among the sources but neither synced nor seeded. */
 export const isEnabled = (feed: Feed) => feed.enabled !== false;
 
-/** The URLs (or paths) a feed reads at `now`: its templates with every placeholder filled in, each once. */
-export function feedUrls(feed: Feed, now: Date): string[] {
+const entryId = (value: string | CalendarEntry) => (typeof value === 'string' ? value : value.id);
+
+/** One URL (or path) a feed reads, and which of the feed's calendars it is. */
+export interface FeedPart {
+  url: string;
+  /**
+   * The calendar's id within its feed: the values of `each` its URL was made with, joined by "/" ("rust-zurich");
+   * the URL itself in a list of URLs without `each`; empty for a feed of one URL. `{year}` is no part of it.
+   */
+  key: string;
+  /** What the feeds file says of the calendar, where `each` gives it as an object. */
+  entry?: CalendarEntry;
+}
+
+/** The parts a feed reads at `now`: its templates with every placeholder filled in, each URL once. */
+export function feedParts(feed: Feed, now: Date): FeedPart[] {
   const thisYear = now.getUTCFullYear();
-  const values: Record<string, readonly string[]> = {
-    ...feed.each,
-    year: Array.from({ length: feed.years ?? DEFAULT_YEARS }, (_, i) => String(thisYear + i)),
-  };
-  const expand = (template: string): string[] => {
+  const years = Array.from({ length: feed.years ?? DEFAULT_YEARS }, (_, i) => String(thisYear + i));
+  const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+  const expand = (template: string, keys: string[], entry: CalendarEntry | undefined): FeedPart[] => {
     const match = PLACEHOLDER.exec(template);
     PLACEHOLDER.lastIndex = 0;
-    if (!match) return [template];
-    const options = values[match[1]!] ?? [];
-    return options.flatMap((value) => expand(template.replaceAll(match[0], value)));
+    if (!match) return [{ url: template, key: keys.join('/'), ...(entry ? { entry } : {}) }];
+    const name = match[1]!;
+    if (name === 'year') return years.flatMap((year) => expand(template.replaceAll(match[0], year), keys, entry));
+    return (feed.each?.[name] ?? []).flatMap((value) =>
+      expand(
+        template.replaceAll(match[0], entryId(value)),
+        [...keys, entryId(value)],
+        typeof value === 'string' ? entry : value,
+      ),
+    );
   };
-  const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
-  return [...new Set(templates.flatMap(expand))];
+  const parts = new Map<string, FeedPart>();
+  for (const template of templates) {
+    for (const part of expand(template, [], undefined)) {
+      if (!part.key && templates.length > 1) part.key = part.url;
+      if (!parts.has(part.url)) parts.set(part.url, part);
+    }
+  }
+  return [...parts.values()];
 }
+
+/** The URLs (or paths) a feed reads at `now`. */
+export const feedUrls = (feed: Feed, now: Date): string[] => feedParts(feed, now).map((p) => p.url);
+
+/** The country a calendar's events are in when they do not say: its entry's, else the feed's. */
+export const partCountry = (feed: Feed, part: FeedPart): Country | undefined => part.entry?.country ?? feed.country;

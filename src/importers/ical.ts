@@ -146,6 +146,7 @@ function recordOf(
 /** RFC 5545 feeds: Meetup groups, Luma calendars, any `.ics`. See docs/operations.md, "Importing and syncing". */
 export const icalImporter: Importer = {
   format: 'ical',
+  calendar: true,
   description: 'iCalendar (RFC 5545) feed: VEVENTs with time zones, recurrence and cancellations',
   parse(input: string, options: ParseOptions): ParseResult {
     const errors: RecordError[] = [];

@@ -126,6 +126,12 @@ export interface Importer {
    * Switzerland, Germany and Austria are counted as elsewhere, not reported one by one as skipped.
    */
   worldwide?: boolean;
+  /**
+   * True when each URL of the format is one calendar, the complete state of its own events (iCal): the calendars of
+   * a feed are synced each on its own. Otherwise the URLs of a feed are parts of one data set (confs.tech's topic
+   * files, where one conference sits in several), synced all or nothing.
+   */
+  calendar?: boolean;
   parse(input: string, options: ParseOptions): ParseResult;
   /**
    * The same result as `parse`, made in steps with `pause()` awaited between them: for large inputs read in a

@@ -2,9 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { confsTechImporter } from './confs-tech.js';
 import { developersEventsImporter } from './developers-events.js';
 import { devopsdaysImporter } from './devopsdays.js';
+import { type AddressGuard, httpGet, type Validators } from './http-reader.js';
 import { icalImporter } from './ical.js';
 import type { Importer } from './importer.js';
+import { InputError } from './input-error.js';
 import { jsonlImporter } from './jsonl.js';
+
+export { InputError };
 
 /** Every source format, by the name `--format` and feeds.json use. */
 export const IMPORTERS: Readonly<Record<string, Importer>> = {
@@ -21,21 +25,19 @@ export function importerFor(format: string): Importer | undefined {
   return Object.hasOwn(IMPORTERS, format) ? IMPORTERS[format] : undefined;
 }
 
-/** The input could not be read at all (missing file, network error, HTTP error, too large, too slow). */
-export class InputError extends Error {
-  /** True when the input does not exist (no such file, HTTP 404 or 410), as opposed to failing to arrive. */
-  readonly notFound: boolean;
-  constructor(message: string, options: { notFound?: boolean } = {}) {
-    super(message);
-    this.notFound = options.notFound ?? false;
-  }
-}
-
 export interface ReadOptions {
   timeoutMs?: number;
   maxBytes?: number;
   /** Aborts a download under way (the service stopping). */
   signal?: AbortSignal;
+  /** Validators of the copy held: a URL that has not changed since answers `undefined`. */
+  validators?: Validators;
+  /** Sees the validators a URL was served with, to send next time. */
+  onValidators?: (validators: Validators) => void;
+  /** Names the service to the servers it reads (see userAgentOf). */
+  userAgent?: string;
+  /** Addresses a URL may lead to; absent, any. */
+  guard?: AddressGuard;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -50,17 +52,31 @@ const mb = (bytes: number) =>
 /** True for inputs read over the network; `webcal:` (how calendars publish subscriptions) means https. */
 export const isUrl = (input: string) => /^(?:https?|webcal):\/\//i.test(input);
 
-/** Reads a file, or GETs an http(s)/webcal URL, as UTF-8 text (a byte-order mark dropped). */
-export async function readInput(fileOrUrl: string, options: ReadOptions = {}): Promise<string> {
-  const text = isUrl(fileOrUrl)
-    ? await fetchText(
-        fileOrUrl.replace(/^webcal:/i, 'https:'),
-        options.timeoutMs ?? TIMEOUT_MS,
-        options.maxBytes ?? MAX_BYTES,
-        options.signal,
-      )
-    : await readLocal(fileOrUrl, options.maxBytes ?? MAX_FILE_BYTES);
-  return text.replace(/^\uFEFF/, '');
+/** How the service names itself to the servers it reads: the product, and where to find out about it. */
+export const userAgentOf = (baseUrl: string) => `tech-events/1 (+${baseUrl}/sources)`;
+
+/**
+ * Reads a file, or GETs an http(s)/webcal URL (see httpGet), as UTF-8 text (a byte-order mark dropped). With
+ * validators, a URL that answers 304 Not Modified reads as `undefined`.
+ */
+export async function readInput(
+  fileOrUrl: string,
+  options: ReadOptions & { validators: Validators },
+): Promise<string | undefined>;
+export async function readInput(fileOrUrl: string, options?: ReadOptions): Promise<string>;
+export async function readInput(fileOrUrl: string, options: ReadOptions = {}): Promise<string | undefined> {
+  if (!isUrl(fileOrUrl)) return (await readLocal(fileOrUrl, options.maxBytes ?? MAX_FILE_BYTES)).replace(/^\uFEFF/, '');
+  const read = await httpGet(fileOrUrl, {
+    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+    maxBytes: options.maxBytes ?? MAX_BYTES,
+    signal: options.signal,
+    validators: options.validators,
+    guard: options.guard,
+    userAgent: options.userAgent ?? 'tech-events/1',
+  });
+  if (read.notModified) return undefined;
+  options.onValidators?.(read.validators);
+  return read.text.replace(/^\uFEFF/, '');
 }
 
 async function readLocal(path: string, maxBytes: number): Promise<string> {
@@ -77,52 +93,4 @@ async function readLocal(path: string, maxBytes: number): Promise<string> {
       { notFound: code === 'ENOENT' },
     );
   }
-}
-
-async function fetchText(url: string, timeoutMs: number, maxBytes: number, stop?: AbortSignal): Promise<string> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
-  const fail = (error: unknown): never => {
-    if (error instanceof InputError) throw error;
-    if (stop?.aborted) throw new InputError(`GET ${url} was stopped`);
-    if (timeout.aborted) throw new InputError(`GET ${url} timed out after ${timeoutMs / 1000} s`);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new InputError(`GET ${url} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
-  };
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      signal,
-      redirect: 'follow',
-      headers: { accept: 'text/calendar, application/json, */*' },
-    });
-  } catch (error) {
-    return fail(error);
-  }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    throw new InputError(
-      `GET ${url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
-      { notFound: response.status === 404 || response.status === 410 },
-    );
-  }
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new InputError(`GET ${url}: the response is larger than ${mb(maxBytes)} (${mb(declared)})`);
-  }
-  // Counted while streaming: a server may send no length, or a wrong one.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of response.body ?? []) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new InputError(`GET ${url}: the response is larger than ${mb(maxBytes)}`);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    await response.body?.cancel().catch(() => {});
-    return fail(error);
-  }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
 }

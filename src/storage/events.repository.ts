@@ -139,6 +139,22 @@ export class EventsRepository {
     return rows.map(rowToEvent);
   }
 
+  /** Of these cancelled events, those whose latest cancel was logged by another actor than `actor`. */
+  async cancelledByOthers(ids: readonly string[], actor: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('event_revisions')
+      .select('event_id')
+      .distinctOn('event_id')
+      .where('event_id', 'in', ids as string[])
+      .where('action', '=', 'cancel')
+      .orderBy('event_id')
+      .orderBy('revision', 'desc')
+      .select('actor')
+      .execute();
+    return new Set(rows.filter((r) => r.actor !== actor).map((r) => r.event_id));
+  }
+
   /** Appends one revision per change, in one statement. */
   async appendRevisions(
     changes: { event: CatalogueEvent; action: EventRevisionsTable['action']; actor: string; submission?: unknown }[],
@@ -252,13 +268,12 @@ export class EventsRepository {
     return this.db.selectFrom('event_revisions').selectAll().where('event_id', '=', id).orderBy('revision').execute();
   }
 
-  async listByOwner(owner: Owner): Promise<CatalogueEvent[]> {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('owner', '=', owner)
-      .orderBy('start_at')
-      .execute();
+  /** An owner's events by start; with `externalIdPrefix`, only those whose externalId starts with it. */
+  async listByOwner(owner: Owner, externalIdPrefix?: string): Promise<CatalogueEvent[]> {
+    let query = this.db.selectFrom('events').selectAll().where('owner', '=', owner);
+    if (externalIdPrefix)
+      query = query.where(sql<boolean>`left(external_id, ${externalIdPrefix.length}) = ${externalIdPrefix}`);
+    const rows = await query.orderBy('start_at').execute();
     return rows.map(rowToEvent);
   }
 

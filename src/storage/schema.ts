@@ -95,10 +95,36 @@ export interface SourceStatusTable {
   updated_at: Generated<Date>;
 }
 
+export interface SourcePartsTable {
+  source: string;
+  part: string;
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  last_attempt_at: Date | null;
+  last_success_at: Date | null;
+  /** The last read that brought new content (not a 304, not a failure). */
+  last_changed_at: Date | null;
+  last_error: string | null;
+  failures: Generated<number>;
+  empty_reads: Generated<number>;
+  last_run: unknown | null;
+}
+
+export interface HostCalendarsTable {
+  id: string;
+  key_id: string;
+  url: string;
+  created_at: Generated<Date>;
+  unlinked_at: Date | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
   event_revisions: EventRevisionsTable;
   registrations: RegistrationsTable;
   source_status: SourceStatusTable;
+  source_parts: SourcePartsTable;
+  host_calendars: HostCalendarsTable;
 }

@@ -1,13 +1,28 @@
-import { sourceOwner } from '../catalogue/event.js';
+import { type Owner, sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { enrichRecord, isElsewhere } from '../importers/enrich.js';
 import type { Importer, ParseResult, RecordError } from '../importers/importer.js';
 import type { Country } from '../places/countries.js';
+import type { RunCounts } from '../storage/sources.repository.js';
 import { type BatchItem, setLifecycleForMany, upsertMany } from './store-many.js';
 
 export interface ImportOptions {
-  /** The source's name: owner of its events (`source:<name>`) and their public `source` field. */
+  /** The source's name: owner of its events (`source:<name>`, unless `owner` says) and their public `source` field. */
   source: string;
+  /** Whose events they are, when not the source's own: a host's linked calendar (`key:<id>`). */
+  owner?: Owner;
+  /** Who the revision log names (default `import:<source>`). */
+  actor?: string;
+  /**
+   * With cancelMissing: only the owner's events whose externalId starts with this are the input's to cancel (one
+   * calendar of several under one owner: `rust-zurich|`).
+   */
+  missingPrefix?: string;
+  /**
+   * Events cancelled by someone else than this import stay cancelled while the input lists them (a host's cancel of
+   * an event its own calendar still lists); by default the input restores them.
+   */
+  keepOthersCancels?: boolean;
   /** Cancel this source's upcoming events that are absent from the input (a feed's complete state). */
   cancelMissing?: boolean;
   /**
@@ -98,8 +113,8 @@ export async function storeRecords(
   parsed: ParseResult,
   options: ImportOptions,
 ): Promise<ImportReport> {
-  const owner = sourceOwner(options.source);
-  const actor = `import:${options.source}`;
+  const owner = options.owner ?? sourceOwner(options.source);
+  const actor = options.actor ?? `import:${options.source}`;
   const report: ImportReport = {
     source: options.source,
     format: importer.format,
@@ -122,7 +137,9 @@ export async function storeRecords(
   const flush = async () => {
     const items = [...batch.values()];
     batch.clear();
-    const results = await upsertMany(ctx.events, { owner, source: options.source, actor }, items);
+    const results = await upsertMany(ctx.events, { owner, source: options.source, actor }, items, {
+      keepOthersCancels: options.keepOthersCancels,
+    });
     results.forEach((result, i) => {
       report[result.created ? 'created' : result.changed ? 'updated' : 'unchanged']++;
       if (result.lifecycleChanged) report[items[i]!.lifecycle === 'cancelled' ? 'cancelled' : 'restored']++;
@@ -166,7 +183,7 @@ export async function storeRecords(
   // cancelling on it would wipe the source's listings.
   if (options.cancelMissing && !(report.touched.length === 0 && report.skipped.length > 0)) {
     const now = ctx.now();
-    const missing = (await ctx.events.listByOwner(owner)).filter((event) => {
+    const missing = (await ctx.events.listByOwner(owner, options.missingPrefix)).filter((event) => {
       const over = (event.end ?? event.start) < now;
       const covered = !options.cancelMissingFrom || event.start >= options.cancelMissingFrom;
       return event.lifecycle === 'listed' && !over && covered && event.externalId && !seen.has(event.externalId);
@@ -185,4 +202,10 @@ export async function storeRecords(
     }
   }
   return report;
+}
+
+/** The counts of a run as the sources' state keeps them. */
+export function runCounts(report: ImportReport, extra: { urls?: number; missing?: number } = {}): RunCounts {
+  const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = report;
+  return { created, updated, unchanged, cancelled, restored, skipped: skipped.length, elsewhere, ...extra };
 }

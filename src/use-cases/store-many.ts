@@ -41,10 +41,11 @@ export async function upsertMany(
   events: EventsRepository,
   identity: Omit<UpsertIdentity, 'externalId'>,
   items: readonly BatchItem[],
+  options: { keepOthersCancels?: boolean | undefined } = {},
 ): Promise<BatchResult[]> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await events.transaction((repo) => storeBatch(repo, identity, items));
+      return await events.transaction((repo) => storeBatch(repo, identity, items, options.keepOthersCancels ?? false));
     } catch (error) {
       if (attempt < MAX_ATTEMPTS && isRetryable(error)) continue;
       throw error;
@@ -56,6 +57,7 @@ async function storeBatch(
   repo: EventsRepository,
   identity: Omit<UpsertIdentity, 'externalId'>,
   items: readonly BatchItem[],
+  keepOthersCancels: boolean,
 ): Promise<BatchResult[]> {
   const { owner, source, actor } = identity;
   const ids = items.map((item) => item.externalId);
@@ -116,9 +118,22 @@ async function storeBatch(
     for (const i of raced) await update(i, winners.get(items[i]!.externalId)!);
   }
 
+  // Cancelled by someone else (the host, through the API): left cancelled while the input still lists them.
+  const cancelledByOthers = keepOthersCancels
+    ? await repo.cancelledByOthers(
+        items.flatMap((item, i) =>
+          item.lifecycle === 'listed' && results[i]!.event.lifecycle === 'cancelled' ? [results[i]!.event.id] : [],
+        ),
+        actor,
+      )
+    : new Set<string>();
   for (const lifecycle of ['cancelled', 'listed'] as const) {
     const flip = items.flatMap((item, i) =>
-      item.lifecycle === lifecycle && results[i]!.event.lifecycle !== lifecycle ? [i] : [],
+      item.lifecycle === lifecycle &&
+      results[i]!.event.lifecycle !== lifecycle &&
+      !(lifecycle === 'listed' && cancelledByOthers.has(results[i]!.event.id))
+        ? [i]
+        : [],
     );
     const flipped = new Map(
       (

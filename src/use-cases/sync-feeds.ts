@@ -1,10 +1,27 @@
 import { ServiceError } from '../catalogue/errors.js';
+import { type Owner, sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import { type Feed, FeedsFileError, feedUrls, isEnabled, loadFeeds } from '../importers/feeds.js';
-import { FILE_RECORD, type ImportedRecord, type ParseResult, type RecordError } from '../importers/importer.js';
-import { importerFor, readInput } from '../importers/registry.js';
-import type { RunCounts } from '../storage/sources.repository.js';
-import { backgroundPacer, type ImportProgress, type ImportReport, storeRecords } from './import-records.js';
+import {
+  type Feed,
+  type FeedPart,
+  FeedsFileError,
+  feedParts,
+  isEnabled,
+  loadFeeds,
+  partCountry,
+} from '../importers/feeds.js';
+import type { Validators } from '../importers/http-reader.js';
+import {
+  FILE_RECORD,
+  type ImportedRecord,
+  type Importer,
+  type ParseResult,
+  type RecordError,
+} from '../importers/importer.js';
+import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
+import { backgroundPacer, type ImportProgress, type ImportReport, runCounts, storeRecords } from './import-records.js';
+import { setLifecycleForMany } from './store-many.js';
+import { type CalendarRun, type CalendarTarget, calendarIdPrefix, syncCalendars } from './sync-calendars.js';
 
 export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from '../importers/feeds.js';
 
@@ -30,8 +47,12 @@ export interface SyncResult {
   /** How many URLs the feed read, and how many of them did not exist. */
   urls: number;
   missing: number;
-  /** Present when the feed was read and imported (possibly with skipped records). */
+  /** Present when the feed was read and imported (possibly with skipped records): for calendars, their sum. */
   report?: ImportReport;
+  /** True when every URL answered 304 Not Modified: nothing was imported, nothing changed. */
+  notModified?: boolean;
+  /** A feed of calendars: each one's run (see sync-calendars.ts). */
+  calendars?: CalendarRun[];
   /** Why the feed could not be read or stored at all; nothing of its source was changed. */
   error?: string;
 }
@@ -68,12 +89,23 @@ function mergeParts(parts: { url: string; parsed: ParseResult }[]): ParseResult 
 
 class FeedError extends Error {}
 
+/** One URL of a data set as read: its text, `undefined` when it does not exist, or `not-modified` (304). */
+type PartText = string | undefined | 'not-modified';
+
 /**
- * Reads every URL of a feed, a few at a time. A URL that does not exist (404, no such file) is an empty part when
- * the feed has several (a topic or a city without events that year); any other failure stops the feed at once.
+ * Reads every URL of a feed, a few at a time, conditionally where `validators` holds what a URL was last served
+ * with. A URL that does not exist (404, no such file) is an empty part when the feed has several (a topic or a city
+ * without events that year); any other failure stops the feed at once.
  */
-async function readParts(feed: Feed, urls: string[], options: SyncOptions) {
-  const texts: (string | undefined)[] = new Array(urls.length);
+async function readParts(
+  ctx: AppContext,
+  feed: Feed,
+  urls: string[],
+  options: SyncOptions,
+  validators: ReadonlyMap<string, Validators>,
+  served: Map<string, Validators>,
+): Promise<PartText[]> {
+  const texts: PartText[] = new Array(urls.length);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let next = 0;
@@ -82,8 +114,16 @@ async function readParts(feed: Feed, urls: string[], options: SyncOptions) {
   const worker = async () => {
     while (failure === undefined && next < urls.length) {
       const i = next++;
+      const url = urls[i]!;
       try {
-        texts[i] = await readInput(urls[i]!, { timeoutMs: options.timeoutMs, signal });
+        const text = await readInput(url, {
+          timeoutMs: options.timeoutMs,
+          signal,
+          userAgent: userAgentOf(ctx.config.baseUrl),
+          validators: validators.get(url) ?? {},
+          onValidators: (v) => served.set(url, v),
+        });
+        texts[i] = text ?? 'not-modified';
       } catch (error) {
         if (urls.length > 1 && (error as { notFound?: boolean }).notFound === true) texts[i] = undefined;
         else if (failure === undefined) {
@@ -100,49 +140,19 @@ async function readParts(feed: Feed, urls: string[], options: SyncOptions) {
 }
 
 /**
- * Syncs one feed: reads all its URLs, parses and merges them, and imports the result as the complete state of its
- * source (cancel-missing). Any failure — a URL that cannot be read, a part that is not the feed's format — leaves
- * the source exactly as it was. Every run is recorded in the sources' state.
+ * Syncs one feed. A feed of calendars (iCal) syncs each calendar on its own (see syncCalendarFeed); any other feed
+ * is one data set, imported as the complete state of its source, all or nothing (see syncDataSet). Every run is
+ * recorded in the sources' state.
  */
 export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions = {}): Promise<SyncResult> {
   const at = ctx.now();
-  const urls = feedUrls(feed, at);
-  const result: SyncResult = { feed, at, urls: urls.length, missing: 0 };
+  const parts = feedParts(feed, at);
+  const result: SyncResult = { feed, at, urls: parts.length, missing: 0 };
   try {
     const importer = importerFor(feed.format);
     if (!importer) throw new FeedError(`unknown format "${feed.format}"`);
-    const texts = await readParts(feed, urls, options);
-    result.missing = texts.filter((t) => t === undefined).length;
-    if (result.missing === urls.length)
-      throw new FeedError(`none of its ${urls.length} URLs exists (e.g. ${urls[0]} answered 404)`);
-    const parts: { url: string; parsed: ParseResult }[] = [];
-    // In a serving process, a large input is parsed in steps that leave the event loop to requests in between.
-    const pause = options.background ? backgroundPacer() : undefined;
-    for (const [i, text] of texts.entries()) {
-      if (text === undefined) continue;
-      const url = urls[i]!;
-      const parseOptions = { now: at, defaultCountry: feed.country, inputName: url };
-      const parsed =
-        pause && importer.parseInSteps
-          ? await importer.parseInSteps(text, parseOptions, pause)
-          : importer.parse(text, parseOptions);
-      const broken = malformed(parsed);
-      if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
-      parts.push({ url, parsed });
-      await pause?.();
-    }
-    const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
-    result.report = await storeRecords(ctx, importer, mergeParts(parts), {
-      source: feed.source,
-      cancelMissing: true,
-      // Files by year cover events from 1 January of the first year they read.
-      cancelMissingFrom: templates.some((u) => u.includes('{year}'))
-        ? new Date(Date.UTC(at.getUTCFullYear(), 0, 1))
-        : undefined,
-      defaultCountry: feed.country,
-      onProgress: options.onProgress && ((p) => options.onProgress!(feed, { phase: 'storing', ...p })),
-      background: options.background,
-    });
+    if (importer.calendar) await syncCalendarFeed(ctx, feed, importer, parts, result, options);
+    else await syncDataSet(ctx, feed, importer, parts, result, options);
   } catch (error) {
     result.error = (error as Error).message;
   }
@@ -156,11 +166,187 @@ export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions
   return result;
 }
 
-/** The counts of a run as the sources' state keeps them. */
-export function runCounts(report: ImportReport, extra: { urls?: number; missing?: number } = {}): RunCounts {
-  const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = report;
-  return { created, updated, unchanged, cancelled, restored, skipped: skipped.length, elsewhere, ...extra };
+/**
+ * A data set in several files: all its URLs read (conditionally), parsed and merged, and imported as the complete
+ * state of its source (cancel-missing). When every file answers 304, nothing is imported. Any failure — a URL that
+ * cannot be read, a part that is not the feed's format — leaves the source exactly as it was.
+ */
+async function syncDataSet(
+  ctx: AppContext,
+  feed: Feed,
+  importer: Importer,
+  parts: FeedPart[],
+  result: SyncResult,
+  options: SyncOptions,
+): Promise<void> {
+  const { at } = result;
+  const urls = parts.map((p) => p.url);
+  const known = new Map<string, Validators>();
+  for (const state of await ctx.sourceParts.list(feed.source)) {
+    if (state.etag || state.lastModified)
+      known.set(state.part, {
+        ...(state.etag ? { etag: state.etag } : {}),
+        ...(state.lastModified ? { lastModified: state.lastModified } : {}),
+      });
+  }
+  const served = new Map<string, Validators>();
+  let texts = await readParts(ctx, feed, urls, options, known, served);
+  result.missing = texts.filter((t) => t === undefined).length;
+  if (result.missing === urls.length)
+    throw new FeedError(`none of its ${urls.length} URLs exists (e.g. ${urls[0]} answered 404)`);
+  const unchanged = texts.flatMap((t, i) => (t === 'not-modified' ? [urls[i]!] : []));
+  if (unchanged.length === texts.filter((t) => t !== undefined).length) {
+    result.notModified = true;
+    return;
+  }
+  if (unchanged.length > 0) {
+    // Some files changed: the whole set is imported, so the unchanged ones are read again in full.
+    const again = await readParts(ctx, feed, unchanged, options, new Map(), served);
+    texts = texts.map((t, i) => (t === 'not-modified' ? again[unchanged.indexOf(urls[i]!)] : t));
+  }
+  const read: { url: string; parsed: ParseResult }[] = [];
+  // In a serving process, a large input is parsed in steps that leave the event loop to requests in between.
+  const pause = options.background ? backgroundPacer() : undefined;
+  for (const [i, text] of texts.entries()) {
+    if (text === undefined || text === 'not-modified') continue;
+    const url = urls[i]!;
+    const parseOptions = { now: at, defaultCountry: feed.country, inputName: url };
+    const parsed =
+      pause && importer.parseInSteps
+        ? await importer.parseInSteps(text, parseOptions, pause)
+        : importer.parse(text, parseOptions);
+    const broken = malformed(parsed);
+    if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
+    read.push({ url, parsed });
+    await pause?.();
+  }
+  const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+  result.report = await storeRecords(ctx, importer, mergeParts(read), {
+    source: feed.source,
+    cancelMissing: true,
+    // Files by year cover events from 1 January of the first year they read.
+    cancelMissingFrom: templates.some((u) => u.includes('{year}'))
+      ? new Date(Date.UTC(at.getUTCFullYear(), 0, 1))
+      : undefined,
+    defaultCountry: feed.country,
+    onProgress: options.onProgress && ((p) => options.onProgress!(feed, { phase: 'storing', ...p })),
+    background: options.background,
+  });
+  // Only once the import stands: a file whose validators were kept without its content imported would be
+  // answered 304 next time, and never imported.
+  for (const [url, validators] of served)
+    await ctx.sourceParts.record({
+      source: feed.source,
+      part: url,
+      url,
+      at,
+      changed: { ...validators, emptyReads: 0, counts: runCounts(result.report) },
+    });
 }
+
+/**
+ * A feed of calendars, each the complete state of its own events (see syncCalendar): one that fails or has gone
+ * keeps its events while the others update. Events of calendars no longer in the feed are retired. The feed fails
+ * only when every calendar does.
+ */
+async function syncCalendarFeed(
+  ctx: AppContext,
+  feed: Feed,
+  importer: Importer,
+  parts: FeedPart[],
+  result: SyncResult,
+  options: SyncOptions,
+): Promise<void> {
+  const owner = sourceOwner(feed.source);
+  const targets: CalendarTarget[] = parts.map((part) => ({
+    source: feed.source,
+    part: part.key || part.url,
+    url: part.url,
+    owner,
+    actor: `import:${feed.source}`,
+    idPrefix: calendarIdPrefix(part.key),
+    country: partCountry(feed, part),
+    city: part.entry?.city,
+    topics: part.entry?.topics,
+    organizer: part.entry?.name,
+    fallbackUrl: part.url.replace(/^webcal:/i, 'https:'),
+    worldwide: feed.worldwide,
+  }));
+  let done = 0;
+  const runs = await syncCalendars(ctx, targets, {
+    importer,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    background: options.background,
+    onDone: () => options.onProgress?.(feed, { phase: 'reading', done: ++done, total: targets.length }),
+  });
+  result.calendars = runs;
+  result.missing = runs.filter((r) => r.outcome === 'gone').length;
+  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
+  if (failed.length === runs.length)
+    throw new FeedError(
+      runs.length === 1 ? failed[0]!.error! : `all ${runs.length} calendars failed, e.g. ${failed[0]!.error}`,
+    );
+  const report = sumReports(
+    feed.source,
+    importer.format,
+    runs.flatMap((r) => (r.report ? [r.report] : [])),
+  );
+  if (parts.length > 1) {
+    const retired = await retireOrphans(ctx, owner, `import:${feed.source}`, new Set(parts.map((p) => p.key)));
+    report.cancelled += retired.length;
+    report.touched.push(...retired);
+  }
+  result.report = report;
+  if (runs.every((r) => r.outcome === 'not-modified')) result.notModified = true;
+}
+
+/** The counts of several calendars' imports as one report. */
+function sumReports(source: string, format: string, reports: ImportReport[]): ImportReport {
+  const sum: ImportReport = {
+    source,
+    format,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    cancelled: 0,
+    restored: 0,
+    skipped: [],
+    elsewhere: 0,
+    touched: [],
+  };
+  for (const r of reports) {
+    for (const k of ['created', 'updated', 'unchanged', 'cancelled', 'restored', 'elsewhere'] as const) sum[k] += r[k];
+    sum.skipped.push(...r.skipped);
+    sum.touched.push(...r.touched);
+  }
+  return sum;
+}
+
+/**
+ * Retires (cancels) the upcoming listed events of a feed of calendars that belong to none of its calendars now: a
+ * calendar taken out of the feeds file takes its events with it.
+ */
+async function retireOrphans(ctx: AppContext, owner: Owner, actor: string, keys: Set<string>): Promise<string[]> {
+  const now = ctx.now();
+  const orphans = (await ctx.events.listByOwner(owner)).filter((event) => {
+    const key = event.externalId?.includes('|') ? event.externalId.slice(0, event.externalId.indexOf('|')) : null;
+    return event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !(key !== null && keys.has(key));
+  });
+  const cancelled = await setLifecycleForMany(
+    ctx.events,
+    { owner, actor },
+    orphans.flatMap((e) => (e.externalId ? [e.externalId] : [])),
+    'cancelled',
+  );
+  for (const event of cancelled) {
+    ctx.index?.apply(event);
+    ctx.metrics?.writes.inc({ action: 'cancel' });
+  }
+  return cancelled.map((e) => e.id);
+}
+
+export { runCounts };
 
 /** How a feed's URL is shown: its template(s) as written in the feeds file. */
 export const feedLocation = (feed: Feed) => (Array.isArray(feed.url) ? feed.url.join(' ') : feed.url);

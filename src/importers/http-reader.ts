@@ -1,0 +1,299 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch } from 'undici';
+import { InputError } from './input-error.js';
+
+/** What the copy we hold was served with: sent back as If-None-Match and If-Modified-Since. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** Which addresses a request may connect to. */
+export interface AddressGuard {
+  allows(address: string): boolean;
+  /** How a refused address is described to whoever gave the URL. */
+  readonly description: string;
+}
+
+/**
+ * Public unicast addresses only, plus the given ranges ("10.1.0.0/16"): what a URL given by a host (not the operator)
+ * may reach, so that the service cannot be made to read its own network for someone outside it.
+ */
+export function publicAddressesOnly(allowed: readonly string[] = []): AddressGuard {
+  const ranges = allowed.map((cidr) => ipaddr.parseCIDR(cidr));
+  return {
+    description: 'a private, loopback or link-local network',
+    allows(address) {
+      if (!ipaddr.isValid(address)) return false;
+      const ip = ipaddr.process(address);
+      if (ranges.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits))) return true;
+      return ip.range() === 'unicast';
+    },
+  };
+}
+
+export interface HttpReadOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** Aborts the read, and any wait before it (the service stopping). */
+  signal?: AbortSignal;
+  validators?: Validators;
+  /** Absent: any address (the operator's own feeds file may name an intranet server). */
+  guard?: AddressGuard;
+  userAgent: string;
+  /** The longest `Retry-After` waited for before the one retry; a longer one fails the read and says when. */
+  maxRetryWaitMs?: number;
+}
+
+export type HttpRead =
+  | { notModified: true }
+  | { notModified: false; text: string; contentType: string | undefined; validators: Validators };
+
+const MAX_REDIRECTS = 5;
+const DEFAULT_MAX_RETRY_WAIT_MS = 120_000;
+/** Requests in flight to one host at a time, whatever feeds and calendars ask of it. */
+export const PER_HOST_CONCURRENCY = 4;
+
+/**
+ * Per host: requests in flight, those waiting for a turn, and a time before which none may start (a `Retry-After`
+ * the host sent). Written by hand: a concurrency limiter that also holds a host back for a while is a few lines,
+ * and the libraries that do one of the two do not do the other.
+ */
+class HostGate {
+  private readonly hosts = new Map<string, { active: number; waiting: (() => void)[]; notBefore: number }>();
+
+  private state(host: string) {
+    let state = this.hosts.get(host);
+    if (!state) {
+      state = { active: 0, waiting: [], notBefore: 0 };
+      this.hosts.set(host, state);
+    }
+    return state;
+  }
+
+  /** Holds the host back until `at` (ms since the epoch), for every request that starts after now. */
+  holdUntil(host: string, at: number): void {
+    const state = this.state(host);
+    state.notBefore = Math.max(state.notBefore, at);
+  }
+
+  /** Waits for a turn at the host and for any time it asked to be left alone; returns the release. */
+  async enter(host: string, signal: AbortSignal | undefined): Promise<() => void> {
+    const state = this.state(host);
+    while (state.active >= PER_HOST_CONCURRENCY) {
+      let wake: () => void = () => {};
+      const turn = new Promise<void>((resolve) => {
+        wake = resolve;
+        state.waiting.push(resolve);
+      });
+      try {
+        await abortable(turn, signal);
+      } catch (error) {
+        state.waiting.splice(state.waiting.indexOf(wake), 1);
+        throw error;
+      }
+    }
+    state.active++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      state.active--;
+      state.waiting.shift()?.();
+      if (state.active === 0 && state.waiting.length === 0 && state.notBefore < Date.now()) this.hosts.delete(host);
+    };
+    try {
+      const wait = state.notBefore - Date.now();
+      if (wait > 0) await sleep(wait, signal);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
+  }
+}
+
+const gate = new HostGate();
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return abortable(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), signal);
+}
+
+async function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) throw new InputError('the read was stopped');
+  let listener: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    listener = () => reject(new InputError('the read was stopped'));
+    signal.addEventListener('abort', listener, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    if (listener) signal.removeEventListener('abort', listener);
+  }
+}
+
+/** Agents by guard: each resolves names through the guard, so the address checked is the one connected to. */
+const agents = new WeakMap<AddressGuard, Agent>();
+const openAgent = new Agent();
+
+function agentFor(guard: AddressGuard | undefined): Agent {
+  if (!guard) return openAgent;
+  let agent = agents.get(guard);
+  if (!agent) {
+    const lookup = (
+      hostname: string,
+      options: LookupOptions,
+      callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, '', 0);
+        const refused = addresses.find((a) => !guard.allows(a.address));
+        if (refused) return callback(new AddressRefused(hostname, refused.address, guard), '', 0);
+        if (options.all) return callback(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    };
+    agent = new Agent({ connect: { lookup } });
+    agents.set(guard, agent);
+  }
+  return agent;
+}
+
+class AddressRefused extends Error {
+  readonly code = 'EADDRREFUSED';
+  constructor(hostname: string, address: string, guard: AddressGuard) {
+    super(`${hostname} resolves to ${address}, ${guard.description}`);
+  }
+}
+
+/** A host that is an address literal is connected to without a lookup: checked here instead. */
+function checkLiteral(url: URL, guard: AddressGuard | undefined): void {
+  if (!guard) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host) && !guard.allows(host))
+    throw new InputError(`${url.host} is ${guard.description}`, { refused: true });
+}
+
+/** A `Retry-After` value (seconds, or an HTTP date) as milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+const mb = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/**
+ * GETs a URL as UTF-8 text, politely: a conditional request when validators are given (a 304 is `notModified`), a
+ * `User-Agent` that names the service, at most PER_HOST_CONCURRENCY requests in flight per host, and a 429 or 503
+ * with `Retry-After` waited out (never sooner) and retried once; the host is held back for every request meanwhile.
+ * Redirects are followed by hand (at most 5), each checked by the guard. Throws InputError.
+ */
+export async function httpGet(url: string, options: HttpReadOptions): Promise<HttpRead> {
+  const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getOnce(url, options);
+    } catch (error) {
+      const wait = error instanceof InputError ? error.retryAfterMs : undefined;
+      if (wait === undefined || attempt > 1 || wait > maxWait) throw error;
+      // gate.holdUntil was set by getOnce: the retry waits its turn like every other request to the host.
+    }
+  }
+}
+
+async function getOnce(address: string, options: HttpReadOptions): Promise<HttpRead> {
+  let url = new URL(address.replace(/^webcal:/i, 'https:'));
+  const { signal, guard } = options;
+  const release = await gate.enter(url.host, signal);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+  const fail = (error: unknown): never => {
+    if (error instanceof InputError) throw error;
+    if (signal?.aborted) throw new InputError(`GET ${address} was stopped`);
+    if (timeout.aborted) throw new InputError(`GET ${address} timed out after ${options.timeoutMs / 1000} s`);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (cause instanceof AddressRefused) throw new InputError(cause.message, { refused: true });
+    throw new InputError(`GET ${address} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  };
+  try {
+    const headers: Record<string, string> = {
+      accept: 'text/calendar, application/json, text/plain;q=0.9, */*;q=0.8',
+      'user-agent': options.userAgent,
+    };
+    if (options.validators?.etag) headers['if-none-match'] = options.validators.etag;
+    if (options.validators?.lastModified) headers['if-modified-since'] = options.validators.lastModified;
+    for (let hop = 0; ; hop++) {
+      if (!/^https?:$/.test(url.protocol)) throw new InputError(`${url.protocol} links are not read; use https`);
+      checkLiteral(url, guard);
+      let response: Awaited<ReturnType<typeof fetch>>;
+      try {
+        response = await fetch(url, { signal: combined, redirect: 'manual', headers, dispatcher: agentFor(guard) });
+      } catch (error) {
+        return fail(error);
+      }
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
+        await response.body?.cancel().catch(() => {});
+        if (hop === MAX_REDIRECTS) throw new InputError(`GET ${address}: more than ${MAX_REDIRECTS} redirects`);
+        url = new URL(location, url);
+        continue;
+      }
+      if (response.status === 304) {
+        await response.body?.cancel().catch(() => {});
+        return { notModified: true };
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {});
+        const retryAfter =
+          response.status === 429 || response.status === 503
+            ? retryAfterMs(response.headers.get('retry-after'))
+            : undefined;
+        if (retryAfter !== undefined) gate.holdUntil(url.host, Date.now() + retryAfter);
+        throw new InputError(
+          `GET ${address} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${
+            retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)} s)` : ''
+          }`,
+          { notFound: response.status === 404 || response.status === 410, retryAfterMs: retryAfter },
+        );
+      }
+      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (declared > options.maxBytes) {
+        await response.body?.cancel().catch(() => {});
+        throw new InputError(`GET ${address}: the response is larger than ${mb(options.maxBytes)} (${mb(declared)})`);
+      }
+      // Counted while streaming: a server may send no length, or a wrong one.
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of response.body ?? []) {
+          size += chunk.byteLength;
+          if (size > options.maxBytes)
+            throw new InputError(`GET ${address}: the response is larger than ${mb(options.maxBytes)}`);
+          chunks.push(chunk);
+        }
+      } catch (error) {
+        await response.body?.cancel().catch(() => {});
+        return fail(error);
+      }
+      const validators: Validators = {};
+      const etag = response.headers.get('etag');
+      const lastModified = response.headers.get('last-modified');
+      if (etag) validators.etag = etag;
+      if (lastModified) validators.lastModified = lastModified;
+      return {
+        notModified: false,
+        text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)),
+        contentType: response.headers.get('content-type') ?? undefined,
+        validators,
+      };
+    }
+  } finally {
+    release();
+  }
+}

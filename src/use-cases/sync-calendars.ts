@@ -1,0 +1,199 @@
+import type { Owner } from '../catalogue/event.js';
+import type { AppContext } from '../context.js';
+import type { AddressGuard } from '../importers/http-reader.js';
+import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } from '../importers/importer.js';
+import { readInput, userAgentOf } from '../importers/registry.js';
+import type { Country } from '../places/countries.js';
+import type { PartState } from '../storage/source-parts.repository.js';
+import { type ImportReport, runCounts, storeRecords } from './import-records.js';
+
+/** One calendar to sync: where it is, whose its events are, and what it does not say of itself. */
+export interface CalendarTarget {
+  /** The events' public `source`, and the state's source. */
+  source: string;
+  /** The calendar's id in the state of its source (a Meetup group's name; a host calendar's id). */
+  part: string;
+  url: string;
+  owner: Owner;
+  /** Who the revision log names for what the calendar changes. */
+  actor: string;
+  /**
+   * Put before each event's UID to make its externalId: the calendar's own part of its owner's events, which only
+   * this calendar cancels when they go missing. Empty for a feed that is one calendar.
+   */
+  idPrefix: string;
+  /** Where its events are when they do not say: a country, a city for in-person events without one. */
+  country?: Country | undefined;
+  city?: string | undefined;
+  /** Topics of the group, added to what each event's words say. */
+  topics?: readonly string[] | undefined;
+  /** The organizer of every event (a host's name), instead of what the calendar says. */
+  organizer?: string | undefined;
+  /** The link of an event that has none of its own. */
+  fallbackUrl?: string | undefined;
+  /** A calendar of the whole world: events outside ch/de/at are counted as elsewhere, not skipped as errors. */
+  worldwide?: boolean | undefined;
+  guard?: AddressGuard | undefined;
+  /** A host's calendar: events the host cancelled stay cancelled while the calendar lists them. */
+  keepOthersCancels?: boolean | undefined;
+}
+
+/** What one read of a calendar came to. */
+export type CalendarOutcome = 'changed' | 'not-modified' | 'failed' | 'gone';
+
+export interface CalendarRun {
+  target: CalendarTarget;
+  outcome: CalendarOutcome;
+  /** Why it failed or is gone; its events are as they were. */
+  error?: string;
+  report?: ImportReport;
+  /** A valid calendar without events, and how many reads in a row found it so (see EMPTY_READS_TO_RETIRE). */
+  empty?: number;
+}
+
+export interface CalendarSyncOptions {
+  importer: Pick<Importer, 'format' | 'parse' | 'worldwide'>;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+  /** In a serving process: store so that reads go on (see ImportOptions.background). */
+  background?: boolean | undefined;
+  /** Runs the storing of a calendar in turn with other calendars' (see oneAtATime); at once by default. */
+  inTurn?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** Work that runs one at a time, in the order asked, whatever else overlaps. */
+export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = last.then(work, work);
+    last = run.catch(() => {});
+    return run;
+  };
+}
+
+/**
+ * An empty calendar retires its events only when it is read empty this many times in a row: a group between events
+ * publishes an empty calendar (and then has no upcoming events to retire), while an upstream fault that empties a
+ * calendar for one read must not take a group's listings down.
+ */
+export const EMPTY_READS_TO_RETIRE = 2;
+
+/** A calendar's part of its owner's events: the externalIds it alone keeps (and cancels when they go missing). */
+export const calendarIdPrefix = (key: string) => (key ? `${key}|` : '');
+
+/** Records with what the calendar does not say of itself, under the calendar's own ids. */
+function applyTarget(records: ImportedRecord[], target: CalendarTarget): ImportedRecord[] {
+  return records.map((record) => ({
+    ...record,
+    sourceId: `${target.idPrefix}${record.sourceId}`,
+    city: record.city ?? (record.format === 'online' ? undefined : target.city),
+    topicHints: target.topics?.length ? [...target.topics, ...(record.topicHints ?? [])] : record.topicHints,
+    organizer: target.organizer ?? record.organizer,
+    url: record.url ?? target.fallbackUrl,
+  }));
+}
+
+/** A calendar that says nothing usable: not iCal at all, or not one event that could be read. */
+function unusable(parsed: ParseResult): string | undefined {
+  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
+  if (whole) return whole.message;
+  if (parsed.records.length === 0 && parsed.errors.length > 0)
+    return `not one event could be read (${parsed.errors[0]!.record}: ${parsed.errors[0]!.message})`;
+  return undefined;
+}
+
+/**
+ * Syncs one calendar as the complete state of its own events: a conditional read (a 304 changes nothing), then its
+ * events created, updated, cancelled or restored as it says, and those it no longer lists retired. A calendar that
+ * cannot be read, has gone (404/410) or is not iCal keeps its events as they are. Every read is recorded in the
+ * state of its source's parts.
+ */
+export async function syncCalendar(
+  ctx: AppContext,
+  target: CalendarTarget,
+  prior: PartState | undefined,
+  options: CalendarSyncOptions,
+): Promise<CalendarRun> {
+  const at = ctx.now();
+  const record = (run: CalendarRun, changed?: Parameters<AppContext['sourceParts']['record']>[0]['changed']) =>
+    ctx.sourceParts
+      .record({ source: target.source, part: target.part, url: target.url, at, error: run.error, changed })
+      .then(() => run);
+  let validators: { etag?: string; lastModified?: string } = {};
+  let text: string | undefined;
+  try {
+    text = await readInput(target.url, {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      guard: target.guard,
+      userAgent: userAgentOf(ctx.config.baseUrl),
+      validators: {
+        ...(prior?.etag ? { etag: prior.etag } : {}),
+        ...(prior?.lastModified ? { lastModified: prior.lastModified } : {}),
+      },
+      onValidators: (v) => {
+        validators = v;
+      },
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const gone = (error as { notFound?: boolean }).notFound === true;
+    return record({ target, outcome: gone ? 'gone' : 'failed', error: (error as Error).message });
+  }
+  if (text === undefined) return record({ target, outcome: 'not-modified' });
+
+  const parsed = options.importer.parse(text, { now: at, defaultCountry: target.country, inputName: target.url });
+  const broken = unusable(parsed);
+  if (broken) return record({ target, outcome: 'failed', error: `not an iCalendar feed: ${broken}` });
+  const empty = parsed.records.length === 0 ? (prior?.emptyReads ?? 0) + 1 : 0;
+  const inTurn = options.inTurn ?? ((work) => work());
+  const report = await inTurn(() =>
+    storeRecords(
+      ctx,
+      { format: options.importer.format, worldwide: target.worldwide ?? options.importer.worldwide },
+      { records: applyTarget(parsed.records, target), errors: parsed.errors },
+      {
+        source: target.source,
+        owner: target.owner,
+        actor: target.actor,
+        cancelMissing: empty === 0 || empty >= EMPTY_READS_TO_RETIRE,
+        missingPrefix: target.idPrefix,
+        keepOthersCancels: target.keepOthersCancels,
+        defaultCountry: target.country,
+        background: options.background,
+      },
+    ),
+  );
+  return record(
+    { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}) },
+    { ...validators, emptyReads: empty, counts: runCounts(report) },
+  );
+}
+
+/**
+ * Syncs calendars a few at a time: their reads overlap, their storing goes one calendar after the other so a large
+ * sync paces itself as one import does. Results in the order of `targets`.
+ */
+export async function syncCalendars(
+  ctx: AppContext,
+  targets: readonly CalendarTarget[],
+  options: CalendarSyncOptions & { concurrency?: number; onDone?: (run: CalendarRun) => void },
+): Promise<CalendarRun[]> {
+  const priors = new Map<string, PartState>();
+  for (const source of new Set(targets.map((t) => t.source)))
+    for (const state of await ctx.sourceParts.list(source)) priors.set(`${state.source}\n${state.part}`, state);
+  const runs: CalendarRun[] = new Array(targets.length);
+  const inTurn = oneAtATime();
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length && !options.signal?.aborted) {
+      const i = next++;
+      const target = targets[i]!;
+      runs[i] = await syncCalendar(ctx, target, priors.get(`${target.source}\n${target.part}`), { ...options, inTurn });
+      options.onDone?.(runs[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
+  if (options.signal?.aborted) throw new Error('the sync was stopped');
+  return runs;
+}
