@@ -63,11 +63,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   }
 }
 
-/** SYNC_INTERVAL_MINUTES (default 360, 0 = off): sync the feeds in the background, after listening. */
+/**
+ * SYNC_INTERVAL_MINUTES (default 360, 0 = off): sync the feeds and the calendars hosts linked in the background,
+ * after listening.
+ */
 function startFeeds(ctx: ServingContext, feeds: readonly Feed[]): FeedSchedule | undefined {
   const minutes = ctx.config.syncIntervalMinutes;
   const enabled = feeds.filter((f) => f.enabled !== false);
-  if (minutes === 0 || enabled.length === 0) {
+  if (minutes === 0) {
     ctx.logger.info({ feeds: enabled.length, minutes }, 'feed sync off');
     return undefined;
   }
@@ -75,5 +78,5 @@ function startFeeds(ctx: ServingContext, feeds: readonly Feed[]): FeedSchedule |
     { feeds: enabled.map((f) => f.source), minutes, file: ctx.config.feedsFile.path },
     'feed sync scheduled',
   );
-  return startFeedSchedule(ctx, feeds, { intervalMinutes: minutes });
+  return startFeedSchedule(ctx, feeds, { intervalMinutes: minutes, resume: true });
 }

@@ -62,6 +62,17 @@ export const PROBLEMS = {
     title: 'Not found',
     explanation: 'There is nothing at this address.',
   },
+  'calendar-not-found': {
+    status: 404,
+    title: 'No such calendar',
+    explanation: 'This key has no linked calendar with this id (GET /api/calendars lists them).',
+  },
+  'too-many-calendars': {
+    status: 409,
+    title: 'Too many linked calendars',
+    explanation:
+      'A key may link a limited number of calendars (20 unless the operator says otherwise). Unlink one (DELETE /api/calendars/<id>) before linking another.',
+  },
   'event-cancelled': {
     status: 409,
     title: 'The event is cancelled',

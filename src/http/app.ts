@@ -8,6 +8,7 @@ import { clientErrorHandler, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerRateLim
 import { sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
+import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerEventReadRoutes } from './routes/events.read.js';
 import { registerEventWriteRoutes } from './routes/events.write.js';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   registerEventReadRoutes(app, ctx);
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
+  registerCalendarLinkRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerMcpRoutes(app, ctx);

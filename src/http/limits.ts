@@ -18,13 +18,12 @@ const WINDOW_MS = 60_000;
 /** The route a request matched (its pattern), else its path. */
 const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? pathOf(request.url);
 
+const WRITE_ROUTES = new Set(['/api/events', '/api/events/batch', '/api/calendars', '/api/calendars/:id']);
+
 /** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
 function isWrite(request: FastifyRequest): boolean {
   const route = routeOf(request);
-  return (
-    (request.method === 'POST' || request.method === 'DELETE') &&
-    (route === '/api/events' || route === '/api/events/batch')
-  );
+  return (request.method === 'POST' || request.method === 'DELETE') && WRITE_ROUTES.has(route);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { shortDescription } from './enrich.js';
 import { FILE_RECORD, type ImportedRecord, type Importer, type RecordError } from './importer.js';
 
 /** `2027-04-14`, or a date-time with its offset as the files write them (`2027-04-14T00:00:00+02:00`). */
@@ -67,7 +68,7 @@ function recordOf(e: DevopsdaysEvent): ImportedRecord | string | undefined {
   return {
     sourceId: e.name,
     title: `devopsdays ${city} ${year}`,
-    description: e.description,
+    description: shortDescription(e.description) ?? undefined,
     // Dates of the event's own place: all-day, like confs.tech's conferences (the files' clock times are
     // placeholders such as 00:00 and 23:59:59).
     start: { date: start },

@@ -25,6 +25,25 @@ export function isElsewhere(record: ImportedRecord, defaultCountry?: Country): b
   return !record.city || resolveCity(record.city) === undefined;
 }
 
+/**
+ * What an imported event keeps of its source's description: what a listing needs, not the source's whole page (the
+ * link goes there). Cut at the last sentence or word end before the limit, marked with an ellipsis.
+ */
+export const DESCRIPTION_KEPT = 500;
+
+export function shortDescription(text: string | undefined, max = DESCRIPTION_KEPT): string | null {
+  const trimmed = text
+    ?.replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (!trimmed) return null;
+  if (trimmed.length <= max) return trimmed;
+  const cut = trimmed.slice(0, max - 1);
+  const sentence = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('\n'));
+  const end = sentence > max / 2 ? sentence + 1 : Math.max(cut.lastIndexOf(' '), max / 2);
+  return `${cut.slice(0, end).trimEnd()}…`;
+}
+
 /** The instant a record's start or end stands for; dates are local midnights in the country's zone. */
 function instantOf(when: ImportedRecord['start'], zone: string, dayAfter = false): Date {
   if ('instant' in when) return when.instant;

@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 import { COUNTRY_INFO } from '../places/countries.js';
+import { shortDescription } from './enrich.js';
 import { readLocation } from './ical-location.js';
 import { type IcalComponent, type Occurrence, occurrencesOf } from './ical-time.js';
 import {
@@ -12,7 +13,6 @@ import {
 } from './importer.js';
 
 const TITLE_MAX = 300;
-const DESCRIPTION_MAX = 20_000;
 
 const text = (c: IcalComponent, name: string): string | undefined => {
   const value = c.getFirstPropertyValue(name);
@@ -119,7 +119,7 @@ function recordOf(
 ): ImportedRecord {
   const item = occurrence.item;
   const title = text(item, 'summary') ?? text(master, 'summary') ?? '';
-  const description = text(item, 'description')?.slice(0, DESCRIPTION_MAX);
+  const description = text(item, 'description');
   const geo = item.getFirstPropertyValue('geo') as [number, number] | null;
   const hasGeo = Array.isArray(geo) && geo.every(Number.isFinite);
   const place = readLocation(text(item, 'location'), hasGeo, context.defaultCountry);
@@ -127,7 +127,7 @@ function recordOf(
   return {
     sourceId,
     title: title.slice(0, TITLE_MAX),
-    description,
+    description: shortDescription(description) ?? undefined,
     start: occurrence.start,
     end: occurrence.end,
     city: place.city,

@@ -160,6 +160,33 @@ export class SourcesRepository {
     return counts;
   }
 
+  /**
+   * Of one owner's events not over yet, per calendar (the part of the externalId before "|", see sync-calendars.ts):
+   * listed and cancelled.
+   */
+  async countsByCalendar(owner: string, now: Date): Promise<Map<string, SourceCounts>> {
+    const rows = await this.db
+      .selectFrom('events')
+      .select([
+        sql<string>`split_part(external_id, '|', 1)`.as('calendar'),
+        'lifecycle',
+        sql<number>`count(*)::int`.as('n'),
+      ])
+      .where('owner', '=', owner)
+      .where(sql<boolean>`strpos(external_id, '|') > 0`)
+      .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
+      .groupBy([sql`split_part(external_id, '|', 1)`, 'lifecycle'])
+      .execute();
+    const counts = new Map<string, SourceCounts>();
+    for (const row of rows) {
+      const entry = counts.get(row.calendar) ?? { listed: 0, cancelled: 0 };
+      if (row.lifecycle === 'listed') entry.listed += row.n;
+      else if (row.lifecycle === 'cancelled') entry.cancelled += row.n;
+      counts.set(row.calendar, entry);
+    }
+    return counts;
+  }
+
   /** Public, listed events not over yet, per country: what the listings show. */
   async upcomingByCountry(now: Date): Promise<Record<Country, number>> {
     const rows = await this.db
@@ -175,11 +202,14 @@ export class SourcesRepository {
     return result;
   }
 
-  /** When the catalogue last took in a source's data: its latest successful run or loaded snapshot. */
+  /**
+   * How current the catalogue's data is: its latest successful sync of any source, or, before any, the date of the
+   * newest shipped snapshot loaded (the date of its data, not when it was loaded).
+   */
   async lastRefreshed(): Promise<Date | null> {
     const row = await this.db
       .selectFrom('source_status')
-      .select(sql<Date | null>`max(greatest(last_success_at, seeded_at))`.as('at'))
+      .select(sql<Date | null>`coalesce(max(last_success_at), max(snapshot_of)::timestamptz)`.as('at'))
       .executeTakeFirst();
     return row?.at ?? null;
   }

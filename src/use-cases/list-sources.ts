@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
-import { HOST_SOURCE } from '../catalogue/event.js';
+import { HOST_SOURCE, sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import { feedUrls, isEnabled } from '../importers/feeds.js';
-import { isUrl } from '../importers/registry.js';
+import { type Feed, type FeedPart, feedParts, isEnabled } from '../importers/feeds.js';
+import { importerFor, isUrl } from '../importers/registry.js';
+import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
 
 /** One source as `GET /api/sources` and the sources page show it. */
@@ -27,7 +28,34 @@ export interface SourceView {
   lastRun: RunCounts | null;
   /** The shipped snapshot loaded for it: the date of its data, and when it was loaded. */
   snapshot: { of: string | null; loadedAt: string } | null;
+  /**
+   * How old its data is: when a read last confirmed it (a successful sync, a 304 included), else the date of the
+   * shipped snapshot it was loaded from (YYYY-MM-DD); null when it holds no data yet.
+   */
+  dataAsOf: string | null;
   /** Its events not over yet. */
+  counts: SourceCounts;
+  /** A feed of several calendars: each one's state, by its id in the feed. */
+  calendars?: CalendarView[];
+}
+
+/** One calendar of a feed of calendars, as `GET /api/sources` shows it. */
+export interface CalendarView {
+  /** Its id in the feed (a Meetup group's name): the values of `each` it was made with. */
+  id: string;
+  /** The group's name, city and country where the feeds file gives them. */
+  name: string | null;
+  city: string | null;
+  country: string | null;
+  url: string;
+  /** `ok`, `failing` (its events stay as they were), `gone` (404/410; its events stay) or `not synced yet`. */
+  state: 'ok' | 'failing' | 'gone' | 'not synced yet';
+  lastAttempt: string | null;
+  lastSuccess: string | null;
+  /** The last read that brought new content (a 304 confirms, but does not change). */
+  lastChanged: string | null;
+  lastError: string | null;
+  failures: number;
   counts: SourceCounts;
 }
 
@@ -65,10 +93,11 @@ const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 /** Every source: the feeds of the feeds file first (in its order), then any other source that has events or state. */
 export async function listSources(ctx: AppContext): Promise<SourcesView> {
   const now = ctx.now();
-  const [states, counts, lastRefreshed] = await Promise.all([
+  const [states, counts, lastRefreshed, partStates] = await Promise.all([
     ctx.sources.list(),
     ctx.sources.counts(now),
     ctx.sources.lastRefreshed(),
+    ctx.sourceParts.list(),
   ]);
   const stateOf = new Map(states.map((s) => [s.source, s]));
   const none: SourceCounts = { listed: 0, cancelled: 0 };
@@ -89,25 +118,62 @@ export async function listSources(ctx: AppContext): Promise<SourcesView> {
       failures: state?.failures ?? 0,
       lastRun: state?.lastRun ?? null,
       snapshot: state?.seededAt ? { of: state.snapshotOf, loadedAt: state.seededAt.toISOString() } : null,
+      dataAsOf: iso(state?.lastSuccessAt) ?? state?.snapshotOf ?? null,
       counts: counts.get(source) ?? none,
     };
   };
-  const sources: SourceView[] = ctx.feeds.map((feed) => {
-    const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
-    return {
-      ...view(feed.source, feed.format),
-      feed: true,
-      enabled: isEnabled(feed),
-      url: templates.map(publicLocation).join(' '),
-      urls: feedUrls(feed, now).map(publicLocation),
-      licence: feed.licence ?? null,
-      about: feed.about ?? null,
-    };
-  });
+  const sources: SourceView[] = await Promise.all(
+    ctx.feeds.map(async (feed) => {
+      const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
+      const feedPartsNow = feedParts(feed, now);
+      const isCalendars = importerFor(feed.format)?.calendar === true && feedPartsNow.length > 1;
+      return {
+        ...view(feed.source, feed.format),
+        feed: true,
+        enabled: isEnabled(feed),
+        url: templates.map(publicLocation).join(' '),
+        urls: feedPartsNow.map((p) => publicLocation(p.url)),
+        licence: feed.licence ?? null,
+        about: feed.about ?? null,
+        ...(isCalendars ? { calendars: await calendarViews(ctx, feed, feedPartsNow, partStates, now) } : {}),
+      };
+    }),
+  );
   const listed = new Set(sources.map((s) => s.source));
   const others = new Set([...stateOf.keys(), ...counts.keys()].filter((s) => !listed.has(s)));
   for (const source of [...others].sort()) {
     sources.push(view(source, source === HOST_SOURCE ? 'host' : (stateOf.get(source)?.format ?? 'import')));
   }
   return { syncIntervalMinutes: ctx.config.syncIntervalMinutes, lastRefreshed: iso(lastRefreshed), sources };
+}
+
+/** The state of each calendar of a feed of calendars, in the feed's order. */
+async function calendarViews(
+  ctx: AppContext,
+  feed: Feed,
+  parts: readonly FeedPart[],
+  states: readonly PartState[],
+  now: Date,
+): Promise<CalendarView[]> {
+  const counts = await ctx.sources.countsByCalendar(sourceOwner(feed.source), now);
+  const stateOf = new Map(states.filter((s) => s.source === feed.source).map((s) => [s.part, s]));
+  return parts.map((part) => {
+    const id = part.key || part.url;
+    const state = stateOf.get(id);
+    const gone = state?.lastError && /answered HTTP (404|410)/.test(state.lastError);
+    return {
+      id,
+      name: part.entry?.name ?? null,
+      city: part.entry?.city ?? null,
+      country: part.entry?.country ?? feed.country ?? null,
+      url: publicLocation(part.url),
+      state: !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
+      lastAttempt: iso(state?.lastAttemptAt),
+      lastSuccess: iso(state?.lastSuccessAt),
+      lastChanged: iso(state?.lastChangedAt),
+      lastError: state?.lastError ? publicError(state.lastError) : null,
+      failures: state?.failures ?? 0,
+      counts: counts.get(part.key) ?? { listed: 0, cancelled: 0 },
+    };
+  });
 }

@@ -1,11 +1,12 @@
 import type { Owner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import type { AddressGuard } from '../importers/http-reader.js';
+import type { AddressGuard, Validators } from '../importers/http-reader.js';
 import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } from '../importers/importer.js';
 import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import { type ImportReport, runCounts, storeRecords } from './import-records.js';
+import { setLifecycleForMany } from './store-many.js';
 
 /** One calendar to sync: where it is, whose its events are, and what it does not say of itself. */
 export interface CalendarTarget {
@@ -57,6 +58,8 @@ export interface CalendarSyncOptions {
   signal?: AbortSignal | undefined;
   /** In a serving process: store so that reads go on (see ImportOptions.background). */
   background?: boolean | undefined;
+  /** The calendar as just read by the caller (a host linking it): not read again. */
+  prefetched?: { text: string; validators: Validators } | undefined;
   /** Runs the storing of a calendar in turn with other calendars' (see oneAtATime); at once by default. */
   inTurn?: <T>(work: () => Promise<T>) => Promise<T>;
 }
@@ -119,10 +122,10 @@ export async function syncCalendar(
     ctx.sourceParts
       .record({ source: target.source, part: target.part, url: target.url, at, error: run.error, changed })
       .then(() => run);
-  let validators: { etag?: string; lastModified?: string } = {};
-  let text: string | undefined;
+  let validators: Validators = options.prefetched?.validators ?? {};
+  let text: string | undefined = options.prefetched?.text;
   try {
-    text = await readInput(target.url, {
+    text ??= await readInput(target.url, {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       guard: target.guard,
@@ -140,9 +143,13 @@ export async function syncCalendar(
     const gone = (error as { notFound?: boolean }).notFound === true;
     return record({ target, outcome: gone ? 'gone' : 'failed', error: (error as Error).message });
   }
-  if (text === undefined) return record({ target, outcome: 'not-modified' });
+  // Unchanged is no news, unless the calendar was empty: then it is one more empty read.
+  if (text === undefined && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
 
-  const parsed = options.importer.parse(text, { now: at, defaultCountry: target.country, inputName: target.url });
+  const parsed =
+    text === undefined
+      ? { records: [], errors: [] }
+      : options.importer.parse(text, { now: at, defaultCountry: target.country, inputName: target.url });
   const broken = unusable(parsed);
   if (broken) return record({ target, outcome: 'failed', error: `not an iCalendar feed: ${broken}` });
   const empty = parsed.records.length === 0 ? (prior?.emptyReads ?? 0) + 1 : 0;
@@ -164,6 +171,8 @@ export async function syncCalendar(
       },
     ),
   );
+  if (text === undefined)
+    validators = { etag: prior?.etag ?? undefined, lastModified: prior?.lastModified ?? undefined };
   return record(
     { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}) },
     { ...validators, emptyReads: empty, counts: runCounts(report) },
@@ -196,4 +205,54 @@ export async function syncCalendars(
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
   if (options.signal?.aborted) throw new Error('the sync was stopped');
   return runs;
+}
+
+/** The counts of several calendars' imports as one report. */
+export function sumReports(source: string, format: string, reports: ImportReport[]): ImportReport {
+  const sum: ImportReport = {
+    source,
+    format,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    cancelled: 0,
+    restored: 0,
+    skipped: [],
+    elsewhere: 0,
+    touched: [],
+  };
+  for (const r of reports) {
+    for (const k of ['created', 'updated', 'unchanged', 'cancelled', 'restored', 'elsewhere'] as const) sum[k] += r[k];
+    sum.skipped.push(...r.skipped);
+    sum.touched.push(...r.touched);
+  }
+  return sum;
+}
+
+/**
+ * Retires (cancels) the upcoming listed events of a feed of calendars that belong to none of its calendars now: a
+ * calendar taken out of the feeds file takes its events with it.
+ */
+export async function retireOrphans(
+  ctx: AppContext,
+  owner: Owner,
+  actor: string,
+  keys: Set<string>,
+): Promise<string[]> {
+  const now = ctx.now();
+  const orphans = (await ctx.events.listByOwner(owner)).filter((event) => {
+    const key = event.externalId?.includes('|') ? event.externalId.slice(0, event.externalId.indexOf('|')) : null;
+    return event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !(key !== null && keys.has(key));
+  });
+  const cancelled = await setLifecycleForMany(
+    ctx.events,
+    { owner, actor },
+    orphans.flatMap((e) => (e.externalId ? [e.externalId] : [])),
+    'cancelled',
+  );
+  for (const event of cancelled) {
+    ctx.index?.apply(event);
+    ctx.metrics?.writes.inc({ action: 'cancel' });
+  }
+  return cancelled.map((e) => e.id);
 }

@@ -20,8 +20,14 @@ import {
 } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
 import { backgroundPacer, type ImportProgress, type ImportReport, runCounts, storeRecords } from './import-records.js';
-import { setLifecycleForMany } from './store-many.js';
-import { type CalendarRun, type CalendarTarget, calendarIdPrefix, syncCalendars } from './sync-calendars.js';
+import {
+  type CalendarRun,
+  type CalendarTarget,
+  calendarIdPrefix,
+  retireOrphans,
+  sumReports,
+  syncCalendars,
+} from './sync-calendars.js';
 
 export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from '../importers/feeds.js';
 
@@ -55,6 +61,8 @@ export interface SyncResult {
   calendars?: CalendarRun[];
   /** Why the feed could not be read or stored at all; nothing of its source was changed. */
   error?: string;
+  /** How long the source asked to be left alone (429/503 with Retry-After), when that failed the run. */
+  retryAfterMs?: number;
 }
 
 /** A part that says nothing usable about its events (not JSON, an HTML error page…) fails the whole feed. */
@@ -155,6 +163,8 @@ export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions
     else await syncDataSet(ctx, feed, importer, parts, result, options);
   } catch (error) {
     result.error = (error as Error).message;
+    const retryAfter = (error as { retryAfterMs?: number }).retryAfterMs;
+    if (retryAfter !== undefined) result.retryAfterMs = retryAfter;
   }
   // A run cut short by the service stopping says nothing about the source.
   if (!options.signal?.aborted) {
@@ -301,57 +311,13 @@ async function syncCalendarFeed(
   if (runs.every((r) => r.outcome === 'not-modified')) result.notModified = true;
 }
 
-/** The counts of several calendars' imports as one report. */
-function sumReports(source: string, format: string, reports: ImportReport[]): ImportReport {
-  const sum: ImportReport = {
-    source,
-    format,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    cancelled: 0,
-    restored: 0,
-    skipped: [],
-    elsewhere: 0,
-    touched: [],
-  };
-  for (const r of reports) {
-    for (const k of ['created', 'updated', 'unchanged', 'cancelled', 'restored', 'elsewhere'] as const) sum[k] += r[k];
-    sum.skipped.push(...r.skipped);
-    sum.touched.push(...r.touched);
-  }
-  return sum;
-}
-
-/**
- * Retires (cancels) the upcoming listed events of a feed of calendars that belong to none of its calendars now: a
- * calendar taken out of the feeds file takes its events with it.
- */
-async function retireOrphans(ctx: AppContext, owner: Owner, actor: string, keys: Set<string>): Promise<string[]> {
-  const now = ctx.now();
-  const orphans = (await ctx.events.listByOwner(owner)).filter((event) => {
-    const key = event.externalId?.includes('|') ? event.externalId.slice(0, event.externalId.indexOf('|')) : null;
-    return event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !(key !== null && keys.has(key));
-  });
-  const cancelled = await setLifecycleForMany(
-    ctx.events,
-    { owner, actor },
-    orphans.flatMap((e) => (e.externalId ? [e.externalId] : [])),
-    'cancelled',
-  );
-  for (const event of cancelled) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
-  return cancelled.map((e) => e.id);
-}
-
 export { runCounts };
 
 /** How a feed's URL is shown: its template(s) as written in the feeds file. */
 export const feedLocation = (feed: Feed) => (Array.isArray(feed.url) ? feed.url.join(' ') : feed.url);
 
-function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
+/** Records a run in the sources' state (`GET /api/sources`). */
+export function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
   const { feed, report } = result;
   return ctx.sources.recordRun({
     source: feed.source,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { type Feed, isEnabled } from '../importers/feeds.js';
+import { LINKED_CALENDARS, syncLinkedCalendars } from './calendars.js';
 import { type SyncOptions, type SyncResult, syncFeed } from './sync-feeds.js';
 
 export interface ScheduleOptions {
@@ -13,6 +14,14 @@ export interface ScheduleOptions {
   timeoutMs?: number;
   /** Sees the result of every run. */
   onRun?: (result: SyncResult) => void;
+  /**
+   * Start from the state the sources are in (default false: every feed at once): a feed synced less than an interval
+   * ago (by this process before a restart, or by another node) waits for the rest of it; a failing one for its
+   * backoff. So restarts and several nodes do not read every source again at once.
+   */
+  resume?: boolean;
+  /** Also sync the calendars hosts linked (POST /api/calendars), after the feeds (default true). */
+  linkedCalendars?: boolean;
 }
 
 export interface FeedSchedule {
@@ -24,6 +33,7 @@ export interface FeedSchedule {
 
 interface FeedState {
   feed: Feed;
+  run: (options: SyncOptions) => Promise<SyncResult>;
   nextAt: number;
   failures: number;
   /** The error last logged at warn level: a feed failing the same way again is not logged again. */
@@ -47,9 +57,23 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
   const { intervalMinutes } = options;
   const retryMinutes = Math.min(options.retryMinutes ?? 1, intervalMinutes);
   const start = Date.now() + (options.firstDelayMs ?? 0);
-  const states: FeedState[] = feeds
-    .filter(isEnabled)
-    .map((feed) => ({ feed, nextAt: start, failures: 0, loggedSkips: new Set() }));
+  const states: FeedState[] = feeds.filter(isEnabled).map((feed) => ({
+    feed,
+    run: (syncOptions) => syncFeed(ctx, feed, syncOptions),
+    nextAt: start,
+    failures: 0,
+    loggedSkips: new Set(),
+  }));
+  if (options.linkedCalendars !== false)
+    states.push({
+      feed: LINKED_CALENDARS,
+      run: (syncOptions) => syncLinkedCalendars(ctx, syncOptions),
+      nextAt: start,
+      failures: 0,
+      loggedSkips: new Set(),
+    });
+  // A little later than the interval, never sooner: nodes and restarts that began together drift apart.
+  const afterInterval = () => Date.now() + intervalMinutes * 60_000 * (1 + Math.random() * 0.1);
   const abort = new AbortController();
   const syncOptions: SyncOptions = { signal: abort.signal, timeoutMs: options.timeoutMs, background: true };
   let timer: NodeJS.Timeout | undefined;
@@ -66,7 +90,12 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
         ctx.logger.warn({ ...fields, error: result.error }, `feed ${source} failed; serving its last good state`);
         state.loggedError = result.error;
       } else ctx.logger.debug(fields, `feed ${source} failed again`);
-      state.nextAt = Date.now() + retryIn * 60_000;
+      // A source that asked us to wait longer (Retry-After) is not asked sooner.
+      state.nextAt = Date.now() + Math.max(retryIn * 60_000, result.retryAfterMs ?? 0);
+      return;
+    }
+    if (result.feed === LINKED_CALENDARS && result.urls === 0) {
+      state.nextAt = afterInterval();
       return;
     }
     const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = result.report!;
@@ -82,19 +111,26 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
       state.loggedSkips.add(key);
       ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
     }
+    for (const calendar of result.calendars ?? []) {
+      if (calendar.outcome !== 'failed' && calendar.outcome !== 'gone') continue;
+      ctx.logger.warn(
+        { source, calendar: calendar.target.part, error: calendar.error },
+        `calendar ${calendar.target.part} of ${source} ${calendar.outcome === 'gone' ? 'is gone' : 'failed'}; its events stay as they were`,
+      );
+    }
     state.failures = 0;
     state.loggedError = undefined;
-    state.nextAt = Date.now() + intervalMinutes * 60_000;
+    state.nextAt = afterInterval();
   };
 
   const runDue = async () => {
     for (const state of states) {
       if (stopped) return;
       if (state.nextAt > Date.now()) continue;
-      const result = await syncFeed(ctx, state.feed, syncOptions);
+      const result = await state.run(syncOptions);
       if (stopped) return;
       log(state, result);
-      options.onRun?.(result);
+      if (result.feed !== LINKED_CALENDARS || result.urls > 0) options.onRun?.(result);
     }
   };
 
@@ -115,15 +151,29 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
     );
     timer.unref();
   };
-  schedule();
+  const resumed = options.resume ? resume(ctx, states, retryMinutes, intervalMinutes) : Promise.resolve();
+  void resumed.then(schedule);
 
   return {
     nextRuns: () => new Map(states.map((s) => [s.feed.source, s.nextAt])),
     async stop() {
       stopped = true;
+      await resumed;
       if (timer) clearTimeout(timer);
       abort.abort();
       await running;
     },
   };
+}
+
+/** Moves each feed's first run to when its state says it is due (see ScheduleOptions.resume). */
+async function resume(ctx: AppContext, states: FeedState[], retryMinutes: number, intervalMinutes: number) {
+  const known = new Map((await ctx.sources.list().catch(() => [])).map((s) => [s.source, s]));
+  for (const state of states) {
+    const status = known.get(state.feed.source);
+    if (!status?.lastAttemptAt) continue;
+    const wait = status.failures > 0 ? backoffMinutes(status.failures, retryMinutes, intervalMinutes) : intervalMinutes;
+    state.failures = status.failures;
+    state.nextAt = Math.max(state.nextAt, status.lastAttemptAt.getTime() + wait * 60_000);
+  }
 }

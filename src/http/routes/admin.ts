@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import { parseOrThrow } from '../../catalogue/submission.js';
 import type { ServingContext } from '../../context.js';
+import { syncLinkedCalendars } from '../../use-cases/calendars.js';
 import { issueKey, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../../use-cases/keys.js';
 import { syncConfiguredFeeds } from '../../use-cases/sync-feeds.js';
 import { bearerToken } from '../authenticate.js';
@@ -42,11 +43,27 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
   app.post('/api/admin/sync', async (request) => {
     requireAdmin(request);
     const results = await syncConfiguredFeeds(ctx);
+    const linked = await syncLinkedCalendars(ctx, { background: true });
+    if (linked.urls > 0) results.push(linked);
     return {
-      feeds: results.map(({ feed, report, error }) => {
-        if (!report) return { source: feed.source, error };
+      feeds: results.map(({ feed, report, error, notModified, calendars }) => {
+        const failing = calendars
+          ?.filter((c) => c.outcome === 'failed' || c.outcome === 'gone')
+          .map((c) => ({ calendar: c.target.part, error: c.error }));
+        const calendarsPart = failing?.length ? { failingCalendars: failing } : {};
+        if (!report) return { source: feed.source, error, ...calendarsPart };
         const { created, updated, unchanged, cancelled, restored, skipped } = report;
-        return { source: feed.source, created, updated, unchanged, cancelled, restored, skipped: skipped.length };
+        return {
+          source: feed.source,
+          created,
+          updated,
+          unchanged,
+          cancelled,
+          restored,
+          skipped: skipped.length,
+          ...(notModified ? { notModified } : {}),
+          ...calendarsPart,
+        };
       }),
     };
   });

@@ -1,0 +1,107 @@
+import { DateTime } from 'luxon';
+
+/** One event of a synthetic Meetup group calendar. */
+export interface DemoMeetupEvent {
+  /** Meetup's numeric event id: the UID is `event_<id>@meetup.com`. */
+  id: string;
+  title: string;
+  /** Local wall-clock start in the group's zone, `YYYY-MM-DDTHH:mm`. */
+  start: string;
+  hours?: number;
+  venue?: string;
+  /** "Sihlquai 131, 8005 Zürich": LOCATION is `<venue>, <address>`. */
+  address?: string;
+  lat?: number;
+  lng?: number;
+  description?: string;
+  cancelled?: boolean;
+}
+
+export interface DemoMeetupGroup {
+  /** The group's urlname (`zurich-ai-meetup`). */
+  id: string;
+  name: string;
+  zone?: string;
+}
+
+/** iCalendar text escaping (RFC 5545 §3.3.11) and folding at 75 octets, as Meetup's exporter writes. */
+const escape = (text: string) =>
+  text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
+function fold(line: string): string {
+  const out: string[] = [];
+  let rest = line;
+  while (Buffer.byteLength(rest) > 75) {
+    let cut = 75;
+    while (Buffer.byteLength(rest.slice(0, cut)) > 75) cut--;
+    out.push(rest.slice(0, cut));
+    rest = ` ${rest.slice(cut)}`;
+  }
+  out.push(rest);
+  return out.join('\r\n');
+}
+
+const local = (iso: string, zone: string) => DateTime.fromISO(iso, { zone });
+const icalLocal = (t: DateTime) => t.toFormat("yyyyMMdd'T'HHmmss");
+
+/** The VTIMEZONE Meetup's export carries for Central European zones. */
+const vtimezone = (zone: string) => [
+  'BEGIN:VTIMEZONE',
+  `TZID:${zone}`,
+  `X-LIC-LOCATION:${zone}`,
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0200',
+  'TZNAME:CEST',
+  'DTSTART:19700329T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0200',
+  'TZOFFSETTO:+0100',
+  'TZNAME:CET',
+  'DTSTART:19701025T030000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
+
+/**
+ * A calendar shaped like a Meetup group's iCal export (`https://www.meetup.com/<group>/events/ical/`): a VTIMEZONE,
+ * `DTSTART;TZID=`, `GEO`, `URL`, `STATUS`, the group as the calendar's name. For tests and the benchmark: never the
+ * network.
+ */
+export function meetupCalendar(group: DemoMeetupGroup, events: readonly DemoMeetupEvent[], stamp = '20261101T090000Z') {
+  const zone = group.zone ?? 'Europe/Zurich';
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Meetup//RemoteApi//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-ORIGINAL-URL:https://www.meetup.com/${group.id}/events/ical/`,
+    `X-WR-CALNAME:Events - ${escape(group.name)}`,
+    ...vtimezone(zone),
+  ];
+  for (const e of events) {
+    const start = local(e.start, zone);
+    const url = `https://www.meetup.com/${group.id}/events/${e.id}/`;
+    lines.push(
+      'BEGIN:VEVENT',
+      `DTSTAMP:${stamp}`,
+      `DTSTART;TZID=${zone}:${icalLocal(start)}`,
+      `DTEND;TZID=${zone}:${icalLocal(start.plus({ hours: e.hours ?? 2.5 }))}`,
+      `STATUS:${e.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
+      `SUMMARY:${escape(e.title)}`,
+      `DESCRIPTION:${escape(`${group.name}\n\n${e.description ?? 'Talks and drinks.'}\n\nDetails: ${url}`)}`,
+      'CLASS:PUBLIC',
+      ...(e.lat !== undefined && e.lng !== undefined ? [`GEO:${e.lat};${e.lng}`] : []),
+      ...(e.venue ? [`LOCATION:${escape([e.venue, e.address].filter(Boolean).join(', '))}`] : []),
+      `URL:${url}`,
+      `ORGANIZER;CN="${group.name.replace(/"/g, '')}":mailto:noreply@meetup.com`,
+      `UID:event_${e.id}@meetup.com`,
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}

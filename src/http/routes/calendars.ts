@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServingContext } from '../../context.js';
+import { linkCalendar, listCalendars, unlinkCalendar } from '../../use-cases/calendars.js';
+import { requireHost } from '../../use-cases/keys.js';
+import { runCounts } from '../../use-cases/sync-feeds.js';
+import { bearerToken } from '../authenticate.js';
+
+/** POST /api/calendars (link), GET /api/calendars (the key's links and their state), DELETE /api/calendars/<id>. */
+export function registerCalendarLinkRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  app.post('/api/calendars', async (request, reply) => {
+    const host = await requireHost(ctx, bearerToken(request));
+    const { calendar, created, sync } = await linkCalendar(ctx, host, request.body ?? {});
+    if (created) reply.status(201).header('Location', `${ctx.config.baseUrl}/api/calendars/${calendar.id}`);
+    return {
+      ...calendar,
+      created,
+      ...(sync?.report ? { sync: runCounts(sync.report) } : {}),
+      ...(sync?.error ? { sync: { error: sync.error } } : {}),
+    };
+  });
+
+  app.get('/api/calendars', async (request) => {
+    const host = await requireHost(ctx, bearerToken(request));
+    return { calendars: await listCalendars(ctx, host) };
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/calendars/:id', async (request) => {
+    const host = await requireHost(ctx, bearerToken(request));
+    return unlinkCalendar(ctx, host, request.params.id);
+  });
+}

@@ -1,0 +1,254 @@
+import { z } from 'zod';
+import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
+import { parseOrThrow } from '../catalogue/submission.js';
+import type { AppContext } from '../context.js';
+import type { Feed } from '../importers/feeds.js';
+import { type AddressGuard, publicAddressesOnly, type Validators } from '../importers/http-reader.js';
+import { icalImporter } from '../importers/ical.js';
+import { FILE_RECORD } from '../importers/importer.js';
+import { readInput, userAgentOf } from '../importers/registry.js';
+import type { HostCalendar } from '../storage/calendars.repository.js';
+import type { ApiKeyRecord } from '../storage/keys.repository.js';
+import type { PartState } from '../storage/source-parts.repository.js';
+import type { SourceCounts } from '../storage/sources.repository.js';
+import { setLifecycleForMany } from './store-many.js';
+import {
+  type CalendarRun,
+  type CalendarTarget,
+  calendarIdPrefix,
+  sumReports,
+  syncCalendar,
+  syncCalendars,
+} from './sync-calendars.js';
+import { recordRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+
+export const linkCalendarSchema = z.strictObject({
+  url: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(2000)
+    .meta({
+      description: 'An iCal feed: https, http or webcal (read as https).',
+      examples: ['https://www.meetup.com/zurich-ai-meetup/events/ical/'],
+    }),
+});
+
+/** A host's linked calendar as the host sees it: where it is, and how its last sync went. */
+export interface CalendarSummary {
+  id: string;
+  url: string;
+  createdAt: string;
+  /** `ok`, `failing` (its events stay as they were), `gone` (404/410; its events stay) or `not synced yet`. */
+  state: 'ok' | 'failing' | 'gone' | 'not synced yet';
+  lastAttempt: string | null;
+  lastSuccess: string | null;
+  lastError: string | null;
+  failures: number;
+  /** Its events not over yet. */
+  counts: SourceCounts;
+}
+
+/** The addresses a host's calendar may lead to: public ones, and what the operator allows besides. */
+const guards = new WeakMap<AppContext['config'], AddressGuard | undefined>();
+function guardOf(ctx: AppContext): AddressGuard | undefined {
+  if (!guards.has(ctx.config)) {
+    const allowed = ctx.config.calendars.allowPrivateAddresses;
+    guards.set(ctx.config, allowed === true ? undefined : publicAddressesOnly(allowed || []));
+  }
+  return guards.get(ctx.config);
+}
+
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+function summaryOf(calendar: HostCalendar, state: PartState | undefined, counts: SourceCounts): CalendarSummary {
+  const gone = state?.lastError && /answered HTTP (404|410)/.test(state.lastError);
+  return {
+    id: calendar.id,
+    url: calendar.url,
+    createdAt: calendar.createdAt.toISOString(),
+    state: !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
+    lastAttempt: iso(state?.lastAttemptAt),
+    lastSuccess: iso(state?.lastSuccessAt),
+    lastError: state?.lastError ?? null,
+    failures: state?.failures ?? 0,
+    counts,
+  };
+}
+
+/** What a host's calendar syncs as: the host's own events, under its name, apart from those it pushes. */
+function targetOf(
+  ctx: AppContext,
+  calendar: HostCalendar,
+  host: Pick<ApiKeyRecord, 'name' | 'country'>,
+): CalendarTarget {
+  return {
+    source: HOST_SOURCE,
+    part: calendar.id,
+    url: calendar.url,
+    owner: keyOwner(calendar.keyId),
+    actor: `calendar:${calendar.id}`,
+    idPrefix: calendarIdPrefix(calendar.id),
+    country: host.country,
+    organizer: host.name,
+    guard: guardOf(ctx),
+    keepOthersCancels: true,
+  };
+}
+
+/** `webcal:` is how calendars publish subscriptions: it means https. Anything but http(s) is refused. */
+function calendarUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.replace(/^webcal:/i, 'https:'));
+  } catch {
+    throw new ValidationError([{ field: 'url', message: 'must be an absolute http(s) or webcal URL' }]);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ValidationError([{ field: 'url', message: `must be an http(s) or webcal URL, not ${url.protocol}` }]);
+  if (url.username || url.password)
+    throw new ValidationError([{ field: 'url', message: 'must not carry a user name or password' }]);
+  return url.toString();
+}
+
+/**
+ * Links an iCal feed to a host's key: the URL is read at once (on public addresses only, redirects included, unless
+ * the operator allows more) and must be an iCalendar feed; its events are then imported as the host's own, and the
+ * calendar syncs with the feeds from then on. Linking a URL the key has linked already changes nothing and answers
+ * with that calendar.
+ */
+export async function linkCalendar(
+  ctx: AppContext,
+  host: ApiKeyRecord,
+  input: unknown,
+): Promise<{ calendar: CalendarSummary; created: boolean; sync?: CalendarRun }> {
+  const url = calendarUrl(parseOrThrow(linkCalendarSchema, input).url);
+  const linked = await ctx.calendars.linked(host.id);
+  const existing = linked.find((c) => c.url === url);
+  if (existing)
+    return { calendar: (await listCalendars(ctx, host)).find((c) => c.id === existing.id)!, created: false };
+  if (linked.length >= ctx.config.calendars.perKey)
+    throw new ServiceError(
+      'too-many-calendars',
+      `This key has ${linked.length} linked calendars, the most it may have; unlink one first.`,
+    );
+  let text: string;
+  let validators: Validators = {};
+  try {
+    text = await readInput(url, {
+      guard: guardOf(ctx),
+      userAgent: userAgentOf(ctx.config.baseUrl),
+      timeoutMs: 15_000,
+      onValidators: (v) => {
+        validators = v;
+      },
+    });
+  } catch (error) {
+    const refused = (error as { refused?: boolean }).refused === true;
+    throw new ValidationError([
+      {
+        field: 'url',
+        message: refused ? `is refused: ${(error as Error).message}` : `could not be read: ${(error as Error).message}`,
+      },
+    ]);
+  }
+  const notCalendar = icalImporter
+    .parse(text, { now: ctx.now(), defaultCountry: host.country })
+    .errors.find((e) => e.record === FILE_RECORD);
+  if (notCalendar)
+    throw new ValidationError([{ field: 'url', message: `is not an iCal feed: ${notCalendar.message}` }]);
+  const calendar = await ctx.calendars.link(host.id, url);
+  if (!calendar) return linkCalendar(ctx, host, input); // linked by a concurrent request: answer as a resend
+  const sync = await syncCalendar(ctx, targetOf(ctx, calendar, host), undefined, {
+    importer: icalImporter,
+    prefetched: { text, validators },
+  });
+  const summary = (await listCalendars(ctx, host)).find((c) => c.id === calendar.id)!;
+  return { calendar: summary, created: true, sync };
+}
+
+/** The calendars a host has linked, oldest first, each with the state of its last sync. */
+export async function listCalendars(ctx: AppContext, host: ApiKeyRecord): Promise<CalendarSummary[]> {
+  const [calendars, states, counts] = await Promise.all([
+    ctx.calendars.linked(host.id),
+    ctx.sourceParts.list(HOST_SOURCE),
+    ctx.sources.countsByCalendar(keyOwner(host.id), ctx.now()),
+  ]);
+  const stateOf = new Map(states.map((s) => [s.part, s]));
+  return calendars.map((c) => summaryOf(c, stateOf.get(c.id), counts.get(c.id) ?? { listed: 0, cancelled: 0 }));
+}
+
+/**
+ * Unlinks a host's calendar: it is no longer synced, and its upcoming events are retired (cancelled, never
+ * destroyed; their pages stay). Another key's calendar is not found, as an unknown one.
+ */
+export async function unlinkCalendar(
+  ctx: AppContext,
+  host: ApiKeyRecord,
+  id: string,
+): Promise<{ id: string; unlinked: true; retired: number }> {
+  const calendar = await ctx.calendars.find(id);
+  if (!calendar || calendar.keyId !== host.id || calendar.unlinkedAt)
+    throw new ServiceError('calendar-not-found', `This key has no linked calendar “${id}”.`);
+  await ctx.calendars.unlink(id, ctx.now());
+  const owner = keyOwner(host.id);
+  const now = ctx.now();
+  const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
+    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
+  );
+  const retired = await setLifecycleForMany(
+    ctx.events,
+    { owner, actor: `calendar:${id}` },
+    upcoming.map((e) => e.externalId!),
+    'cancelled',
+  );
+  for (const event of retired) {
+    ctx.index?.apply(event);
+    ctx.metrics?.writes.inc({ action: 'cancel' });
+  }
+  return { id, unlinked: true, retired: retired.length };
+}
+
+/** The calendars hosts linked, as the sync schedule and `/api/sources` name them: the `host` source's. */
+export const LINKED_CALENDARS = {
+  source: HOST_SOURCE,
+  format: 'ical',
+  url: 'calendars linked by hosts (POST /api/calendars)',
+} as const satisfies Feed;
+
+/**
+ * Syncs every calendar hosts have linked (of keys not revoked), as the feeds are synced: each the complete state of
+ * its own events. One run of the `host` source, recorded as such unless no calendar is linked; it fails only when
+ * every calendar does.
+ */
+export async function syncLinkedCalendars(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult> {
+  const at = ctx.now();
+  const calendars = await ctx.calendars.linked();
+  const hosts = new Map((await ctx.keys.list()).map((k) => [k.id, k]));
+  const targets = calendars.flatMap((c) => {
+    const host = hosts.get(c.keyId);
+    return host && !host.revokedAt ? [targetOf(ctx, c, host)] : [];
+  });
+  const result: SyncResult = { feed: LINKED_CALENDARS, at, urls: targets.length, missing: 0 };
+  if (targets.length === 0) return result;
+  const runs = await syncCalendars(ctx, targets, {
+    importer: icalImporter,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    background: options.background,
+  });
+  result.calendars = runs;
+  result.missing = runs.filter((r) => r.outcome === 'gone').length;
+  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
+  if (failed.length === runs.length)
+    result.error = `all ${runs.length} linked calendars failed, e.g. ${failed[0]!.error}`;
+  else
+    result.report = sumReports(
+      HOST_SOURCE,
+      'ical',
+      runs.flatMap((r) => (r.report ? [r.report] : [])),
+    );
+  if (!options.signal?.aborted) await recordRun(ctx, result);
+  return result;
+}

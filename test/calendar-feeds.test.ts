@@ -1,0 +1,413 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DemoMeetupEvent, meetupCalendar } from '../src/demo/calendars.js';
+import { ENGINES } from './helpers/engines.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/** Thursday 26 November 2026, 11:00 in Zürich. */
+const NOW = '2026-11-26T10:00:00Z';
+const ADMIN = 'calendar-feeds-admin-token';
+const FIXTURES = new URL('./fixtures/calendars/', import.meta.url);
+
+/** Where the groups meet: a venue and address their exports give, and the point. */
+const CITIES = {
+  Zürich: { country: 'ch', address: 'Sihlquai 131, 8005 Zürich', venue: 'Impact Hub', lat: 47.3813, lng: 8.5357 },
+  Basel: { country: 'ch', address: 'Dornacherstrasse 192, 4053 Basel', venue: 'Markthalle', lat: 47.543, lng: 7.595 },
+  Bern: { country: 'ch', address: 'Bollwerk 35, 3011 Bern', venue: 'Effinger', lat: 46.9491, lng: 7.4386 },
+  Lausanne: {
+    country: 'ch',
+    address: 'Rue de Genève 77, 1004 Lausanne',
+    venue: 'Impact Hub',
+    lat: 46.5238,
+    lng: 6.6222,
+  },
+  Berlin: {
+    country: 'de',
+    address: 'Rheinsberger Str. 76, 10115 Berlin',
+    venue: 'Factory',
+    lat: 52.5373,
+    lng: 13.3946,
+  },
+  München: { country: 'de', address: 'Lilienthalallee 29, 80939 München', venue: 'Werk1', lat: 48.1999, lng: 11.6218 },
+  Hamburg: { country: 'de', address: 'Am Sandtorkai 27, 20457 Hamburg', venue: 'betahaus', lat: 53.5434, lng: 9.9891 },
+  Köln: { country: 'de', address: 'Im Mediapark 8, 50670 Köln', venue: 'Startplatz', lat: 50.9486, lng: 6.9441 },
+  Wien: { country: 'at', address: 'Siebenbrunnengasse 44, 1050 Wien', venue: 'Sektor5', lat: 48.1844, lng: 16.3553 },
+  Graz: { country: 'at', address: 'Marienplatz 1, 8020 Graz', venue: 'Spacelend', lat: 47.0767, lng: 15.4215 },
+  Linz: {
+    country: 'at',
+    address: 'Peter-Behrens-Platz 10, 4020 Linz',
+    venue: 'Tabakfabrik',
+    lat: 48.3019,
+    lng: 14.2963,
+  },
+} as const;
+type City = keyof typeof CITIES;
+
+const TOPICS = ['Rust', 'AI', 'Kubernetes', 'JavaScript', 'Python', 'Security', 'Data', 'Go'] as const;
+const TOPIC_SLUGS: Record<(typeof TOPICS)[number], string> = {
+  Rust: 'programming-languages',
+  AI: 'ai-ml',
+  Kubernetes: 'cloud-devops',
+  JavaScript: 'web',
+  Python: 'programming-languages',
+  Security: 'security',
+  Data: 'data',
+  Go: 'programming-languages',
+};
+
+interface Group {
+  id: string;
+  name: string;
+  city: City;
+  topic: (typeof TOPICS)[number];
+  events: DemoMeetupEvent[];
+}
+
+/** 22 groups over eleven cities, three events each: one over already, two to come. */
+function makeGroups(): Group[] {
+  const cities = Object.keys(CITIES) as City[];
+  return Array.from({ length: 22 }, (_, i) => {
+    const city = cities[i % cities.length]!;
+    const topic = TOPICS[i % TOPICS.length]!;
+    const id = `${topic.toLowerCase()}-${city.toLowerCase().replace('ü', 'ue').replace('ö', 'oe')}-${i}`;
+    const place = CITIES[city];
+    const day = (d: number) => `2026-${d > 30 ? '12' : '11'}-${String(d > 30 ? d - 30 : d).padStart(2, '0')}`;
+    const event = (n: number, start: string, title: string): DemoMeetupEvent => ({
+      id: `${300000000 + i * 10 + n}`,
+      title,
+      start,
+      venue: place.venue,
+      address: place.address,
+      lat: place.lat,
+      lng: place.lng,
+      description:
+        n === 2 ? `${'An evening of talks on what we build and how. '.repeat(40)}The end of a long text.` : undefined,
+    });
+    return {
+      id,
+      name: `${topic} ${city}`,
+      city,
+      topic,
+      events: [
+        event(0, `${day(10 + (i % 5))}T18:30`, `${topic} ${city} Meetup #${i}`),
+        event(1, `${day(30 + (i % 9) + 1)}T18:30`, `${topic} Night ${city}`),
+        event(2, `2027-01-${String(10 + (i % 15)).padStart(2, '0')}T19:00`, `${topic} ${city} in January`),
+      ],
+    };
+  });
+}
+
+type Mode = 'ok' | '500' | '404' | '429-once' | 'html' | 'empty';
+
+/** A stand-in for meetup.com, a Google calendar and a Luma calendar: ETags, 304s, failures on demand. */
+function calendarHost(groups: Group[]) {
+  const modes = new Map<string, Mode>();
+  const bodies = new Map<string, string>();
+  const requests: { path: string; at: number; headers: IncomingMessage['headers']; status: number }[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const render = (g: Group) => meetupCalendar({ id: g.id, name: g.name }, g.events);
+  for (const g of groups) bodies.set(`/meetup/${g.id}/events/ical/`, render(g));
+  bodies.set('/google/rust.ics', readFileSync(new URL('google-community.ics', FIXTURES), 'utf8'));
+  bodies.set('/luma/ai-founders.ics', readFileSync(new URL('luma-calendar.ics', FIXTURES), 'utf8'));
+  const server: Server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const path = req.url ?? '/';
+    const group = path.match(/^\/meetup\/([^/]+)\//)?.[1];
+    const mode = (group && modes.get(group)) ?? 'ok';
+    const reply = (status: number, headers: Record<string, string> = {}, body = '') => {
+      // A little latency, so that concurrent reads overlap as they would over the network.
+      setTimeout(() => {
+        requests.push({ path, at: Date.now(), headers: req.headers, status });
+        inFlight--;
+        res.writeHead(status, headers).end(body);
+      }, 15);
+    };
+    if (mode === '500') return reply(500, {}, 'upstream error');
+    if (mode === '404') return reply(404, {}, 'Not found');
+    if (mode === '429-once') {
+      modes.set(group!, 'ok');
+      return reply(429, { 'retry-after': '1' }, 'slow down');
+    }
+    if (mode === 'html') return reply(200, { 'content-type': 'text/html' }, '<html><body>Log in</body></html>');
+    const body =
+      mode === 'empty'
+        ? 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Meetup//RemoteApi//EN\r\nEND:VCALENDAR\r\n'
+        : bodies.get(path);
+    if (body === undefined) return reply(404, {}, 'Not found');
+    const etag = `"${createHash('sha1').update(body).digest('hex')}"`;
+    if (req.headers['if-none-match'] === etag) return reply(304, { etag });
+    reply(200, { 'content-type': 'text/calendar; charset=utf-8', etag }, body);
+  });
+  return {
+    server,
+    requests,
+    maxInFlight: () => maxInFlight,
+    setMode: (group: string, mode: Mode) => modes.set(group, mode),
+    republish(g: Group) {
+      bodies.set(`/meetup/${g.id}/events/ical/`, render(g));
+    },
+  };
+}
+
+interface EventJson {
+  id: string;
+  title: string;
+  start: string;
+  city?: string;
+  sourceUrl: string;
+  url: string;
+  topics: string[];
+  organizer: string;
+  source: string;
+}
+
+describe.each(ENGINES)('a feeds file of calendars, synced on %s', (engine) => {
+  const groups = makeGroups();
+  const host = calendarHost(groups);
+  const [flaky, moved, busy, changing, quiet, broken] = [
+    groups[0]!,
+    groups[1]!,
+    groups[2]!,
+    groups[3]!,
+    groups[4]!,
+    groups[5]!,
+  ];
+  let base: string;
+  let svc: TestServer;
+
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${svc.base}${path}`);
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  const sync = async () => {
+    const res = await fetch(`${svc.base}/api/admin/sync`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { feeds: { source: string; error?: string; failingCalendars?: unknown[] }[] };
+  };
+  /** Every upcoming event in the three countries, by the Meetup link it came from. */
+  const listed = async () => {
+    const all: EventJson[] = [];
+    for (const country of ['ch', 'de', 'at'])
+      all.push(...(await get<{ events: EventJson[] }>(`/api/events?country=${country}&limit=100`)).events);
+    return new Map(all.map((e) => [e.sourceUrl, e]));
+  };
+  const calendars = async () => {
+    const { sources } = await get<{
+      sources: {
+        source: string;
+        calendars?: {
+          id: string;
+          state: string;
+          lastError: string | null;
+          lastChanged: string | null;
+          lastSuccess: string | null;
+          counts: { listed: number };
+        }[];
+        lastRun: Record<string, number> | null;
+      }[];
+    }>('/api/sources');
+    return sources;
+  };
+  const meetupLink = (g: Group, n: number) => `https://www.meetup.com/${g.id}/events/${g.events[n]!.id}/`;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
+    const feedsFile = join(tmpdir(), `tev-calendar-feeds-${engine}-${process.pid}.json`);
+    writeFileSync(
+      feedsFile,
+      JSON.stringify([
+        {
+          source: 'meetup',
+          format: 'ical',
+          licence: 'Meetup terms of service',
+          url: `${base}/meetup/{group}/events/ical/`,
+          each: {
+            group: groups.map((g) => ({
+              id: g.id,
+              name: g.name,
+              city: g.city,
+              country: CITIES[g.city].country,
+              topics: [TOPIC_SLUGS[g.topic]],
+              found: 'https://example.org/where-it-was-found',
+            })),
+          },
+        },
+        { source: 'rust-community', format: 'ical', url: `${base}/google/rust.ics`, worldwide: true },
+        {
+          source: 'ai-founders',
+          format: 'ical',
+          url: `webcal://127.0.0.1:${(host.server.address() as AddressInfo).port}/luma/ai-founders.ics`,
+          country: 'ch',
+        },
+      ]),
+    );
+    host.setMode(busy.id, '429-once');
+    // webcal: means https; the stand-in speaks http, so the Luma feed is read over http:// in this test.
+    const feeds = JSON.parse(readFileSync(feedsFile, 'utf8')) as { url: string }[];
+    feeds[2]!.url = `${base}/luma/ai-founders.ics`;
+    writeFileSync(feedsFile, JSON.stringify(feeds));
+    svc = await startTestServer(engine, { now: NOW, env: { FEEDS_FILE: feedsFile, ADMIN_TOKEN: ADMIN } });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await new Promise((resolve) => host.server.close(resolve));
+  });
+
+  it('lists every calendar’s upcoming events; a 429 is waited out, then read once more', async () => {
+    const report = await sync();
+    expect(report.feeds.map((f) => f.source)).toEqual(['meetup', 'rust-community', 'ai-founders']);
+    expect(report.feeds.every((f) => f.error === undefined && f.failingCalendars === undefined)).toBe(true);
+    const events = await listed();
+    for (const g of groups) {
+      expect(events.has(meetupLink(g, 0)), `${g.id}: over already`).toBe(false);
+      for (const n of [1, 2]) {
+        const event = events.get(meetupLink(g, n));
+        expect(event, `${g.id} #${n}`).toBeDefined();
+        expect(event).toMatchObject({ city: g.city, organizer: g.name, source: 'meetup' });
+        expect(event!.topics).toContain(TOPIC_SLUGS[g.topic]);
+      }
+    }
+    // The times are the group's local ones.
+    expect(events.get(meetupLink(busy, 1))!.start).toBe(new Date(`${busy.events[1]!.start}:00+01:00`).toISOString());
+
+    const asked = host.requests.filter((r) => r.path === `/meetup/${busy.id}/events/ical/`);
+    expect(asked.map((r) => r.status)).toEqual([429, 200]);
+    expect(asked[1]!.at - asked[0]!.at).toBeGreaterThanOrEqual(1000);
+    // Politely: the service names itself and its address, and asks one host at most four things at once.
+    expect(host.requests.every((r) => r.headers['user-agent']?.includes(svc.base))).toBe(true);
+    expect(host.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(host.maxInFlight()).toBeGreaterThan(1);
+
+    const sources = await calendars();
+    const meetup = sources.find((s) => s.source === 'meetup')!;
+    expect(meetup.calendars).toHaveLength(22);
+    expect(meetup.calendars!.every((c) => c.state === 'ok' && c.counts.listed === 2)).toBe(true);
+  });
+
+  it('keeps what a listing needs: a short description, the original link', async () => {
+    const event = (await listed()).get(meetupLink(groups[6]!, 2))!;
+    const page = await (await fetch(event.url)).text();
+    expect(page).toContain('An evening of talks on what we build and how.');
+    expect(page).not.toContain('The end of a long text.');
+    expect(page).toContain(meetupLink(groups[6]!, 2));
+  });
+
+  it('reads a world-wide community calendar: recurrences, exceptions, moves, all-day and UTC times, nothing abroad', async () => {
+    const karlsruhe = (await get<{ events: EventJson[] }>('/api/events?country=de&q=Rust+Karlsruhe&limit=50')).events
+      .filter((e) => e.source === 'rust-community')
+      .map((e) => `${e.title} ${e.start}`)
+      .sort();
+    // Thursdays at 19:00 in Karlsruhe from today, the 3 December one moved to Friday 18:00, Christmas Eve left out.
+    expect(karlsruhe).toEqual(
+      [
+        'Rust Hack & Learn Karlsruhe 2026-11-26T18:00:00.000Z',
+        'Rust Hack & Learn Karlsruhe (Friday edition) 2026-12-04T17:00:00.000Z',
+        'Rust Hack & Learn Karlsruhe 2026-12-10T18:00:00.000Z',
+        'Rust Hack & Learn Karlsruhe 2026-12-17T18:00:00.000Z',
+        'Rust Hack & Learn Karlsruhe 2026-12-31T18:00:00.000Z',
+      ].sort(),
+    );
+    const alps = (await get<{ events: (EventJson & { allDay: boolean })[] }>('/api/events?country=ch&q=Rust+Alps+Days'))
+      .events[0]!;
+    expect(alps).toMatchObject({ title: 'Rust Alps Days', allDay: true, city: 'Zürich' });
+    const vienna = (await get<{ events: EventJson[] }>('/api/events?country=at&q=Rust+Vienna+December')).events[0]!;
+    expect(vienna).toMatchObject({
+      title: 'Rust Vienna December Meetup',
+      start: '2026-12-09T17:00:00.000Z',
+      city: 'Wien',
+    });
+    const all = [...(await listed()).values()].map((e) => e.title);
+    for (const abroad of ['Rust NYC Meetup', 'Rust Paris Meetup', 'Rust Online Meetup'])
+      expect(all).not.toContain(abroad);
+    const community = (await calendars()).find((s) => s.source === 'rust-community')!;
+    expect(community.lastRun).toMatchObject({ elsewhere: 3, skipped: 0 });
+  });
+
+  it('reads a Luma calendar: UTC times, the link from the description', async () => {
+    const breakfast = (await get<{ events: EventJson[] }>('/api/events?country=ch&q=AI+Founders+Breakfast')).events[0]!;
+    expect(breakfast).toMatchObject({
+      title: 'AI Founders Breakfast',
+      start: '2026-12-03T06:30:00.000Z',
+      city: 'Zürich',
+      sourceUrl: 'https://lu.ma/ai-founders-dec',
+    });
+  });
+
+  it('a failing, a moved-away and a broken calendar keep their events; the others update, unchanged ones cost a 304', async () => {
+    const before = new Map((await calendars()).find((s) => s.source === 'meetup')!.calendars!.map((c) => [c.id, c]));
+    const events = await listed();
+    const movedEvent = events.get(meetupLink(changing, 1))!;
+    const droppedLink = meetupLink(changing, 2);
+    const droppedEvent = events.get(droppedLink)!;
+    host.setMode(flaky.id, '500');
+    host.setMode(moved.id, '404');
+    host.setMode(broken.id, 'html');
+    host.setMode(quiet.id, 'empty');
+    changing.events[1] = { ...changing.events[1]!, start: '2026-12-08T19:15' };
+    changing.events.pop();
+    host.republish(changing);
+    const from = host.requests.length;
+
+    const report = await sync();
+    const meetupReport = report.feeds.find((f) => f.source === 'meetup')!;
+    expect(meetupReport.failingCalendars).toEqual([
+      { calendar: flaky.id, error: expect.stringMatching(/HTTP 500/) },
+      { calendar: moved.id, error: expect.stringMatching(/HTTP 404/) },
+      { calendar: broken.id, error: expect.stringMatching(/not an iCalendar feed/) },
+    ]);
+
+    const after = await listed();
+    for (const g of [flaky, moved, broken, quiet])
+      for (const n of [1, 2]) expect(after.has(meetupLink(g, n)), `${g.id} keeps #${n}`).toBe(true);
+    // A changed time updates the same event; an event gone from its calendar is retired, its page still answers.
+    expect(after.get(meetupLink(changing, 1))).toMatchObject({
+      id: movedEvent.id,
+      start: new Date('2026-12-08T19:15:00+01:00').toISOString(),
+    });
+    expect(after.has(droppedLink)).toBe(false);
+    const page = await fetch(droppedEvent.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/cancelled/i);
+
+    // Every calendar was asked conditionally; the unchanged ones answered 304 and changed nothing.
+    const second = host.requests.slice(from).filter((r) => r.path.startsWith('/meetup/'));
+    const special = new Set([flaky.id, moved.id, broken.id, quiet.id, changing.id]);
+    for (const g of groups.filter((x) => !special.has(x.id))) {
+      const asked = second.filter((r) => r.path === `/meetup/${g.id}/events/ical/`);
+      expect(asked, g.id).toHaveLength(1);
+      expect(asked[0]!.headers['if-none-match'], g.id).toMatch(/^"[0-9a-f]{40}"$/);
+      expect(asked[0]!.status, g.id).toBe(304);
+    }
+    const states = new Map((await calendars()).find((s) => s.source === 'meetup')!.calendars!.map((c) => [c.id, c]));
+    for (const g of groups.filter((x) => !special.has(x.id))) {
+      expect(states.get(g.id)!.lastChanged, g.id).toBe(before.get(g.id)!.lastChanged);
+      expect(states.get(g.id)!.state).toBe('ok');
+    }
+    expect(states.get(flaky.id)).toMatchObject({ state: 'failing', lastError: expect.stringMatching(/HTTP 500/) });
+    expect(states.get(moved.id)).toMatchObject({ state: 'gone', counts: { listed: 2 } });
+    expect(states.get(broken.id)).toMatchObject({ state: 'failing' });
+    expect(states.get(changing.id)).toMatchObject({ state: 'ok', counts: { listed: 1 } });
+  });
+
+  it('an empty calendar retires its events only when it is still empty at the next read', async () => {
+    expect((await listed()).has(meetupLink(quiet, 1))).toBe(true);
+    await sync();
+    const after = await listed();
+    expect(after.has(meetupLink(quiet, 1))).toBe(false);
+    expect(after.has(meetupLink(quiet, 2))).toBe(false);
+    // The failing ones still keep theirs.
+    expect(after.has(meetupLink(flaky, 1))).toBe(true);
+  });
+});
