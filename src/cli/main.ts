@@ -19,6 +19,7 @@ import {
 import { asyncStdout } from '../runtime/log-stream.js';
 import { openStorage } from '../storage/database.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
+import { syncLinkedCalendars } from '../use-cases/calendars.js';
 import { type ImportReport, runImport } from '../use-cases/import-records.js';
 import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';
 import {
@@ -29,6 +30,7 @@ import {
   runSync,
   sourceNameError,
 } from '../use-cases/sync-feeds.js';
+import { CALENDARS_USAGE, calendarsCommand } from './calendars.js';
 import { progressDisplay } from './progress.js';
 
 const USAGE = `Usage: tech-events <command>
@@ -46,6 +48,7 @@ const USAGE = `Usage: tech-events <command>
   sync [--feeds <file>]                     import every enabled feed of the feeds file (default
                                             $FEEDS_FILE, else the shipped feeds.json) as its source's
                                             complete state
+${CALENDARS_USAGE}
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
@@ -283,15 +286,22 @@ async function syncCommand(args: string[]): Promise<void> {
   const feeds = await loadFeeds(values.feeds ?? loadConfig().feedsFile.path);
   if (!feeds.some((f) => f.enabled !== false)) console.log('No feeds.');
   const progress = progressDisplay();
-  const results = await withContext((ctx) =>
-    runSync(ctx, feeds, { onProgress: (feed, p) => progress.update(feed.source, p) }),
-  );
+  const results = await withContext(async (ctx) => {
+    const synced = await runSync(ctx, feeds, { onProgress: (feed, p) => progress.update(feed.source, p) });
+    const linked = await syncLinkedCalendars(ctx);
+    return linked.urls > 0 ? [...synced, linked] : synced;
+  });
   progress.stop();
-  for (const { feed, report, error, urls, missing } of results) {
+  for (const { feed, report, error, urls, missing, calendars } of results) {
     const label = `${feed.source} (${feed.format} ${feedLocation(feed)})`;
-    const read = urls > 1 ? `; read ${urls - missing} of ${urls} URLs (the others do not exist yet)` : '';
+    const read = urls > 1 && !calendars ? `; read ${urls - missing} of ${urls} URLs (the others do not exist yet)` : '';
     if (report) printReport(label, report, missing > 0 ? read : '');
     else console.log(`${label}: FAILED: ${error}`);
+    for (const c of calendars ?? [])
+      if (c.outcome === 'failed' || c.outcome === 'gone')
+        console.log(
+          `  calendar ${c.target.part}: ${c.outcome === 'gone' ? 'GONE' : 'FAILED'}: ${c.error} (its events stay)`,
+        );
   }
   if (results.some((r) => r.error)) process.exitCode = 1;
 }
@@ -302,6 +312,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return keys(args);
   if (command === 'import') return importCommand(args);
   if (command === 'sync') return syncCommand(args);
+  if (command === 'calendars') return calendarsCommand(args, withContext, (message) => new UsageError(message));
   if (command === undefined || command === 'help' || command === '--help') {
     console.log(USAGE);
     return;

@@ -6,6 +6,7 @@ import { searchQuerySchema } from '../query/params.js';
 import { eventViewSchema } from '../render/event-json.js';
 import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
+import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 
 /** JSON Schema of a zod schema as a request body (defaults make fields optional on input). */
 const inputSchema = (schema: z.ZodType) => {
@@ -114,6 +115,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         },
         CreateKey: inputSchema(createKeySchema),
         RotateKey: inputSchema(rotateKeySchema),
+        ...calendarSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
       },
@@ -390,6 +392,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': {} } } },
         },
       },
+      ...calendarPaths,
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     },
   };

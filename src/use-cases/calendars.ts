@@ -35,20 +35,46 @@ export const linkCalendarSchema = z.strictObject({
     }),
 });
 
+const countsSchema = z.object({
+  listed: z.number().int().describe('Upcoming events of the calendar that are listed'),
+  cancelled: z.number().int().describe('Upcoming events of the calendar that are cancelled'),
+});
+
 /** A host's linked calendar as the host sees it: where it is, and how its last sync went. */
-export interface CalendarSummary {
-  id: string;
-  url: string;
-  createdAt: string;
-  /** `ok`, `failing` (its events stay as they were), `gone` (404/410; its events stay) or `not synced yet`. */
-  state: 'ok' | 'failing' | 'gone' | 'not synced yet';
-  lastAttempt: string | null;
-  lastSuccess: string | null;
-  lastError: string | null;
-  failures: number;
-  /** Its events not over yet. */
-  counts: SourceCounts;
-}
+export const calendarSummarySchema = z.object({
+  id: z.string().describe('The calendar’s id (`cal_…`)'),
+  url: z.string().describe('The feed, as linked (webcal: read as https:)'),
+  createdAt: z.string().describe('When it was linked'),
+  state: z
+    .enum(['ok', 'failing', 'gone', 'not synced yet'])
+    .describe('`failing` and `gone` (404/410): its events stay as they were until it reads again'),
+  lastAttempt: z.string().nullable(),
+  lastSuccess: z.string().nullable().describe('The last read that worked (a 304 included)'),
+  lastError: z.string().nullable(),
+  failures: z.number().int().describe('Failed reads since the last success'),
+  counts: countsSchema,
+});
+export type CalendarSummary = z.output<typeof calendarSummarySchema>;
+
+/** POST /api/calendars: the calendar, whether it was linked now, and what its first sync did. */
+export const linkedCalendarSchema = calendarSummarySchema.extend({
+  created: z.boolean().describe('False when the key had this URL linked already (nothing changed)'),
+  sync: z
+    .union([
+      z.object({
+        created: z.number().int(),
+        updated: z.number().int(),
+        unchanged: z.number().int(),
+        cancelled: z.number().int(),
+        restored: z.number().int(),
+        skipped: z.number().int(),
+        elsewhere: z.number().int(),
+      }),
+      z.object({ error: z.string() }),
+    ])
+    .optional()
+    .describe('What the first sync did (on linking only)'),
+});
 
 /** The addresses a host's calendar may lead to: public ones, and what the operator allows besides. */
 const guards = new WeakMap<AppContext['config'], AddressGuard | undefined>();
