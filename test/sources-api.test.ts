@@ -171,7 +171,7 @@ describe('an offline start of the shipped configuration', () => {
     // The shipped feeds file, its public URLs replaced by an address where nothing answers: offline, on loopback.
     const offline = await closedPort();
     const shipped = readFileSync(new URL('../feeds.json', import.meta.url), 'utf8')
-      .replace(/https:\/\/raw\.githubusercontent\.com/g, offline)
+      .replace(/"url": "https:\/\/[^/"]+/g, `"url": "${offline}`)
       .replace(/"seed": "/g, `"seed": "${new URL('..', import.meta.url).pathname}`);
     writeFileSync(join(dir, 'feeds.json'), shipped);
     const started = performance.now();
@@ -189,19 +189,26 @@ describe('an offline start of the shipped configuration', () => {
       const seconds = (performance.now() - started) / 1000;
       const view = await until(async () => {
         const v = (await (await fetch(`${server.base}/api/sources`)).json()) as SourcesView;
-        return v.sources.slice(0, 2).every((s) => s.lastError) ? v : undefined;
+        return v.sources.slice(0, 4).every((s) => s.lastError) ? v : undefined;
       });
-      expect(view.sources.map((s) => [s.source, s.snapshot?.of, s.counts.listed])).toEqual([
-        ['confs-tech', '2026-08-06', 11],
-        ['devopsdays', '2026-11-23', 2],
-        ['developers-events', undefined, 0],
+      expect(view.sources.map((s) => [s.source, s.snapshot?.of, s.counts.listed, s.dataAsOf])).toEqual([
+        ['confs-tech', '2026-08-06', 11, '2026-08-06'],
+        ['devopsdays', '2026-11-23', 2, '2026-11-23'],
+        ['meetup', undefined, 0, null],
+        ['community-calendars', undefined, 0, null],
+        ['developers-events', undefined, 0, null],
       ]);
+      // Every calendar of the collection is named with its state, none with a URL outside this machine reached.
+      const meetup = view.sources.find((s) => s.source === 'meetup')!;
+      expect(meetup.calendars!.length).toBeGreaterThanOrEqual(60);
+      expect(meetup.calendars!.every((c) => c.state === 'failing' && /ECONNREFUSED/.test(c.lastError!))).toBe(true);
       const ch = (await (await fetch(`${server.base}/api/events?country=ch`)).json()) as { total: number };
       expect(ch.total).toBe(2);
       const log = server.output();
       expect(log).toMatch(/"ch":2,"de":11,"at":0,"msg":"upcoming events per country"/);
       expect(log.match(/feed confs-tech failed; serving its last good state/g)).toHaveLength(1);
       expect(log.match(/feed devopsdays failed; serving its last good state/g)).toHaveLength(1);
+      expect(log.match(/feed meetup failed; serving its last good state/g)).toHaveLength(1);
       // Start-up (a first one: database created, 199 events seeded) never waited on the network.
       expect(seconds).toBeLessThan(60);
     } finally {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { HOST_SOURCE } from '../catalogue/event.js';
 import { isTopic } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
+import { resolveCity } from '../places/gazetteer.js';
 import { FORMATS, importerFor, isUrl } from './registry.js';
 
 /** A source name: also the owner (`source:<name>`) and the public `source` field, so kept plain. */
@@ -18,29 +19,38 @@ export function sourceNameError(source: string): string | undefined {
 
 /** `{year}` and the names of `each` in a URL template. */
 const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;
-/** Values put into URLs: path segments, nothing that could change the URL's shape. */
-const VALUE = /^[A-Za-z0-9._~-]+$/;
+/** Values put into URLs: path segments, nothing that could change the URL's shape (a Google calendar's id has "@"). */
+const VALUE = /^[A-Za-z0-9._~@-]+$/;
 /** Enough for confs.tech's ~40 topics over a few years; a typo multiplying lists is caught. */
 const MAX_URLS = 500;
 const DEFAULT_YEARS = 2;
 
 const placeholdersOf = (template: string) => [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 
-const valueSchema = z.string().regex(VALUE, 'must be letters, digits, ".", "_", "~" or "-"');
+const valueSchema = z.string().regex(VALUE, 'must be letters, digits, ".", "_", "~", "@" or "-"');
 
 /**
  * A value of `each` with what the calendar behind it does not say itself: the group's name, the city and country
  * its events are in, its topics, and where it was found (the evidence an operator reviews it by).
  */
-const calendarEntrySchema = z.strictObject({
-  id: valueSchema,
-  name: z.string().trim().min(1).max(200).optional(),
-  city: z.string().trim().min(1).max(100).optional(),
-  country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
-  topics: z.array(z.string().refine(isTopic, 'must be a topic slug (docs/taxonomy.md)')).optional(),
-  found: z.url({ protocol: /^https?$/ }).optional(),
-  seen: z.iso.date().optional(),
-});
+const calendarEntrySchema = z
+  .strictObject({
+    id: valueSchema,
+    name: z.string().trim().min(1).max(200).optional(),
+    city: z.string().trim().min(1).max(100).optional(),
+    country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
+    topics: z.array(z.string().refine(isTopic, 'must be a topic slug (docs/taxonomy.md)')).optional(),
+    found: z.url({ protocol: /^https?$/ }).optional(),
+    seen: z.iso.date().optional(),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry.city && !resolveCity(entry.city, entry.country))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['city'],
+        message: `is not a known place${entry.country ? ` in ${entry.country}` : ''}`,
+      });
+  });
 export type CalendarEntry = z.output<typeof calendarEntrySchema>;
 
 const feedSchema = z
