@@ -154,7 +154,16 @@ export async function measure(url: string, request: CaseRequest = {}): Promise<M
  * keeps at most one request per connection in flight; latency at a given load is what a latency target is about,
  * while a closed loop at saturation only shows its queue (50 connections / throughput, Little's law).
  */
-export async function measureAtRate(url: string, perSecond: number, seconds = SECONDS): Promise<Measured> {
+export async function measureAtRate(
+  url: string,
+  perSecond: number,
+  seconds = SECONDS,
+  until?: Promise<unknown>,
+): Promise<Measured & { max: number }> {
+  let over = false;
+  void until?.finally(() => {
+    over = true;
+  });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const latencies: number[] = [];
   let errors = 0;
@@ -176,7 +185,7 @@ export async function measureAtRate(url: string, perSecond: number, seconds = SE
   const started = performance.now();
   const total = Math.round(perSecond * seconds);
   const sent: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
+  for (let i = 0; i < total && !over; i++) {
     const due = started + (i * 1000) / perSecond;
     const wait = due - performance.now();
     if (wait >= 1) await sleep(wait);
@@ -187,5 +196,5 @@ export async function measureAtRate(url: string, perSecond: number, seconds = SE
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (p: number) => Math.round(percentile(latencies, p));
-  return { rps: latencies.length / elapsed, p50: at(50), p99: at(99), errors };
+  return { rps: latencies.length / elapsed, p50: at(50), p99: at(99), max: Math.round(latencies.at(-1) ?? 0), errors };
 }

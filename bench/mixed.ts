@@ -3,9 +3,12 @@
  * steady rate, a feed syncing thousands at once — and how soon a write shows in `/api/events`.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { DateTime } from 'luxon';
 import type { EventContent } from '../src/catalogue/event.js';
+import { meetupCalendar } from '../src/demo/calendars.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
 import { percentile } from './percentile.js';
@@ -199,4 +202,47 @@ export async function visibilityLag(
     );
   }
   return lags.map((values, node) => summarise(values, failed[node]!));
+}
+
+/**
+ * A stand-in for meetup.com on loopback: `groups` calendars of `events` demo meetups each, shaped like Meetup's
+ * export, with ETags. What a sync of many calendars reads, without the network.
+ */
+export async function startCalendarHost(
+  groups: number,
+  events: number,
+  from: Date,
+): Promise<{ template: string; ids: string[]; stop(): Promise<void> }> {
+  const ids = Array.from({ length: groups }, (_, g) => `bench-group-${g}`);
+  const bodies = new Map(
+    ids.map((id, g) => {
+      const list = Array.from({ length: events }, (_, e) => {
+        const start = DateTime.fromJSDate(from, { zone: 'Europe/Berlin' })
+          .plus({ days: 3 + g + e * 7 })
+          .set({ hour: 18, minute: 30 });
+        return {
+          id: `${g * 100 + e}`,
+          title: `${['AI', 'Kubernetes', 'Rust', 'Data', 'Security'][g % 5]} Meetup Berlin #${g}-${e}`,
+          start: start.toFormat("yyyy-MM-dd'T'HH:mm"),
+          venue: 'Factory',
+          address: 'Rheinsberger Str. 76, 10115 Berlin',
+          lat: 52.5373,
+          lng: 13.3946,
+        };
+      });
+      return [`/g/${id}/events/ical/`, meetupCalendar({ id, name: `Bench Group ${g}`, zone: 'Europe/Berlin' }, list)];
+    }),
+  );
+  const server = createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    template: `http://127.0.0.1:${port}/g/{group}/events/ical/`,
+    ids,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -19,7 +19,14 @@ import { SEMI_SPACE_FLAG } from '../src/runtime/heap.js';
 import { openStorage } from '../src/storage/database.js';
 import { KeysRepository } from '../src/storage/keys.repository.js';
 import { type CaseRequest, CONNECTIONS, type Measured, measure, measureAtRate, SECONDS } from './measure.js';
-import { feedLines, type Latencies, serviceWriteLatencies, startWriter, visibilityLag } from './mixed.js';
+import {
+  feedLines,
+  type Latencies,
+  serviceWriteLatencies,
+  startCalendarHost,
+  startWriter,
+  visibilityLag,
+} from './mixed.js';
 import { median } from './percentile.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -256,8 +263,9 @@ async function startService(
   stop(): Promise<void>;
 }> {
   const logFile = join(tmpdir(), `tev-bench-${process.pid}-${port}.log`);
-  // Without `feed`, an empty feeds file: the service syncs nothing, and not the shipped feeds.json either.
-  const feedsFile = join(tmpdir(), `tev-bench-${process.pid}-${port}-feeds.json`);
+  // Without `feed`, an empty feeds file: the service syncs nothing, and not the shipped feeds.json either. A sync
+  // reads the file as it is then, so a case may rewrite it (see calendarsSync).
+  const feedsFile = feedsFileOf(port);
   const lines = join(tmpdir(), `tev-bench-${process.pid}-feed.jsonl`);
   if (feed) writeFileSync(lines, feedLines(SYNC_EVENTS, new Date(NOW)));
   writeFileSync(feedsFile, JSON.stringify(feed ? [{ source: 'bench-feed', format: 'jsonl', url: lines }] : []));
@@ -302,6 +310,53 @@ async function startService(
       rmSync(logFile, { force: true });
     },
   };
+}
+
+const feedsFileOf = (port: number) => join(tmpdir(), `tev-bench-${process.pid}-${port}-feeds.json`);
+
+/** Calendars synced at once in the calendars case, and events in each. */
+const SYNC_CALENDARS = 100;
+const EVENTS_PER_CALENDAR = 5;
+/** The paced read rate during the calendars sync: users arriving, not a saturating load. */
+const CALENDAR_SYNC_READS_PER_SECOND = 20;
+
+/**
+ * Paced distinct prompts while POST /api/admin/sync reads SYNC_CALENDARS Meetup-shaped calendars from a stand-in on
+ * loopback and stores their events: how long a read waits at most while the sync runs, beside the same reads without
+ * it.
+ */
+async function calendarsSync(base: string, port: number, url: string): Promise<string> {
+  const host = await startCalendarHost(SYNC_CALENDARS, EVENTS_PER_CALENDAR, new Date(NOW));
+  writeFileSync(
+    feedsFileOf(port),
+    JSON.stringify([
+      { source: 'bench-calendars', format: 'ical', country: 'de', url: host.template, each: { group: host.ids } },
+    ]),
+  );
+  try {
+    const quiet = await measureAtRate(url, CALENDAR_SYNC_READS_PER_SECOND, 5);
+    const started = performance.now();
+    const sync = fetch(`${base}/api/admin/sync`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
+      .then((res) => res.json() as Promise<{ feeds: { created?: number; error?: string }[] }>)
+      .then((body) => body.feeds[0]);
+    const during = await measureAtRate(url, CALENDAR_SYNC_READS_PER_SECOND, 600, sync);
+    const report = await sync;
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `\n${SYNC_CALENDARS} calendars of ${EVENTS_PER_CALENDAR} events synced in ${seconds.toFixed(1)} s during ${CALENDAR_SYNC_READS_PER_SECOND} distinct prompts/s: ${JSON.stringify(report)}`,
+    );
+    console.log(
+      `  reads without the sync: p50 ${quiet.p50} ms, p99 ${quiet.p99} ms, max ${quiet.max} ms; during it: p50 ${during.p50} ms, p99 ${during.p99} ms, max ${during.max} ms, ${during.errors} errors`,
+    );
+    const ok = during.max < 250 && during.errors === 0 && report?.created === SYNC_CALENDARS * EVENTS_PER_CALENDAR;
+    return `Target ${ok ? 'met' : 'NOT met'}: a sync of ${SYNC_CALENDARS} calendars keeps every read under 250 ms — max ${during.max} ms (${quiet.max} ms without it), ${report?.created ?? 0} events created`;
+  } finally {
+    writeFileSync(feedsFileOf(port), '[]');
+    await host.stop();
+  }
 }
 
 /**
@@ -404,6 +459,7 @@ async function mixedCases(
     lines.push(
       `Target ${mark(there.p99 < 1000 && there.failed === 0)}: on another node within 1 s (p99) — ${there.p99} ms`,
     );
+  lines.push(await calendarsSync(base, 4401, urls.distinctUrl));
   if (size >= 100_000) {
     lines.push(
       `Target ${mark(paced.p99 < 100 && paced.errors === 0)}: distinct prompts p99 < 100 ms while writing, at half the write-free rate — ${paced.p99} ms (${distinct.p99} ms at saturation: ${CONNECTIONS} connections / ${Math.round(distinct.rps)} req/s = ${Math.round((CONNECTIONS / distinct.rps) * 1000)} ms mean)`,

@@ -20,6 +20,14 @@ export interface PartState {
   lastRun: RunCounts | null;
 }
 
+/** The validators a part was last served with, as a conditional request sends them back. */
+export function validatorsOf(state: PartState | undefined): { etag?: string; lastModified?: string } {
+  return {
+    ...(state?.etag ? { etag: state.etag } : {}),
+    ...(state?.lastModified ? { lastModified: state.lastModified } : {}),
+  };
+}
+
 /** One read of a part: a success (maybe not modified), or a failure that keeps what the part held. */
 export interface PartRun {
   source: string;

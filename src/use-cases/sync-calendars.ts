@@ -4,7 +4,7 @@ import type { AddressGuard, Validators } from '../importers/http-reader.js';
 import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } from '../importers/importer.js';
 import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
-import type { PartState } from '../storage/source-parts.repository.js';
+import { type PartState, validatorsOf } from '../storage/source-parts.repository.js';
 import { type ImportReport, runCounts, storeRecords } from './import-records.js';
 import { setLifecycleForMany } from './store-many.js';
 
@@ -130,10 +130,7 @@ export async function syncCalendar(
       signal: options.signal,
       guard: target.guard,
       userAgent: userAgentOf(ctx.config.baseUrl),
-      validators: {
-        ...(prior?.etag ? { etag: prior.etag } : {}),
-        ...(prior?.lastModified ? { lastModified: prior.lastModified } : {}),
-      },
+      validators: validatorsOf(prior),
       onValidators: (v) => {
         validators = v;
       },

@@ -19,6 +19,7 @@ import {
   type RecordError,
 } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
+import { validatorsOf } from '../storage/source-parts.repository.js';
 import { backgroundPacer, type ImportProgress, type ImportReport, runCounts, storeRecords } from './import-records.js';
 import {
   type CalendarRun,
@@ -191,14 +192,7 @@ async function syncDataSet(
 ): Promise<void> {
   const { at } = result;
   const urls = parts.map((p) => p.url);
-  const known = new Map<string, Validators>();
-  for (const state of await ctx.sourceParts.list(feed.source)) {
-    if (state.etag || state.lastModified)
-      known.set(state.part, {
-        ...(state.etag ? { etag: state.etag } : {}),
-        ...(state.lastModified ? { lastModified: state.lastModified } : {}),
-      });
-  }
+  const known = new Map((await ctx.sourceParts.list(feed.source)).map((state) => [state.part, validatorsOf(state)]));
   const served = new Map<string, Validators>();
   let texts = await readParts(ctx, feed, urls, options, known, served);
   result.missing = texts.filter((t) => t === undefined).length;
