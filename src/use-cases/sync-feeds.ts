@@ -178,16 +178,47 @@ function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
   });
 }
 
+/** The fields a synced run is logged with, by the schedule and for an operator's sync alike. */
+export function syncedFields(result: SyncResult): { source: string } & RunCounts {
+  return { source: result.feed.source, ...runCounts(result.report!, { urls: result.urls, missing: result.missing }) };
+}
+
 /**
  * Syncs the feeds of the configured feeds file as it is now (an operator may have edited it since start-up), each
  * enabled one in turn: what `POST /api/admin/sync` does.
  */
-export async function syncConfiguredFeeds(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult[]> {
+export function syncConfiguredFeeds(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult[]> {
   const { path, named } = ctx.config.feedsFile;
-  const feeds = await loadFeeds(path, { optional: !named }).catch((error: unknown) => {
+  return syncFeedsFile(ctx, path, { optional: !named, via: 'admin-api', ...options });
+}
+
+/**
+ * Syncs the feeds of a feeds file in a serving process, for an operator: through the admin API, or `tech-events sync`
+ * asking the running service. Each run is logged as the schedule logs its runs, marked as asked for by the operator.
+ */
+export async function syncFeedsFile(
+  ctx: AppContext,
+  path: string,
+  options: SyncOptions & { optional?: boolean; via: string },
+): Promise<SyncResult[]> {
+  const { optional, via, ...syncOptions } = options;
+  const feeds = await loadFeeds(path, { optional }).catch((error: unknown) => {
     throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
   });
-  return runSync(ctx, feeds, { background: true, ...options });
+  const results = await runSync(ctx, feeds, { background: true, ...syncOptions });
+  for (const result of results) {
+    const source = result.feed.source;
+    if (result.error !== undefined) {
+      ctx.logger.warn(
+        { source, by: 'operator', via, error: result.error },
+        `feed ${source} failed; serving its last good state`,
+      );
+      continue;
+    }
+    ctx.logger.info({ ...syncedFields(result), by: 'operator', via }, `feed ${source} synced`);
+    for (const s of result.report!.skipped) ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
+  }
+  return results;
 }
 
 /** Syncs each enabled feed in turn; one failing feed does not stop the rest. */

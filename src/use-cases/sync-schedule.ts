@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { type Feed, isEnabled } from '../importers/feeds.js';
-import { type SyncOptions, type SyncResult, syncFeed } from './sync-feeds.js';
+import { type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
 
 export interface ScheduleOptions {
   /** Minutes between two syncs of a feed that works. */
@@ -69,14 +69,9 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
       state.nextAt = Date.now() + retryIn * 60_000;
       return;
     }
-    const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = result.report!;
-    const counts = { created, updated, unchanged, cancelled, restored, skipped: skipped.length, elsewhere };
     const recovered = state.failures > 0 ? ` (working again after ${state.failures} failed runs)` : '';
-    ctx.logger.info(
-      { source, ...counts, urls: result.urls, missing: result.missing },
-      `feed ${source} synced${recovered}`,
-    );
-    for (const s of skipped) {
+    ctx.logger.info(syncedFields(result), `feed ${source} synced${recovered}`);
+    for (const s of result.report!.skipped) {
       const key = `${s.record}\n${s.message}`;
       if (state.loggedSkips.has(key)) continue;
       state.loggedSkips.add(key);
