@@ -6,7 +6,10 @@ import { request } from './helpers/http.js';
 import { runCli, spawnServer, waitForExit } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
 
-describe('tech-events CLI on the embedded engine', () => {
+/** Each test runs the CLI as several processes in turn: seconds each, more on a machine other work keeps busy. */
+const SPAWNING = { timeout: 240_000 };
+
+describe('tech-events CLI on the embedded engine', SPAWNING, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-'));
   const env = { DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -131,7 +134,7 @@ describe('tech-events CLI on the embedded engine', () => {
     }
     // Stopped, the server leaves no socket behind, and the CLI opens the database itself again.
     expect(existsSync(join(dataDir, 'tech-events.sock'))).toBe(false);
-  }, 240_000);
+  });
 
   it('revokes a key, after which the server answers 401', async () => {
     const unknown = await runCli(['keys', 'revoke', '000000000000'], env);
@@ -154,7 +157,7 @@ describe('tech-events CLI on the embedded engine', () => {
   });
 });
 
-describe('tech-events keys rotate', () => {
+describe('tech-events keys rotate', SPAWNING, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-rotate-'));
   const env = { DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
