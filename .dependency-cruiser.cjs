@@ -5,7 +5,7 @@
 const LAYERS = [
   ['cli'],
   ['service\\.ts'],
-  ['http'],
+  ['http', 'control'],
   ['mcp'],
   ['render'],
   ['use-cases'],
@@ -28,6 +28,8 @@ const upward = LAYERS.slice(1).map((layer, i) => ({
 
 // Within one layer of several folders, the folders stay apart except where the drawing says they may meet.
 const sideways = [
+  ['http', ['control']],
+  ['control', ['http']],
   ['importers', ['storage', 'query', 'i18n']],
   ['storage', ['importers', 'query', 'i18n']],
   ['i18n', ['importers', 'storage', 'query']],

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServingContext, type ServingContext } from './context.js';
+import { type ControlChannel, openControlChannel } from './control/server.js';
 import { buildApp } from './http/app.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
 import { openStorage } from './storage/database.js';
@@ -32,11 +33,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const ctx = createServingContext(config, storage, logger, feeds, cursorSecret);
   let app: FastifyInstance | undefined;
   let stopSync: (() => Promise<void>) | undefined;
+  let control: ControlChannel | undefined;
   try {
     if (config.seed) await seedFromFeeds(ctx, feeds);
     stopSync = await startIndexSync(ctx);
     app = await buildApp(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
+    // The embedded database belongs to this process: `tech-events keys …` and `sync` ask it over a local socket.
+    if (storage.engine === 'pglite') control = await openControl(ctx, config.dataDir);
     ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');
     const feedSchedule = startFeeds(ctx, feeds);
     let closing: Promise<void> | undefined;
@@ -47,6 +51,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       feedSchedule,
       close() {
         closing ??= (async () => {
+          await control?.close();
           await app!.close();
           await feedSchedule?.stop();
           await stopSync?.();
@@ -56,10 +61,26 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       },
     };
   } catch (error) {
+    await control?.close().catch(() => {});
     await app?.close().catch(() => {});
     await stopSync?.().catch(() => {});
     await storage.close();
     throw error;
+  }
+}
+
+/** The control channel, or none (with a warning) where the system refuses the socket, e.g. a path too long for one. */
+async function openControl(ctx: ServingContext, dataDir: string): Promise<ControlChannel | undefined> {
+  try {
+    const channel = await openControlChannel(ctx, dataDir);
+    ctx.logger.info({ socket: channel.path }, 'control channel open: tech-events keys and sync ask this service');
+    return channel;
+  } catch (error) {
+    ctx.logger.warn(
+      { err: error, dataDir },
+      'no control channel: tech-events keys and sync cannot reach this service (use ADMIN_TOKEN and the admin API)',
+    );
+    return undefined;
   }
 }
 

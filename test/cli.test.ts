@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,10 @@ import { request } from './helpers/http.js';
 import { runCli, spawnServer, waitForExit } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
 
-describe('tech-events CLI on the embedded engine', () => {
+/** Each test runs the CLI as several processes in turn: seconds each, more on a machine other work keeps busy. */
+const SPAWNING = { timeout: 240_000 };
+
+describe('tech-events CLI on the embedded engine', SPAWNING, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-'));
   const env = { DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -40,44 +43,97 @@ describe('tech-events CLI on the embedded engine', () => {
     expect((await runCli(['frobnicate'], env)).status).toBe(2);
   });
 
-  it('fails with a clear message while the server owns the data directory, and the admin API works instead', async () => {
+  it('asks the running server over its owner-only socket while it owns the data directory; the admin API works too', async () => {
     const port = await freePort();
     const server = await spawnServer({ ...env, ADMIN_TOKEN: 'admin-secret-token' }, port);
+    const serverPid = String(server.child.pid);
     try {
-      const res = await runCli(['keys', 'list'], env);
-      expect(res.status).toBe(1);
-      expect(res.stderr).toMatch(/in use by process \d+/);
-      expect(res.stderr).toMatch(/ADMIN_TOKEN/);
+      // The channel: a socket in the data directory that only its owner may open.
+      const socket = statSync(join(dataDir, 'tech-events.sock'));
+      expect(socket.isSocket()).toBe(true);
+      expect(socket.mode & 0o777).toBe(0o600);
+
+      // A key made while the server runs works at once, and the command says who made it.
+      const created = await runCli(['keys', 'create', '--name', 'Running Host', '--country', 'de'], env);
+      expect(created.status, created.stderr).toBe(0);
+      expect(created.stderr).toContain(`(process ${serverPid}) owns its embedded database: it did this.`);
+      const runningKey = created.stdout.trim().split('\n').at(-1)!;
+      expect(runningKey).toMatch(/^tev_[a-f0-9]{12}_[A-Za-z0-9_-]{43}$/);
+      const write = await request(`${server.base}/api/events`, {
+        key: runningKey,
+        json: { title: 'Made while running', startAt: '2030-01-01T10:00:00+01:00', city: 'Köln' },
+      });
+      expect(write.status).toBe(201);
+      const listed = await runCli(['keys', 'list'], env);
+      expect(listed.status).toBe(0);
+      expect(listed.stdout).toContain('Basel Devs');
+      expect(listed.stdout).toContain('Running Host');
+      expect(listed.stdout).not.toContain(runningKey.slice(17));
+      const revoked = await runCli(['keys', 'revoke', runningKey.slice(4, 16)], env);
+      expect(revoked.status).toBe(0);
+      expect(revoked.stdout).toContain(`Revoked key ${runningKey.slice(4, 16)}.`);
+      expect((await request(`${server.base}/api/events?mine=1`, { key: runningKey })).status).toBe(401);
+      // A refusal comes back as it would from the database itself.
+      const rotated = await runCli(['keys', 'rotate', runningKey.slice(4, 16)], env);
+      expect(rotated.status).toBe(1);
+      expect(rotated.stderr).toMatch(/cannot be rotated.*\(key-revoked\)/);
+
+      // sync too: the server reads the feeds file and its index shows the events at once.
+      const feedsDir = mkdtempSync(join(tmpdir(), 'tev-cli-feeds-'));
+      writeFileSync(
+        join(feedsDir, 'events.jsonl'),
+        `${JSON.stringify({ externalId: 'f-1', title: 'Synced While Running', startAt: '2030-02-01T18:00:00+01:00', city: 'Graz' })}\n`,
+      );
+      writeFileSync(
+        join(feedsDir, 'feeds.json'),
+        JSON.stringify([{ source: 'running-feed', format: 'jsonl', url: join(feedsDir, 'events.jsonl') }]),
+      );
+      const sync = await runCli(['sync', '--feeds', join(feedsDir, 'feeds.json')], env);
+      // import is not asked of the server: it still says the database is in use, and what to do.
+      const imported = await runCli(
+        ['import', join(feedsDir, 'events.jsonl'), '--format', 'jsonl', '--source', 'x'],
+        env,
+      );
+      rmSync(feedsDir, { recursive: true, force: true });
+      expect(imported.status).toBe(1);
+      expect(imported.stderr).toMatch(/in use by process \d+/);
+      expect(sync.status, sync.stderr).toBe(0);
+      expect(sync.stdout).toMatch(/^running-feed \(jsonl .*events\.jsonl\): created 1, updated 0/m);
+      const graz = await request(`${server.base}/api/events?country=at&q=Synced`);
+      expect(graz.body.events.map((e: { title: string }) => e.title)).toEqual(['Synced While Running']);
+      expect(server.output()).toMatch(/"via":"cli".*feed running-feed synced/);
 
       const unauth = await request(`${server.base}/api/admin/keys`);
       expect(unauth.status).toBe(401);
       const wrong = await request(`${server.base}/api/admin/keys`, { key: 'nope' });
       expect(wrong.status).toBe(401);
-      const created = await request(`${server.base}/api/admin/keys`, {
+      const viaAdmin = await request(`${server.base}/api/admin/keys`, {
         key: 'admin-secret-token',
         json: { name: 'Via Admin', country: 'at' },
       });
-      expect(created.status).toBe(201);
-      expect(created.body.key).toMatch(/^tev_/);
-      const write = await request(`${server.base}/api/events`, {
-        key: created.body.key,
+      expect(viaAdmin.status).toBe(201);
+      expect(viaAdmin.body.key).toMatch(/^tev_/);
+      const adminWrite = await request(`${server.base}/api/events`, {
+        key: viaAdmin.body.key,
         json: { title: 'Admin-made key event', startAt: '2030-01-01T10:00:00+01:00', format: 'online' },
       });
-      expect(write.status).toBe(201);
-      expect(write.body.url).toContain('/at/events/');
+      expect(adminWrite.status).toBe(201);
+      expect(adminWrite.body.url).toContain('/at/events/');
       // The key from the CLI works against the server too.
       const withCliKey = await request(`${server.base}/api/events?mine=1`, { key });
       expect(withCliKey.status).toBe(200);
       const list = await request(`${server.base}/api/admin/keys`, { key: 'admin-secret-token' });
-      expect(list.body.keys.map((k: { name: string }) => k.name)).toEqual(['Basel Devs', 'Via Admin']);
+      expect(list.body.keys.map((k: { name: string }) => k.name)).toEqual(['Basel Devs', 'Running Host', 'Via Admin']);
       expect(JSON.stringify(list.body)).not.toContain(key);
       // Keys never reach the logs.
-      expect(server.output()).not.toContain(key.slice(17));
-      expect(server.output()).not.toContain(created.body.key.slice(17));
+      for (const secret of [key, runningKey, viaAdmin.body.key as string])
+        expect(server.output()).not.toContain(secret.slice(17));
     } finally {
       server.child.kill('SIGTERM');
       await waitForExit(server.child);
     }
+    // Stopped, the server leaves no socket behind, and the CLI opens the database itself again.
+    expect(existsSync(join(dataDir, 'tech-events.sock'))).toBe(false);
   });
 
   it('revokes a key, after which the server answers 401', async () => {
@@ -101,7 +157,7 @@ describe('tech-events CLI on the embedded engine', () => {
   });
 });
 
-describe('tech-events keys rotate', () => {
+describe('tech-events keys rotate', SPAWNING, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-rotate-'));
   const env = { DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -49,7 +49,10 @@ describe.each(ENGINES)('SIGKILL during writes on %s', (engine) => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Some writes acknowledged first (the first ones take longest on a busy machine), then SIGKILL.
+    const deadline = Date.now() + 30_000;
+    while (acknowledged.length <= 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(writers);
@@ -74,5 +77,5 @@ describe.each(ENGINES)('SIGKILL during writes on %s', (engine) => {
       second.child.kill('SIGTERM');
       await waitForExit(second.child);
     }
-  });
+  }, 180_000);
 });

@@ -132,13 +132,13 @@ describe('dates in the reader language, in the event country zone', () => {
     end: new Date('2026-12-04T23:00:00Z'),
   });
 
-  it('writes weekdays, months and all-day events in each language', () => {
-    expect(formatWhen(allDay, translator('en'))).toBe('Fri 4 Dec 2026 · Full day');
-    expect(formatWhen(allDay, translator('de'))).toBe('Fr 4 Dez 2026 · ganztägig');
+  it('writes weekdays, months and all-day events in each language, as its locale writes a short date', () => {
+    expect(formatWhen(allDay, translator('en'))).toBe('Fri, 4 Dec 2026 · Full day');
+    expect(formatWhen(allDay, translator('de'))).toBe('Fr., 4. Dez. 2026 · ganztägig');
     expect(formatWhen(allDay, translator('fr'))).toBe('ven. 4 déc. 2026 · toute la journée');
     expect(formatWhen(allDay, translator('it'))).toBe('ven 4 dic 2026 · tutto il giorno');
     const twoDays = { ...allDay, end: new Date('2026-12-05T23:00:00Z') };
-    expect(formatWhen(twoDays, translator('de'))).toBe('Fr 4 Dez 2026 · ganztägig, bis Sa 5 Dez');
+    expect(formatWhen(twoDays, translator('de'))).toBe('Fr., 4. Dez. 2026 · ganztägig, bis Sa., 5. Dez.');
   });
 
   it('shows the time of the event country, whatever the reader', () => {
@@ -273,7 +273,7 @@ describe('event extras, calendars and maps', () => {
       t,
     );
     expect(String(cfp)).toBe(
-      '<a href="https://example.org/cfp" rel="noopener nofollow">Call for Papers offen bis Sa 31 Okt 2026</a>',
+      '<a href="https://example.org/cfp" rel="noopener nofollow">Call for Papers offen bis Sa., 31. Okt. 2026</a>',
     );
     expect(String(cfpNote({ url: null, until: null }, 'Europe/Zurich', translator('fr')))).toBe(
       'Appel à conférences ouvert',
@@ -322,6 +322,6 @@ describe('search page template data', () => {
       ...base,
       lastRefreshed: { at: new Date('2025-03-01T08:15:00Z'), zone: 'Europe/Zurich' },
     });
-    expect(page).toContain('Zuletzt aktualisiert: 1. März 2025, 09:15');
+    expect(page).toContain('Zuletzt aktualisiert: 1. März 2025, 09:15 MEZ');
   });
 });

@@ -139,7 +139,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
     const reasons = await first.locator('.reasons li').allTextContents();
     expect(reasons).toEqual(expect.arrayContaining(['Topic: AI & ML', 'In Zürich', 'Next week: Wed 5 Mar']));
     await expect(first.locator('.meta').textContent()).resolves.toMatch(
-      /^Next week · Wed 5 Mar 2025 · 18:30–21:00 · Impact Hub/,
+      /^Next week · Wed, 5 Mar 2025 · 18:30–21:00 · Impact Hub/,
     );
     await expect(first.locator('.also a').textContent()).resolves.toBe('mirror.example');
 
@@ -198,7 +198,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
       /^Gesucht: KI & ML · Meetups · in oder nahe Zürich · Nächste Woche \(3\.–9\. März 2025\) – \d+ Veranstaltungen\.$/,
     );
     const reasons = await page.locator('ol.results > li').first().locator('.reasons li').allTextContents();
-    expect(reasons).toEqual(expect.arrayContaining(['Thema: KI & ML', 'In Zürich', 'Nächste Woche: Mi 5 Mär']));
+    expect(reasons).toEqual(expect.arrayContaining(['Thema: KI & ML', 'In Zürich', 'Nächste Woche: Mi., 5. März']));
     await expect(page.locator('title').textContent()).resolves.toBe('AI meetups in Zürich next week · Tech-Events');
     // The next search stays in German: the form carries the language.
     await page.locator('input[name="q"]').fill('Rust');

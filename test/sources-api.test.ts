@@ -158,8 +158,10 @@ describe.each(ENGINES)('GET /api/sources and /sources on %s', (engine) => {
     const page = await res.text();
     expect(page).toContain('<h1>Sources</h1>');
     expect(page).toContain('Feeds are synced every 6 hours.');
-    expect(page).toMatch(/<a href="https:\/\/github.com\/tech-conferences\/conference-data">confs<\/a>/);
-    expect(page).toMatch(/failing \(1 run\): GET http:\/\/127\.0\.0\.1:\d+\/calendar\.ics failed: ECONNREFUSED/);
+    expect(page).toMatch(/<a href="https:\/\/github.com\/tech-conferences\/conference-data"><code>confs<\/code><\/a>/);
+    expect(page).toMatch(
+      /failing \(1 run\): <span class="error-text" lang="en">GET http:\/\/127\.0\.0\.1:\d+\/calendar\.ics failed: ECONNREFUSED/,
+    );
     expect(page).toContain('off (listed in the feeds file, not synced)');
     expect(page).not.toContain('secret');
   });

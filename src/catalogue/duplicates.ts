@@ -19,7 +19,7 @@
  */
 
 import { foldName, resolveCity } from '../places/gazetteer.js';
-import type { CatalogueEvent } from './event.js';
+import { type CatalogueEvent, UNKNOWN_ORGANIZER } from './event.js';
 
 export const DUPLICATE_WINDOW_MS = 36 * 60 * 60 * 1000;
 
@@ -61,7 +61,7 @@ export function richness(event: CatalogueEvent): number {
   if (!event.allDay) score += 2;
   if (event.end) score += 1;
   if (event.url) score += 1;
-  if (event.organizer && event.organizer !== 'Unknown organizer') score += 1;
+  if (event.organizer && event.organizer !== UNKNOWN_ORGANIZER) score += 1;
   if (event.seniority.length > 0) score += 1;
   return score + Math.min(event.topics.length, 3);
 }

@@ -20,6 +20,9 @@ export type Owner = `key:${string}` | `source:${string}`;
 export const keyOwner = (keyId: string): Owner => `key:${keyId}`;
 export const sourceOwner = (source: string): Owner => `source:${source}`;
 
+/** The organizer of an imported event whose source names none (pages show it in the reader's language). */
+export const UNKNOWN_ORGANIZER = 'Unknown organizer';
+
 /** `source` of events pushed by a host through the write API. */
 export const HOST_SOURCE = 'host';
 

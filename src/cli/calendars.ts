@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ServiceError } from '../catalogue/errors.js';
-import type { AppContext } from '../context.js';
-import { linkCalendar, listCalendars, unlinkCalendar } from '../use-cases/calendars.js';
+import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
+import { onDatabaseOrService } from './database-or-service.js';
 
 export const CALENDARS_USAGE = `  calendars link <url> --key <key id>       link an iCal feed to a host's key; its events are imported
                                             at once and synced with the feeds from then on
@@ -39,49 +38,43 @@ function parse(args: string[], usage: (message: string) => Error): Command {
   throw usage(`Unknown calendars command "${action ?? ''}"`);
 }
 
-async function hostOf(ctx: AppContext, keyId: string) {
-  const host = await ctx.keys.find(keyId);
-  if (!host || host.revokedAt) throw new ServiceError('invalid-key', `No active key “${keyId}”.`);
-  return host;
-}
-
-/** `tech-events calendars …`: the operator's side of POST/GET/DELETE /api/calendars, by key id. */
-export async function calendarsCommand(
-  args: string[],
-  withContext: <T>(run: (ctx: AppContext) => Promise<T>) => Promise<T>,
-  usage: (message: string) => Error,
-): Promise<void> {
+/**
+ * `tech-events calendars …`: the operator's side of POST/GET/DELETE /api/calendars, by key id; asks the running
+ * service while it owns the embedded database, as `keys` does.
+ */
+export async function calendarsCommand(args: string[], usage: (message: string) => Error): Promise<void> {
   const command = parse(args, usage);
-  await withContext(async (ctx) => {
-    if (command.action === 'link') {
-      const { calendar, created, sync } = await linkCalendar(ctx, await hostOf(ctx, command.keyId), {
-        url: command.url,
-      });
-      if (!created) console.log(`Key ${command.keyId} has this calendar linked already, as ${calendar.id}.`);
-      else if (sync?.report) {
-        const { created: c, updated, cancelled, skipped } = sync.report;
-        console.log(
-          `Linked ${calendar.id} to key ${command.keyId}: created ${c}, updated ${updated}, cancelled ${cancelled}, skipped ${skipped.length}.`,
-        );
-      } else console.log(`Linked ${calendar.id} to key ${command.keyId}; its first sync failed: ${sync?.error}`);
-    } else if (command.action === 'list') {
-      const keys = command.keyId
-        ? [await hostOf(ctx, command.keyId)]
-        : (await ctx.keys.list()).filter((k) => !k.revokedAt);
-      let any = false;
-      for (const key of keys) {
-        for (const c of await listCalendars(ctx, key)) {
-          any = true;
-          const error = c.lastError ? `\t${c.lastError}` : '';
-          console.log(`${c.id}\t${key.id}\t${c.state}\t${c.counts.listed} upcoming\t${c.url}${error}`);
-        }
+  if (command.action === 'link') {
+    const { keyId, url } = command;
+    const link = await onDatabaseOrService({ command: 'calendars.link', keyId, url }, (ctx) =>
+      linkCalendarForKey(ctx, keyId, url),
+    );
+    if (!link.created) console.log(`Key ${keyId} has this calendar linked already, as ${link.id}.`);
+    else if (link.counts) {
+      const { created, updated, cancelled, skipped } = link.counts;
+      console.log(
+        `Linked ${link.id} to key ${keyId}: created ${created}, updated ${updated}, cancelled ${cancelled}, skipped ${skipped}.`,
+      );
+    } else console.log(`Linked ${link.id} to key ${keyId}; its first sync failed: ${link.error}`);
+  } else if (command.action === 'list') {
+    const { keyId } = command;
+    const lists = await onDatabaseOrService({ command: 'calendars.list', ...(keyId ? { keyId } : {}) }, (ctx) =>
+      listCalendarsByKey(ctx, keyId),
+    );
+    let any = false;
+    for (const { keyId: key, calendars } of lists) {
+      for (const c of calendars) {
+        any = true;
+        const error = c.lastError ? `\t${c.lastError}` : '';
+        console.log(`${c.id}\t${key}\t${c.state}\t${c.counts.listed} upcoming\t${c.url}${error}`);
       }
-      if (!any) console.log('No linked calendars.');
-    } else {
-      const calendar = await ctx.calendars.find(command.id);
-      if (!calendar) throw new ServiceError('calendar-not-found', `No linked calendar “${command.id}”.`);
-      const { retired } = await unlinkCalendar(ctx, await hostOf(ctx, calendar.keyId), command.id);
-      console.log(`Unlinked ${command.id}; ${retired} upcoming event${retired === 1 ? '' : 's'} retired.`);
     }
-  });
+    if (!any) console.log('No linked calendars.');
+  } else {
+    const { id } = command;
+    const { retired } = await onDatabaseOrService({ command: 'calendars.unlink', id }, (ctx) =>
+      unlinkCalendarById(ctx, id),
+    );
+    console.log(`Unlinked ${id}; ${retired} upcoming event${retired === 1 ? '' : 's'} retired.`);
+  }
 }

@@ -1,8 +1,9 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
 import { ServiceError } from '../catalogue/errors.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { type AppContext, createContext } from '../context.js';
+import type { RunReport } from '../control/protocol.js';
+import { syncSummary } from '../control/server.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
@@ -17,20 +18,13 @@ import {
   youngGenerationSized,
 } from '../runtime/heap.js';
 import { asyncStdout } from '../runtime/log-stream.js';
-import { openStorage } from '../storage/database.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
-import { syncLinkedCalendars } from '../use-cases/calendars.js';
-import { type ImportReport, runImport } from '../use-cases/import-records.js';
+import { runImport } from '../use-cases/import-records.js';
 import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';
-import {
-  FeedsFileError,
-  feedLocation,
-  loadFeeds,
-  runCounts,
-  runSync,
-  sourceNameError,
-} from '../use-cases/sync-feeds.js';
+import { FeedsFileError, loadFeeds, runCounts, sourceNameError } from '../use-cases/sync-feeds.js';
+import { syncAll } from '../use-cases/sync-now.js';
 import { CALENDARS_USAGE, calendarsCommand } from './calendars.js';
+import { onDatabaseOrService, withContext } from './database-or-service.js';
 import { progressDisplay } from './progress.js';
 
 const USAGE = `Usage: tech-events <command>
@@ -150,29 +144,35 @@ function parseKeysCommand(args: string[]): KeysCommand {
   throw new UsageError(`Unknown keys command "${action ?? ''}"`);
 }
 
+/** Each keys command on the database, or through the running service that owns the embedded one. */
 async function keys(args: string[]): Promise<void> {
   const command = parseKeysCommand(args);
-  await withContext(async (ctx) => {
-    if (command.action === 'create') {
-      const { summary, key } = await issueKey(ctx, { name: command.name, country: command.country });
-      console.log(`Created key ${summary.id} for "${summary.name}" (${summary.country}). It is shown only once:`);
-      console.log(key);
-    } else if (command.action === 'list') {
-      const list = await listKeys(ctx);
-      if (list.length === 0) console.log('No keys.');
-      for (const k of list) console.log(`${k.id}\t${k.country}\t${keyState(k)}\t${k.name}`);
-    } else if (command.action === 'rotate') {
-      const { summary, key } = await rotateKey(ctx, command.id, { graceSeconds: command.graceSeconds });
-      const previous = summary.previousSecretExpiresAt
-        ? `The previous secret works until ${summary.previousSecretExpiresAt}.`
-        : 'The previous secret no longer works.';
-      console.log(`Rotated key ${summary.id} of "${summary.name}". ${previous} The new key is shown only once:`);
-      console.log(key);
-    } else {
-      const { changed } = await revokeKey(ctx, command.id);
-      console.log(changed ? `Revoked key ${command.id}.` : `Key ${command.id} was already revoked.`);
-    }
-  });
+  if (command.action === 'create') {
+    const { name, country } = command;
+    const { summary, key } = await onDatabaseOrService({ command: 'keys.create', name, country }, (ctx) =>
+      issueKey(ctx, { name, country }),
+    );
+    console.log(`Created key ${summary.id} for "${summary.name}" (${summary.country}). It is shown only once:`);
+    console.log(key);
+  } else if (command.action === 'list') {
+    const list = await onDatabaseOrService({ command: 'keys.list' }, (ctx) => listKeys(ctx));
+    if (list.length === 0) console.log('No keys.');
+    for (const k of list) console.log(`${k.id}\t${k.country}\t${keyState(k)}\t${k.name}`);
+  } else if (command.action === 'rotate') {
+    const { id, graceSeconds } = command;
+    const { summary, key } = await onDatabaseOrService({ command: 'keys.rotate', id, graceSeconds }, (ctx) =>
+      rotateKey(ctx, id, { graceSeconds }),
+    );
+    const previous = summary.previousSecretExpiresAt
+      ? `The previous secret works until ${summary.previousSecretExpiresAt}.`
+      : 'The previous secret no longer works.';
+    console.log(`Rotated key ${summary.id} of "${summary.name}". ${previous} The new key is shown only once:`);
+    console.log(key);
+  } else {
+    const { id } = command;
+    const { changed } = await onDatabaseOrService({ command: 'keys.revoke', id }, (ctx) => revokeKey(ctx, id));
+    console.log(changed ? `Revoked key ${id}.` : `Key ${id} was already revoked.`);
+  }
 }
 
 function keyState(k: KeySummary): string {
@@ -229,7 +229,7 @@ function parseImportCommand(args: string[]): ImportCommand {
   };
 }
 
-function printReport(label: string, report: ImportReport, extra = ''): void {
+function printReport(label: string, report: RunReport, extra = ''): void {
   const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = report;
   console.log(
     `${label}: created ${created}, updated ${updated}, unchanged ${unchanged}, cancelled ${cancelled}, ` +
@@ -238,17 +238,6 @@ function printReport(label: string, report: ImportReport, extra = ''): void {
       extra,
   );
   for (const s of skipped) console.log(`  skipped ${s.record}: ${s.message}`);
-}
-
-/** Opens the database for one command with logs on stderr (stdout carries the report). */
-async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    return await run(createContext(config, storage, createLogger(config.logLevel, pino.destination(2))));
-  } finally {
-    await storage.close();
-  }
 }
 
 async function importCommand(args: string[]): Promise<void> {
@@ -283,25 +272,22 @@ async function importCommand(args: string[]): Promise<void> {
 
 async function syncCommand(args: string[]): Promise<void> {
   const { values } = strictArgs(() => parseArgs({ args, options: { feeds: { type: 'string' } } }));
-  const feeds = await loadFeeds(values.feeds ?? loadConfig().feedsFile.path);
+  // Absolute: a running service asked to sync reads it from its own working directory.
+  const feedsFile = resolve(values.feeds ?? loadConfig().feedsFile.path);
+  const feeds = await loadFeeds(feedsFile);
   if (!feeds.some((f) => f.enabled !== false)) console.log('No feeds.');
   const progress = progressDisplay();
-  const results = await withContext(async (ctx) => {
-    const synced = await runSync(ctx, feeds, { onProgress: (feed, p) => progress.update(feed.source, p) });
-    const linked = await syncLinkedCalendars(ctx);
-    return linked.urls > 0 ? [...synced, linked] : synced;
-  });
+  const results = await onDatabaseOrService({ command: 'sync', feedsFile }, async (ctx) =>
+    (await syncAll(ctx, feeds, { onProgress: (feed, p) => progress.update(feed.source, p) })).map(syncSummary),
+  );
   progress.stop();
-  for (const { feed, report, error, urls, missing, calendars } of results) {
-    const label = `${feed.source} (${feed.format} ${feedLocation(feed)})`;
+  for (const { source, format, location, report, error, urls, missing, calendars } of results) {
+    const label = `${source} (${format} ${location})`;
     const read = urls > 1 && !calendars ? `; read ${urls - missing} of ${urls} URLs (the others do not exist yet)` : '';
     if (report) printReport(label, report, missing > 0 ? read : '');
     else console.log(`${label}: FAILED: ${error}`);
     for (const c of calendars ?? [])
-      if (c.outcome === 'failed' || c.outcome === 'gone')
-        console.log(
-          `  calendar ${c.target.part}: ${c.outcome === 'gone' ? 'GONE' : 'FAILED'}: ${c.error} (its events stay)`,
-        );
+      console.log(`  calendar ${c.id}: ${c.outcome === 'gone' ? 'GONE' : 'FAILED'}: ${c.error} (its events stay)`);
   }
   if (results.some((r) => r.error)) process.exitCode = 1;
 }
@@ -312,7 +298,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return keys(args);
   if (command === 'import') return importCommand(args);
   if (command === 'sync') return syncCommand(args);
-  if (command === 'calendars') return calendarsCommand(args, withContext, (message) => new UsageError(message));
+  if (command === 'calendars') return calendarsCommand(args, (message) => new UsageError(message));
   if (command === undefined || command === 'help' || command === '--help') {
     console.log(USAGE);
     return;

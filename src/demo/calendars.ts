@@ -25,7 +25,7 @@ export interface DemoMeetupGroup {
 }
 
 /** iCalendar text escaping (RFC 5545 §3.3.11) and folding at 75 octets, as Meetup's exporter writes. */
-const escape = (text: string) =>
+const icalText = (text: string) =>
   text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
 function fold(line: string): string {
   const out: string[] = [];
@@ -79,7 +79,7 @@ export function meetupCalendar(group: DemoMeetupGroup, events: readonly DemoMeet
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     `X-ORIGINAL-URL:https://www.meetup.com/${group.id}/events/ical/`,
-    `X-WR-CALNAME:Events - ${escape(group.name)}`,
+    `X-WR-CALNAME:Events - ${icalText(group.name)}`,
     ...vtimezone(zone),
   ];
   for (const e of events) {
@@ -91,11 +91,11 @@ export function meetupCalendar(group: DemoMeetupGroup, events: readonly DemoMeet
       `DTSTART;TZID=${zone}:${icalLocal(start)}`,
       `DTEND;TZID=${zone}:${icalLocal(start.plus({ hours: e.hours ?? 2.5 }))}`,
       `STATUS:${e.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
-      `SUMMARY:${escape(e.title)}`,
-      `DESCRIPTION:${escape(`${group.name}\n\n${e.description ?? 'Talks and drinks.'}\n\nDetails: ${url}`)}`,
+      `SUMMARY:${icalText(e.title)}`,
+      `DESCRIPTION:${icalText(`${group.name}\n\n${e.description ?? 'Talks and drinks.'}\n\nDetails: ${url}`)}`,
       'CLASS:PUBLIC',
       ...(e.lat !== undefined && e.lng !== undefined ? [`GEO:${e.lat};${e.lng}`] : []),
-      ...(e.venue ? [`LOCATION:${escape([e.venue, e.address].filter(Boolean).join(', '))}`] : []),
+      ...(e.venue ? [`LOCATION:${icalText([e.venue, e.address].filter(Boolean).join(', '))}`] : []),
       `URL:${url}`,
       `ORGANIZER;CN="${group.name.replace(/"/g, '')}":mailto:noreply@meetup.com`,
       `UID:event_${e.id}@meetup.com`,

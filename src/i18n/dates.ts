@@ -20,9 +20,16 @@ function local(date: Date, zone: string, t: Translator): DateTime {
   return DateTime.fromJSDate(date, { zone }).setLocale(t.locale);
 }
 
-/** "Fri 4 Dec 2026", "Fr 4 Dez 2026", "ven. 4 déc. 2026". */
+/**
+ * A day in the locale's own short form (CLDR's, through Intl): "Fri, 4 Dec 2026", "Fr., 4. Dez. 2026",
+ * "ven. 4 déc. 2026", "ven 4 dic 2026"; without the year "Fri 4 Dec", "Fr., 4. Dez.".
+ */
+const SHORT_DAY: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' };
+const SHORT_DAY_NO_YEAR: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
+
+/** A date as the reader's locale writes a short day: "Fri, 4 Dec 2026", "Fr., 4. Dez. 2026", "ven. 4 déc. 2026". */
 export function shortDate(date: Date, zone: string, t: Translator, withYear = true): string {
-  return local(date, zone, t).toFormat(withYear ? 'ccc d LLL yyyy' : 'ccc d LLL');
+  return local(date, zone, t).toLocaleString(withYear ? SHORT_DAY : SHORT_DAY_NO_YEAR);
 }
 
 /** The last day an event covers, or undefined when it ends on the day it starts. */
@@ -35,8 +42,8 @@ function lastDayOf(event: When, zone: string, t: Translator): DateTime | undefin
 }
 
 /**
- * When an event happens: "Fri 4 Dec 2026 · 18:30–21:00", "Fr 4 Dez 2026 · ganztägig", "ven. 4 déc. 2026 · toute la
- * journée", and the span of multi-day events ("…, until Sat 5 Dec").
+ * When an event happens: "Fri, 4 Dec 2026 · 18:30–21:00", "Fr., 4. Dez. 2026 · ganztägig", "ven. 4 déc. 2026 · toute
+ * la journée", and the span of multi-day events ("…, until Sat 5 Dec").
  */
 export function formatWhen(event: When, t: Translator): string {
   return memo(whenTexts, event, t.lang, () => computeWhen(event, t));
@@ -68,11 +75,11 @@ function computeWhen(event: When, t: Translator): string {
   // A timed event ending the same day shows its end too: "18:30–21:00".
   const end = event.end && !event.allDay && !last ? `–${local(event.end, zone, t).toFormat('HH:mm')}` : '';
   const time = event.allDay ? t.t('when.allDay') : `${start.toFormat('HH:mm')}${end}`;
-  const text = t.t('when.at', { date: start.toFormat('ccc d LLL yyyy'), time });
+  const text = t.t('when.at', { date: start.toLocaleString(SHORT_DAY), time });
   if (!last) return text;
   return t.t('when.until', {
     when: text,
-    last: last.toFormat(last.year === start.year ? 'ccc d LLL' : 'ccc d LLL yyyy'),
+    last: last.toLocaleString(last.year === start.year ? SHORT_DAY_NO_YEAR : SHORT_DAY),
   });
 }
 
@@ -112,7 +119,7 @@ export function calendarDay(isoDay: string, t: Translator): DateTime {
 }
 
 const DAY_FORMATS = {
-  short: (day: DateTime) => day.toFormat('ccc d LLL'),
+  short: (day: DateTime) => day.toLocaleString(SHORT_DAY_NO_YEAR),
   long: (day: DateTime) => day.toLocaleString({ weekday: 'long', day: 'numeric', month: 'long' }),
   longWithYear: (day: DateTime) =>
     day.toLocaleString({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
@@ -120,7 +127,7 @@ const DAY_FORMATS = {
 const dayTexts = new Map<string, string>();
 
 /**
- * A local date as words: "Wed 5 Mar" (short), "Mittwoch, 5. März" (long), with the year (longWithYear). A page
+ * A local date as words: "Wed 5 Mar", "Mi., 5. März" (short), "Mittwoch, 5. März" (long), with the year (longWithYear). A page
  * names the same few days many times; the texts are kept (a few thousand at most: days × languages × forms).
  */
 export function dayText(isoDay: string, t: Translator, form: keyof typeof DAY_FORMATS): string {
@@ -193,7 +200,10 @@ export function dayRange(from: Date, to: Date, zone: string, t: Translator): str
   return format.formatRange(from, last);
 }
 
-/** A date and time as a reader's clock shows it, e.g. for "last refreshed": "1 Mar 2025, 10:15". */
+/**
+ * A date and time as a reader's clock shows it, with the zone's name in the reader's language, e.g. for "last
+ * refreshed": "1 Mar 2025, 10:15 CET", "1. März 2025, 10:15 MEZ".
+ */
 export function dateTime(date: Date, zone: string, t: Translator): string {
   return local(date, zone, t).toLocaleString({
     day: 'numeric',
@@ -201,10 +211,11 @@ export function dateTime(date: Date, zone: string, t: Translator): string {
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    timeZoneName: 'short',
   });
 }
 
 /** An ISO date (`2025-03-05`) as a short local date, e.g. for `from`/`to` filters. */
 export function isoDayLabel(isoDay: string, zone: string, t: Translator): string {
-  return DateTime.fromISO(isoDay, { zone }).setLocale(t.locale).toFormat('ccc d LLL yyyy');
+  return DateTime.fromISO(isoDay, { zone }).setLocale(t.locale).toLocaleString(SHORT_DAY);
 }

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
-import { type EventContent, plainContentOf } from '../catalogue/event.js';
+import { type EventContent, plainContentOf, UNKNOWN_ORGANIZER } from '../catalogue/event.js';
 import { locate, pointOf } from '../catalogue/locate.js';
 import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
 import { COUNTRY_INFO, type Country, countryNamed, isCountry } from '../places/countries.js';
@@ -97,7 +97,7 @@ export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): 
     priceType: record.price ?? 'unknown',
     priceAmount: record.price === 'paid' && record.priceAmount !== undefined ? record.priceAmount.toFixed(2) : null,
     currency: COUNTRY_INFO[country].currency,
-    organizer: record.organizer?.trim() || 'Unknown organizer',
+    organizer: record.organizer?.trim() || UNKNOWN_ORGANIZER,
     url: record.url ?? null,
     sourceUrl: record.url ?? null,
     lat,

@@ -31,7 +31,7 @@ export interface MarkdownOptions {
   /** What the document is filtered to, for the title line ("AI & ML", "Zürich", "“AI meetups”"). */
   filterLabel: string;
   now: Date;
-  /** Registrations per event id (they floor the crowd estimate). */
+  /** Registrations per event id (they floor the crowd figure). */
   registrations?: ReadonlyMap<string, number>;
 }
 
@@ -51,9 +51,9 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
   ];
   for (const { entry } of result.events) {
     const e = entry.event;
-    const crowd = expectedCrowd(e, entry.kinds, options.registrations?.get(e.id) ?? 0);
+    const crowd = expectedCrowd(e, options.registrations?.get(e.id) ?? 0);
     lines.push(
-      `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(e.organizer)} | ~${crowd} expected |`,
+      `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(e.organizer)} | ${crowd === undefined ? '' : `~${crowd} expected`} |`,
     );
   }
   if (result.events.length === 0) lines.push('| — | No upcoming events match. | | | |');

@@ -13,7 +13,8 @@ export class DataDirectoryInUseError extends Error {
   ) {
     super(
       `The embedded database in ${dataDir} is in use by process ${pid} (probably a running server). ` +
-        'Stop it first, or use the admin API of the running server (ADMIN_TOKEN), or point DATABASE_URL at PostgreSQL.',
+        'Stop it first, or use the admin API of the running server (ADMIN_TOKEN), or point DATABASE_URL at PostgreSQL ' +
+        '(`tech-events keys` and `sync` ask a running server themselves).',
     );
   }
 }

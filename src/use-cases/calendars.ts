@@ -11,7 +11,8 @@ import { readInput, userAgentOf } from '../importers/registry.js';
 import type { HostCalendar } from '../storage/calendars.repository.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
-import type { SourceCounts } from '../storage/sources.repository.js';
+import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
+import { runCounts } from './import-records.js';
 import { setLifecycleForMany } from './store-many.js';
 import {
   type CalendarRun,
@@ -277,4 +278,49 @@ export async function syncLinkedCalendars(ctx: AppContext, options: SyncOptions 
     );
   if (!options.signal?.aborted) await recordRun(ctx, result);
   return result;
+}
+
+/** The operator's side (the CLI, by key id): the active key, or `invalid-key`. */
+async function activeKey(ctx: AppContext, keyId: string): Promise<ApiKeyRecord> {
+  const host = await ctx.keys.find(keyId);
+  if (!host || host.revokedAt) throw new ServiceError('invalid-key', `No active key “${keyId}”.`);
+  return host;
+}
+
+/** What an operator's link did: the calendar, and its first sync's counts or error. */
+export interface OperatorLink {
+  id: string;
+  keyId: string;
+  created: boolean;
+  counts?: RunCounts;
+  error?: string;
+}
+
+/** Links a calendar to a key by the key's id, as its host would (see linkCalendar). */
+export async function linkCalendarForKey(ctx: AppContext, keyId: string, url: string): Promise<OperatorLink> {
+  const { calendar, created, sync } = await linkCalendar(ctx, await activeKey(ctx, keyId), { url });
+  return {
+    id: calendar.id,
+    keyId,
+    created,
+    ...(sync?.report ? { counts: runCounts(sync.report) } : {}),
+    ...(sync?.error ? { error: sync.error } : {}),
+  };
+}
+
+/** The linked calendars of one key, or of every active key. */
+export async function listCalendarsByKey(
+  ctx: AppContext,
+  keyId?: string,
+): Promise<{ keyId: string; calendars: CalendarSummary[] }[]> {
+  const keys = keyId ? [await activeKey(ctx, keyId)] : (await ctx.keys.list()).filter((k) => !k.revokedAt);
+  return Promise.all(keys.map(async (key) => ({ keyId: key.id, calendars: await listCalendars(ctx, key) })));
+}
+
+/** Unlinks a calendar by its id, whichever key linked it (see unlinkCalendar). */
+export async function unlinkCalendarById(ctx: AppContext, id: string): Promise<{ id: string; retired: number }> {
+  const calendar = await ctx.calendars.find(id);
+  if (!calendar) throw new ServiceError('calendar-not-found', `No linked calendar “${id}”.`);
+  const { retired } = await unlinkCalendar(ctx, await activeKey(ctx, calendar.keyId), id);
+  return { id, retired };
 }

@@ -1,15 +1,6 @@
-import { ServiceError } from '../catalogue/errors.js';
-import { type Owner, sourceOwner } from '../catalogue/event.js';
+import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import {
-  type Feed,
-  type FeedPart,
-  FeedsFileError,
-  feedParts,
-  isEnabled,
-  loadFeeds,
-  partCountry,
-} from '../importers/feeds.js';
+import { type Feed, type FeedPart, feedParts, isEnabled, partCountry } from '../importers/feeds.js';
 import type { Validators } from '../importers/http-reader.js';
 import {
   FILE_RECORD,
@@ -20,6 +11,7 @@ import {
 } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
 import { validatorsOf } from '../storage/source-parts.repository.js';
+import type { RunCounts } from '../storage/sources.repository.js';
 import { backgroundPacer, type ImportProgress, type ImportReport, runCounts, storeRecords } from './import-records.js';
 import {
   type CalendarRun,
@@ -324,16 +316,9 @@ export function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
   });
 }
 
-/**
- * Syncs the feeds of the configured feeds file as it is now (an operator may have edited it since start-up), each
- * enabled one in turn: what `POST /api/admin/sync` does.
- */
-export async function syncConfiguredFeeds(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult[]> {
-  const { path, named } = ctx.config.feedsFile;
-  const feeds = await loadFeeds(path, { optional: !named }).catch((error: unknown) => {
-    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
-  });
-  return runSync(ctx, feeds, { background: true, ...options });
+/** The fields a synced run is logged with, by the schedule and for an operator's sync alike. */
+export function syncedFields(result: SyncResult): { source: string } & RunCounts {
+  return { source: result.feed.source, ...runCounts(result.report!, { urls: result.urls, missing: result.missing }) };
 }
 
 /** Syncs each enabled feed in turn; one failing feed does not stop the rest. */

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.js';
 import { type Feed, isEnabled } from '../importers/feeds.js';
 import { LINKED_CALENDARS, syncLinkedCalendars } from './calendars.js';
-import { type SyncOptions, type SyncResult, syncFeed } from './sync-feeds.js';
+import { type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
+import { logFailingCalendars } from './sync-now.js';
 
 export interface ScheduleOptions {
   /** Minutes between two syncs of a feed that works. */
@@ -98,26 +99,15 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
       state.nextAt = afterInterval();
       return;
     }
-    const { created, updated, unchanged, cancelled, restored, skipped, elsewhere } = result.report!;
-    const counts = { created, updated, unchanged, cancelled, restored, skipped: skipped.length, elsewhere };
     const recovered = state.failures > 0 ? ` (working again after ${state.failures} failed runs)` : '';
-    ctx.logger.info(
-      { source, ...counts, urls: result.urls, missing: result.missing },
-      `feed ${source} synced${recovered}`,
-    );
-    for (const s of skipped) {
+    ctx.logger.info(syncedFields(result), `feed ${source} synced${recovered}`);
+    for (const s of result.report!.skipped) {
       const key = `${s.record}\n${s.message}`;
       if (state.loggedSkips.has(key)) continue;
       state.loggedSkips.add(key);
       ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
     }
-    for (const calendar of result.calendars ?? []) {
-      if (calendar.outcome !== 'failed' && calendar.outcome !== 'gone') continue;
-      ctx.logger.warn(
-        { source, calendar: calendar.target.part, error: calendar.error },
-        `calendar ${calendar.target.part} of ${source} ${calendar.outcome === 'gone' ? 'is gone' : 'failed'}; its events stay as they were`,
-      );
-    }
+    logFailingCalendars(ctx, result);
     state.failures = 0;
     state.loggedError = undefined;
     state.nextAt = afterInterval();

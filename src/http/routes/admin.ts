@@ -3,9 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import { parseOrThrow } from '../../catalogue/submission.js';
 import type { ServingContext } from '../../context.js';
-import { syncLinkedCalendars } from '../../use-cases/calendars.js';
 import { issueKey, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../../use-cases/keys.js';
-import { syncConfiguredFeeds } from '../../use-cases/sync-feeds.js';
+import { syncConfiguredFeeds } from '../../use-cases/sync-now.js';
 import { bearerToken } from '../authenticate.js';
 
 /**
@@ -43,8 +42,6 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
   app.post('/api/admin/sync', async (request) => {
     requireAdmin(request);
     const results = await syncConfiguredFeeds(ctx);
-    const linked = await syncLinkedCalendars(ctx, { background: true });
-    if (linked.urls > 0) results.push(linked);
     return {
       feeds: results.map(({ feed, report, error, notModified, calendars }) => {
         const failing = calendars

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { ServingContext } from '../../context.js';
 import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
-import { placeBySlug } from '../../places/gazetteer.js';
+import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
 import { searchEvents } from '../../use-cases/read-events.js';
@@ -47,7 +47,8 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
   app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.md', (request, reply) => {
     const { country, slug } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    const place = placeBySlug(country, slug);
+    // The slug of the place (`zurich`), or its name in any spelling the gazetteer knows (`Zürich`, `Zuerich`).
+    const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
     if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
     return send(request, reply, { ...(request.query as object), country, city: place.name });
   });

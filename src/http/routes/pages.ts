@@ -5,6 +5,7 @@ import { chooseLanguage, type Language } from '../../i18n/languages.js';
 import { translator } from '../../i18n/translator.js';
 import { COUNTRIES, COUNTRY_INFO, type Country, isCountry } from '../../places/countries.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
+import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
 import { findAlternatives } from '../../use-cases/alternatives.js';
@@ -14,12 +15,15 @@ import { askerOf } from '../asker.js';
 import { dependsOn } from '../caching.js';
 import { pathOf } from '../url-path.js';
 
+// Besides the form's own fields, the grammar's parameters a link may carry (`lang` names the page's language here):
+// each is applied, or its problem shown, never ignored.
 const FORM_FIELDS = ['q', 'country', 'city', 'topic', 'format', 'who', 'seniority', 'near', 'org', 'limit'];
+const LINK_FIELDS = ['from', 'to', 'cfp', 'access'];
 
 type Query = Record<string, unknown>;
 
 /** The page's language: `?lang=`, else Accept-Language, else English. */
-function languageOf(request: FastifyRequest) {
+export function languageOf(request: FastifyRequest) {
   return chooseLanguage((request.query as Query).lang, request.headers['accept-language']);
 }
 
@@ -28,7 +32,7 @@ function languageOf(request: FastifyRequest) {
  * is negotiated on Accept-Language, so its response says `Vary: Accept-Language` and the response cache keeps one
  * body per negotiated language (see `negotiated` in caching.ts) — never one language's page for another's reader.
  */
-const PAGE_CONFIG = {
+export const PAGE_CONFIG = {
   negotiated: {
     header: 'accept-language',
     variant: (request: FastifyRequest): string | undefined => {
@@ -38,7 +42,7 @@ const PAGE_CONFIG = {
   },
 };
 
-function sendHtml(
+export function sendHtml(
   reply: FastifyReply,
   status: number,
   language: { lang: Language; explicit: boolean },
@@ -56,6 +60,12 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
   app.get('/assets/site.css', (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(SITE_CSS),
   );
+  app.get('/favicon.ico', (_request, reply) =>
+    reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(FAVICON_ICO),
+  );
+  app.get('/favicon.svg', (_request, reply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG),
+  );
 
   const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Country) => {
     const query = request.query as Query;
@@ -63,7 +73,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     const t = translator(language.lang);
     // Empty form fields mean "any": drop them before the shared grammar sees them.
     const form: Record<string, string> = {};
-    for (const field of FORM_FIELDS) {
+    for (const field of [...FORM_FIELDS, ...LINK_FIELDS]) {
       const value = query[field];
       if (typeof value === 'string' && value.trim() !== '') form[field] = value;
     }

@@ -36,8 +36,9 @@ export const de: Messages = {
   'errors.item': '{field}: {message}',
   'errors.tooLong': 'Das ist zu lang.',
   'errors.invalid': '„{value}“ ist hier kein gültiger Wert.',
+  'errors.date': '„{value}“ ist kein Datum: bitte als Jahr-Monat-Tag schreiben, z. B. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Suche} country {Land} city {Ort} topic {Thema} format {Format} who {Zielgruppe} seniority {Erfahrungsstufe} near {Umkreis} org {Veranstalter} limit {Anzahl Ergebnisse} other {Feld}}',
+    '{field, select, q {Suche} country {Land} city {Ort} topic {Thema} format {Format} who {Zielgruppe} seniority {Erfahrungsstufe} near {Umkreis} org {Veranstalter} limit {Anzahl Ergebnisse} from {Ab} to {Bis} cfp {Call for Papers} access {Barrierefreiheit} other {Feld}}',
 
   'results.count': '{count, plural, =0 {keine Veranstaltungen} one {# Veranstaltung} other {# Veranstaltungen}}',
   'results.upcoming': `Kommende Veranstaltungen ${IN}`,
@@ -177,6 +178,7 @@ export const de: Messages = {
   'event.where': 'Wo',
   'event.map': 'Auf OpenStreetMap zeigen',
   'event.host': 'Veranstalter',
+  'event.unknownOrganizer': 'Veranstalter nicht angegeben',
   'event.price': 'Preis',
   'event.noTickets': 'wir verkaufen keine Tickets, das tut der Veranstalter.',
   'event.topics': 'Themen',
@@ -196,6 +198,24 @@ export const de: Messages = {
   'registration.open': 'Offen',
   'registration.invite': 'Auf Einladung',
   'registration.waitlist': 'Warteliste',
+  'registration.cancelled': 'Keine: Die Veranstaltung ist abgesagt',
+
+  'sources.heading': 'Quellen',
+  'sources.description':
+    'Woher die Veranstaltungen dieses Katalogs stammen, unter welcher Lizenz, und wie aktuell jede Quelle ist.',
+  'sources.syncHours': 'Die Quellen werden {hours, plural, one {jede Stunde} other {alle # Stunden}} abgeglichen.',
+  'sources.syncMinutes': 'Die Quellen werden {minutes, plural, one {jede Minute} other {alle # Minuten}} abgeglichen.',
+  'sources.syncOff': 'Der Abgleich ist in diesem Dienst ausgeschaltet.',
+  'sources.json': 'Auch als JSON: {link}.',
+  'sources.never': 'nie',
+  'sources.column':
+    '{column, select, source {Quelle} kind {Art} licence {Lizenz} state {Zustand} lastSuccess {Letzter Erfolg} lastAttempt {Letzter Versuch} upcoming {Bevorstehend} other {Abgesagt}}',
+  'sources.kind': '{kind, select, host {von Veranstaltern gesendet} other {importiert}}',
+  'sources.state':
+    '{state, select, off {aus (in der Quellendatei aufgeführt, wird nicht abgeglichen)} ok {in Ordnung} snapshot {mitgelieferter Stand, noch nicht abgeglichen} pending {noch nicht abgeglichen} other {—}}',
+  'sources.failing': 'fehlerhaft ({failures, plural, one {# Durchlauf} other {# Durchläufe}}):',
+  'sources.snapshotOf': 'Stand vom {date}',
+  'sources.unknownDate': 'unbekanntes Datum',
 
   'notFound.title': 'Nicht gefunden · Tech-Events',
   'notFound.heading': 'Nicht gefunden',

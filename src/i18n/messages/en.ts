@@ -36,8 +36,9 @@ export const en = {
   'errors.item': '{field}: {message}',
   'errors.tooLong': 'This is too long.',
   'errors.invalid': '“{value}” is not a value this field takes.',
+  'errors.date': '“{value}” is not a date: write it as year-month-day, e.g. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Search} country {Country} city {City} topic {Topic} format {Format} who {Audience} seniority {Seniority} near {Near} org {Organizer} limit {Number of results} other {Field}}',
+    '{field, select, q {Search} country {Country} city {City} topic {Topic} format {Format} who {Audience} seniority {Seniority} near {Near} org {Organizer} limit {Number of results} from {From} to {Until} cfp {Call for papers} access {Accessibility} other {Field}}',
 
   'results.count': '{count, plural, =0 {no events} one {# event} other {# events}}',
   'results.upcoming': 'Upcoming events {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
@@ -180,6 +181,7 @@ export const en = {
   'event.where': 'Where',
   'event.map': 'Show on OpenStreetMap',
   'event.host': 'Organizer',
+  'event.unknownOrganizer': 'Organizer not given',
   'event.price': 'Price',
   'event.noTickets': 'we sell no tickets; the host does.',
   'event.topics': 'Topics',
@@ -199,6 +201,24 @@ export const en = {
   'registration.open': 'Open',
   'registration.invite': 'By invitation',
   'registration.waitlist': 'Waitlist',
+  'registration.cancelled': 'None: the event is cancelled',
+
+  'sources.heading': 'Sources',
+  'sources.description':
+    'Where the events of this catalogue come from, under which licence, and how current each source is.',
+  'sources.syncHours': 'Feeds are synced {hours, plural, one {every hour} other {every # hours}}.',
+  'sources.syncMinutes': 'Feeds are synced {minutes, plural, one {every minute} other {every # minutes}}.',
+  'sources.syncOff': 'Syncing is off in this service.',
+  'sources.json': 'Also as JSON: {link}.',
+  'sources.never': 'never',
+  'sources.column':
+    '{column, select, source {Source} kind {Kind} licence {Licence} state {State} lastSuccess {Last success} lastAttempt {Last attempt} upcoming {Upcoming} other {Cancelled}}',
+  'sources.kind': '{kind, select, host {pushed by hosts} other {imported}}',
+  'sources.state':
+    '{state, select, off {off (listed in the feeds file, not synced)} ok {ok} snapshot {shipped snapshot, not synced yet} pending {not synced yet} other {—}}',
+  'sources.failing': 'failing ({failures, plural, one {# run} other {# runs}}):',
+  'sources.snapshotOf': 'snapshot of {date}',
+  'sources.unknownDate': 'unknown date',
 
   'notFound.title': 'Not found · Tech events',
   'notFound.heading': 'Not found',

@@ -37,8 +37,9 @@ export const fr: Messages = {
   'errors.item': '{field}\u00a0: {message}',
   'errors.tooLong': 'C’est trop long.',
   'errors.invalid': '«\u00a0{value}\u00a0» n’est pas une valeur acceptée ici.',
+  'errors.date': '«\u00a0{value}\u00a0» n’est pas une date\u00a0: écrivez-la année-mois-jour, p.\u00a0ex. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Recherche} country {Pays} city {Ville} topic {Thème} format {Format} who {Public} seniority {Niveau} near {Rayon} org {Organisateur} limit {Nombre de résultats} other {Champ}}',
+    '{field, select, q {Recherche} country {Pays} city {Ville} topic {Thème} format {Format} who {Public} seniority {Niveau} near {Rayon} org {Organisateur} limit {Nombre de résultats} from {À partir du} to {Jusqu’au} cfp {Appel à conférences} access {Accessibilité} other {Champ}}',
 
   'results.count': '{count, plural, =0 {aucun événement} one {# événement} other {# événements}}',
   'results.upcoming': `Événements à venir ${IN}`,
@@ -178,6 +179,7 @@ export const fr: Messages = {
   'event.where': 'Où',
   'event.map': 'Voir sur OpenStreetMap',
   'event.host': 'Organisateur',
+  'event.unknownOrganizer': 'Organisateur non indiqué',
   'event.price': 'Prix',
   'event.noTickets': 'nous ne vendons pas de billets, l’organisateur s’en charge.',
   'event.topics': 'Thèmes',
@@ -197,6 +199,26 @@ export const fr: Messages = {
   'registration.open': 'Ouverte',
   'registration.invite': 'Sur invitation',
   'registration.waitlist': 'Liste d’attente',
+  'registration.cancelled': 'Aucune\u00a0: l’événement est annulé',
+
+  'sources.heading': 'Sources',
+  'sources.description':
+    'D’où viennent les événements de ce catalogue, sous quelle licence, et à quel point chaque source est à jour.',
+  'sources.syncHours':
+    'Les sources sont synchronisées {hours, plural, one {toutes les heures} other {toutes les # heures}}.',
+  'sources.syncMinutes':
+    'Les sources sont synchronisées {minutes, plural, one {toutes les minutes} other {toutes les # minutes}}.',
+  'sources.syncOff': 'La synchronisation est désactivée dans ce service.',
+  'sources.json': 'Aussi en JSON\u00a0: {link}.',
+  'sources.never': 'jamais',
+  'sources.column':
+    '{column, select, source {Source} kind {Type} licence {Licence} state {État} lastSuccess {Dernier succès} lastAttempt {Dernière tentative} upcoming {À venir} other {Annulés}}',
+  'sources.kind': '{kind, select, host {envoyés par les organisateurs} other {importés}}',
+  'sources.state':
+    '{state, select, off {désactivée (dans le fichier des sources, non synchronisée)} ok {à jour} snapshot {instantané livré, pas encore synchronisée} pending {pas encore synchronisée} other {—}}',
+  'sources.failing': 'en échec ({failures, plural, one {# tentative} other {# tentatives}})\u00a0:',
+  'sources.snapshotOf': 'instantané du {date}',
+  'sources.unknownDate': 'date inconnue',
 
   'notFound.title': 'Introuvable · Événements tech',
   'notFound.heading': 'Introuvable',

@@ -36,8 +36,9 @@ export const it: Messages = {
   'errors.item': '{field}: {message}',
   'errors.tooLong': 'È troppo lungo.',
   'errors.invalid': '«{value}» non è un valore valido qui.',
+  'errors.date': '«{value}» non è una data: scrivila come anno-mese-giorno, ad es. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Ricerca} country {Paese} city {Città} topic {Tema} format {Formato} who {Pubblico} seniority {Livello} near {Raggio} org {Organizzatore} limit {Numero di risultati} other {Campo}}',
+    '{field, select, q {Ricerca} country {Paese} city {Città} topic {Tema} format {Formato} who {Pubblico} seniority {Livello} near {Raggio} org {Organizzatore} limit {Numero di risultati} from {Dal} to {Fino al} cfp {Call for papers} access {Accessibilità} other {Campo}}',
 
   'results.count': '{count, plural, =0 {nessun evento} one {# evento} other {# eventi}}',
   'results.upcoming': `Prossimi eventi ${IN}`,
@@ -177,6 +178,7 @@ export const it: Messages = {
   'event.where': 'Dove',
   'event.map': 'Mostra su OpenStreetMap',
   'event.host': 'Organizzatore',
+  'event.unknownOrganizer': 'Organizzatore non indicato',
   'event.price': 'Prezzo',
   'event.noTickets': 'non vendiamo biglietti, se ne occupa l’organizzatore.',
   'event.topics': 'Temi',
@@ -196,6 +198,24 @@ export const it: Messages = {
   'registration.open': 'Aperta',
   'registration.invite': 'Su invito',
   'registration.waitlist': 'Lista d’attesa',
+  'registration.cancelled': 'Nessuna: l’evento è annullato',
+
+  'sources.heading': 'Fonti',
+  'sources.description':
+    'Da dove provengono gli eventi di questo catalogo, con quale licenza e quanto è aggiornata ciascuna fonte.',
+  'sources.syncHours': 'Le fonti vengono sincronizzate {hours, plural, one {ogni ora} other {ogni # ore}}.',
+  'sources.syncMinutes': 'Le fonti vengono sincronizzate {minutes, plural, one {ogni minuto} other {ogni # minuti}}.',
+  'sources.syncOff': 'La sincronizzazione è disattivata in questo servizio.',
+  'sources.json': 'Anche in JSON: {link}.',
+  'sources.never': 'mai',
+  'sources.column':
+    '{column, select, source {Fonte} kind {Tipo} licence {Licenza} state {Stato} lastSuccess {Ultimo successo} lastAttempt {Ultimo tentativo} upcoming {In arrivo} other {Annullati}}',
+  'sources.kind': '{kind, select, host {inviati dagli organizzatori} other {importati}}',
+  'sources.state':
+    '{state, select, off {disattivata (nel file delle fonti, non sincronizzata)} ok {aggiornata} snapshot {istantanea inclusa, non ancora sincronizzata} pending {non ancora sincronizzata} other {—}}',
+  'sources.failing': 'in errore ({failures, plural, one {# tentativo} other {# tentativi}}):',
+  'sources.snapshotOf': 'istantanea del {date}',
+  'sources.unknownDate': 'data sconosciuta',
 
   'notFound.title': 'Non trovato · Eventi tech',
   'notFound.heading': 'Non trovato',

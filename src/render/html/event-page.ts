@@ -7,8 +7,8 @@ import { COUNTRY_INFO } from '../../places/countries.js';
 import { eventPageUrl } from '../event-json.js';
 import { calendarLinks, mapLink } from './calendar-links.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
-import { priceText, siteOf, whereText } from './event-text.js';
-import { withLanguage } from './i18n.js';
+import { organizerText, priceText, siteOf, whereText } from './event-text.js';
+import { titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
 import { html, jsonForScript } from './template.js';
 
@@ -98,19 +98,19 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
   const body = html`
 <article>
   ${cancelled ? html`<p class="notice" role="alert"><strong>${t.t('event.cancelled')}</strong> ${t.t('event.cancelledKept')}</p>` : ''}
-  <h1>${event.title}</h1>
+  <h1${titleLang(event, t)}>${event.title}</h1>
   ${ticket && !cancelled ? html`<p><a class="cta" href="${ticket}" rel="noopener nofollow">${t.t('event.cta')}</a></p>` : ''}
   ${ticket && cancelled ? html`<p><a href="${ticket}" rel="noopener nofollow">${t.t('event.original')}</a></p>` : ''}
   <dl class="facts">
     <dt>${t.t('event.when')}</dt><dd><time datetime="${machineTime(event)}">${when}</time> <span class="muted">(${zone})</span></dd>
     <dt>${t.t('event.where')}</dt><dd>${where}${map ? html` · <a href="${map}" rel="noopener">${t.t('event.map')}</a>` : ''}</dd>
-    <dt>${t.t('event.host')}</dt><dd>${event.organizer}</dd>
+    <dt>${t.t('event.host')}</dt><dd>${organizerText(event, t)}</dd>
     ${languageLine ? html`<dt>${t.t('language.label')}</dt><dd>${languageLine}</dd>` : ''}
     ${cfp ? html`<dt>${t.t('event.cfp')}</dt><dd>${cfp}</dd>` : ''}
     <dt>${t.t('event.price')}</dt><dd>${priceText(event, t)} <span class="muted">— ${t.t('event.noTickets')}</span></dd>
     ${topics.length ? html`<dt>${t.t('event.topics')}</dt><dd>${topics.join(', ')}</dd>` : ''}
     <dt>${t.t('event.format')}</dt><dd>${t.t(`format.${event.format}`)}</dd>
-    <dt>${t.t('event.registration')}</dt><dd>${t.t(`registration.${event.regMode}`)}</dd>
+    <dt>${t.t('event.registration')}</dt><dd>${cancelled ? t.t('registration.cancelled') : t.t(`registration.${event.regMode}`)}</dd>
     ${others.length ? html`<dt>${t.t('event.alsoListedAt')}</dt><dd><ul class="inline">${others.map((u) => html`<li><a href="${u}" rel="noopener nofollow">${siteOf(u)}</a></li>`)}</ul></dd>` : ''}
   </dl>
   ${event.description ? html`<section><h2>${t.t('event.about')}</h2><p class="description">${event.description}</p></section>` : ''}
@@ -133,7 +133,7 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
     {
       t,
       title: cancelled ? t.t('event.cancelledTitle', { title: event.title }) : event.title,
-      description: `${when} · ${where} · ${event.organizer}`,
+      description: `${when} · ${where} · ${organizerText(event, t)}`,
       baseUrl: options.baseUrl,
       path,
       query: new URLSearchParams(),

@@ -1,4 +1,4 @@
-import type { CatalogueEvent } from '../../catalogue/event.js';
+import { type CatalogueEvent, UNKNOWN_ORGANIZER } from '../../catalogue/event.js';
 import type { Translator } from '../../i18n/translator.js';
 
 /** Where an event happens: "Impact Hub, Zürich", "Online", "Impact Hub, Zürich · auch online". */
@@ -6,6 +6,11 @@ export function whereText(event: Pick<CatalogueEvent, 'venue' | 'city' | 'format
   if (event.format === 'online') return t.t('where.online');
   const place = [event.venue, event.city].filter(Boolean).join(', ') || t.t('where.tba');
   return event.format === 'hybrid' ? t.t('where.alsoOnline', { place }) : place;
+}
+
+/** Who runs it; "Organizer not given" in the reader's language when the source named nobody. */
+export function organizerText(event: Pick<CatalogueEvent, 'organizer'>, t: Translator): string {
+  return event.organizer === UNKNOWN_ORGANIZER ? t.t('event.unknownOrganizer') : event.organizer;
 }
 
 /** "Free", "CHF 12.50" / "12,50 CHF", "Price not given". */

@@ -1,8 +1,9 @@
+import type { CatalogueEvent } from '../../catalogue/event.js';
 import { LANGUAGES, type Language } from '../../i18n/languages.js';
 import type { MessageId } from '../../i18n/messages/index.js';
 import type { Translator } from '../../i18n/translator.js';
 import type { Country } from '../../places/countries.js';
-import { escapeHtml, SafeHtml } from './template.js';
+import { escapeHtml, html, SafeHtml } from './template.js';
 
 /** A message whose values may be markup (links, code): its text escaped, the markup kept. */
 export function message(t: Translator, id: MessageId, values: Record<string, string | number | SafeHtml>): SafeHtml {
@@ -40,4 +41,9 @@ export function withLanguage(path: string, query: URLSearchParams, lang: Languag
   if (lang) next.set('lang', lang);
   const qs = next.toString();
   return qs ? `${path}?${qs}` : path;
+}
+
+/** ` lang="en"` on an event's title when the event is held in another language than the page's (its title is). */
+export function titleLang(event: Pick<CatalogueEvent, 'language'>, t: Translator): SafeHtml | '' {
+  return event.language && event.language !== t.lang ? html` lang="${event.language}"` : '';
 }

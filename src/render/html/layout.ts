@@ -49,6 +49,8 @@ export function layout(meta: PageMeta, body: SafeHtml): string {
 <meta property="og:site_name" content="${t.t('site.name')} · ch · de · at">
 <link rel="canonical" href="${canonical}">
 ${LANGUAGES.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${pageUrl(meta, lang)}">\n`)}<link rel="alternate" hreflang="x-default" href="${pageUrl(meta, undefined)}">
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 ${meta.head}
 </head>
@@ -131,4 +133,7 @@ ul.inline { display: inline; list-style: none; padding: 0; margin: 0; }
 ul.inline li { display: inline; }
 ul.inline li + li::before { content: ", "; }
 .description { white-space: pre-line; }
+table.sources { width: 100%; border-collapse: collapse; font-size: .9rem; }
+table.sources th, table.sources td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--card); }
+table.sources .error-text { overflow-wrap: anywhere; }
 `;

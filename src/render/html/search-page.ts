@@ -8,8 +8,8 @@ import { toQueryString } from '../../query/params.js';
 import type { Alternatives } from '../../use-cases/alternatives.js';
 import { eventPageUrl } from '../event-json.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
-import { siteOf, whereText } from './event-text.js';
-import { countryName, message, withLanguage } from './i18n.js';
+import { organizerText, siteOf, whereText } from './event-text.js';
+import { countryName, message, titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
 import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
@@ -55,7 +55,9 @@ function errorText(error: FieldError, input: SearchPageInput): string {
       ? t.t('errors.city', { value, country: input.country })
       : /at most/.test(error.message) // the grammar's length limits ("must be at most 500 characters")
         ? t.t('errors.tooLong')
-        : t.t('errors.invalid', { value });
+        : /must be a date/.test(error.message)
+          ? t.t('errors.date', { value })
+          : t.t('errors.invalid', { value });
   return t.t('errors.item', { field, message: what });
 }
 
@@ -73,8 +75,8 @@ function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: 
   const period = input.order === 'date' ? undefined : periodOf(listingDay(event, zone, now), zone, now);
   const others = ranked.entry.alsoListedAt;
   return html`<li>
-  <h3><a href="${eventPageUrl(input.baseUrl, event)}?lang=${t.lang}">${event.title}</a></h3>
-  <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${event.organizer}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
+  <h3${titleLang(event, t)}><a href="${eventPageUrl(input.baseUrl, event)}?lang=${t.lang}">${event.title}</a></h3>
+  <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${organizerText(event, t)}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
   ${languages || cfp ? html`<p class="extras">${languages ? html`<span class="badge">${languages}</span>` : ''}${cfp ? html`<span class="badge cfp">${cfp}</span>` : ''}</p>` : ''}
   ${reasons.length ? html`<ul class="reasons" aria-label="${t.t('results.why')}">${reasons.map((r) => html`<li${r.lang ? html` lang="${r.lang}"` : ''}>${r.text}</li>`)}</ul>` : ''}
   ${others.length ? html`<p class="also">${message(t, 'results.alsoListedAt', { sites: html`${others.map((u, i) => html`${i > 0 ? ', ' : ''}<a href="${u}" rel="noopener nofollow">${siteOf(u)}</a>`)}` })}</p>` : ''}
@@ -123,6 +125,8 @@ function alternativesSection(input: SearchPageInput, result: SearchResult, alt: 
     return withLanguage(`/${target}`, same, t.lang);
   };
   const noneAnywhere = alt.online.length === 0 && alt.neighbours.every((n) => n.next.length === 0);
+  // Lists for the same search carry its reasons (a date window's among them), read back by its understanding.
+  const understanding = alt.sameSearch ? result.understanding : undefined;
   return html`<section class="alternatives">
 <p>${plain ? t.t('empty.country', { country }) : t.t('empty.query', { country })}</p>
 ${!plain && alt.hereWithoutSearch > 0 ? html`<p><a href="${withLanguage(`/${country}`, new URLSearchParams(), t.lang)}">${t.t('empty.here', { country, count: alt.hereWithoutSearch })}</a></p>` : ''}
@@ -130,14 +134,14 @@ ${!alt.sameSearch && !noneAnywhere ? html`<p>${t.t('empty.withoutSearch')}</p>` 
 ${
   alt.online.length
     ? html`<h2>${t.t('empty.online', { country })}</h2>
-<ol class="results">${alt.online.map((ranked) => eventCard(ranked, input))}</ol>`
+<ol class="results">${alt.online.map((ranked) => eventCard(ranked, input, understanding))}</ol>`
     : ''
 }
 ${alt.neighbours
   .filter((n) => n.next.length > 0)
   .map(
     (n) => html`<h2>${t.t('empty.neighbour', { country: n.country })}</h2>
-<ol class="results">${n.next.map((ranked) => eventCard(ranked, input))}</ol>
+<ol class="results">${n.next.map((ranked) => eventCard(ranked, input, understanding))}</ol>
 <p><a href="${query(n.country)}">${t.t('empty.all', { count: n.total, country: n.country })}</a></p>`,
   )}
 ${noneAnywhere ? html`<p>${t.t('empty.nothing')}</p>` : ''}

@@ -1,58 +1,81 @@
-import { translator } from '../../i18n/translator.js';
+import { dateTime, isoDayLabel } from '../../i18n/dates.js';
+import type { Translator } from '../../i18n/translator.js';
+import { COUNTRY_INFO } from '../../places/countries.js';
 import type { SourcesView, SourceView } from '../../use-cases/list-sources.js';
+import { message } from './i18n.js';
 import { layout } from './layout.js';
 import { html, type SafeHtml } from './template.js';
 
-/** "2026-11-23T14:05:09.000Z" → "23 Nov 2026, 14:05 UTC" (the page is for people; the JSON keeps ISO). */
-function when(iso: string | null): string {
-  if (!iso) return 'never';
-  const d = new Date(iso);
-  const date = d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-  return `${date}, ${d.toISOString().slice(11, 16)} UTC`;
+/** Times of syncs are the service's, not an event's: shown on the clock the three countries share, zone named. */
+const ZONE = COUNTRY_INFO.ch.timeZone;
+
+const COLUMNS = ['source', 'kind', 'licence', 'state', 'lastSuccess', 'lastAttempt', 'upcoming', 'cancelled'] as const;
+
+/** "23. Nov. 2026, 15:05 MEZ" (the page is for people; the JSON keeps ISO). */
+function when(iso: string | null, t: Translator): string {
+  return iso ? dateTime(new Date(iso), ZONE, t) : t.t('sources.never');
 }
 
-function state(s: SourceView): string {
-  if (s.feed && !s.enabled) return 'off (listed in the feeds file, not synced)';
-  if (s.lastError) return `failing (${s.failures} run${s.failures === 1 ? '' : 's'}): ${s.lastError}`;
-  if (s.lastSuccess) return 'ok';
-  if (s.snapshot) return 'shipped snapshot, not synced yet';
-  return s.feed ? 'not synced yet' : '—';
+/** The state in the reader's language; a failure's own message is the system's English, marked as such. */
+function state(s: SourceView, t: Translator): SafeHtml {
+  if (s.feed && !s.enabled) return html`${t.t('sources.state', { state: 'off' })}`;
+  if (s.lastError)
+    return html`${t.t('sources.failing', { failures: s.failures })} <span class="error-text" lang="en">${s.lastError}</span>`;
+  if (s.lastSuccess) return html`${t.t('sources.state', { state: 'ok' })}`;
+  if (s.snapshot) return html`${t.t('sources.state', { state: 'snapshot' })}`;
+  return html`${t.t('sources.state', { state: s.feed ? 'pending' : 'none' })}`;
 }
 
-function row(s: SourceView): SafeHtml {
-  const name = s.about ? html`<a href="${s.about}">${s.source}</a>` : html`${s.source}`;
+/** A feed's format names itself (`confs-tech`, `ical`); events pushed by hosts and one-off imports are described. */
+function kind(s: SourceView, t: Translator): SafeHtml {
+  if (s.feed || (s.kind !== 'host' && s.kind !== 'import')) return html`<code>${s.kind}</code>`;
+  return html`${t.t('sources.kind', { kind: s.kind })}`;
+}
+
+function row(s: SourceView, t: Translator): SafeHtml {
+  // A source's name is the `source` value of its events: an identifier, as are the paths shown.
+  const name = s.about ? html`<a href="${s.about}"><code>${s.source}</code></a>` : html`<code>${s.source}</code>`;
   const snapshot = s.snapshot
-    ? html`<br><span class="muted">snapshot of ${s.snapshot.of ?? 'unknown date'}</span>`
+    ? html`<br><span class="muted">${t.t('sources.snapshotOf', { date: s.snapshot.of ? isoDayLabel(s.snapshot.of, ZONE, t) : t.t('sources.unknownDate') })}</span>`
     : '';
   return html`<tr>
-<td>${name}</td><td>${s.kind}</td><td>${s.licence ?? '—'}</td><td>${state(s)}</td>
-<td>${when(s.lastSuccess)}${snapshot}</td><td>${when(s.lastAttempt)}</td>
-<td>${s.counts.listed}</td><td>${s.counts.cancelled}</td>
+<td>${name}</td><td>${kind(s, t)}</td><td>${s.licence ?? '—'}</td><td>${state(s, t)}</td>
+<td>${when(s.lastSuccess, t)}${snapshot}</td><td>${when(s.lastAttempt, t)}</td>
+<td>${t.number(s.counts.listed)}</td><td>${t.number(s.counts.cancelled)}</td>
 </tr>`;
 }
 
-/** GET /sources: every source of the catalogue with its state, as `GET /api/sources` gives it. */
-export function renderSourcesPage(baseUrl: string, view: SourcesView): string {
+export interface SourcesPageInput {
+  t: Translator;
+  baseUrl: string;
+  view: SourcesView;
+}
+
+/** GET /sources: every source of the catalogue with its state, as `GET /api/sources` gives it, in four languages. */
+export function renderSourcesPage({ t, baseUrl, view }: SourcesPageInput): string {
+  const minutes = view.syncIntervalMinutes;
   const sync =
-    view.syncIntervalMinutes > 0
-      ? `Feeds are synced every ${view.syncIntervalMinutes >= 60 && view.syncIntervalMinutes % 60 === 0 ? `${view.syncIntervalMinutes / 60} hours` : `${view.syncIntervalMinutes} minutes`}.`
-      : 'Syncing is off in this service.';
+    minutes === 0
+      ? t.t('sources.syncOff')
+      : minutes % 60 === 0
+        ? t.t('sources.syncHours', { hours: minutes / 60 })
+        : t.t('sources.syncMinutes', { minutes });
+  const refreshed = t.t('site.lastRefreshed', { time: when(view.lastRefreshed, t) });
   return layout(
     {
-      title: 'Sources · Tech events',
-      description: 'Where the events of this catalogue come from, under which licence, and how current each source is.',
-      t: translator('en'),
+      title: `${t.t('sources.heading')} · ${t.t('site.name')}`,
+      description: t.t('sources.description'),
+      t,
       baseUrl,
       path: '/sources',
       query: new URLSearchParams(),
     },
-    html`<h1>Sources</h1>
-<p>Last refreshed: ${when(view.lastRefreshed)}. ${sync} Also as JSON: <a href="/api/sources">/api/sources</a>.</p>
-<table>
-<thead><tr><th scope="col">Source</th><th scope="col">Kind</th><th scope="col">Licence</th><th scope="col">State</th>
-<th scope="col">Last success</th><th scope="col">Last attempt</th><th scope="col">Upcoming</th><th scope="col">Cancelled</th></tr></thead>
+    html`<h1>${t.t('sources.heading')}</h1>
+<p>${refreshed}. ${sync} ${message(t, 'sources.json', { link: html`<a href="/api/sources"><code>/api/sources</code></a>` })}</p>
+<table class="sources">
+<thead><tr>${COLUMNS.map((column) => html`<th scope="col">${t.t('sources.column', { column })}</th>`)}</tr></thead>
 <tbody>
-${view.sources.map(row)}
+${view.sources.map((s) => row(s, t))}
 </tbody>
 </table>`,
   );

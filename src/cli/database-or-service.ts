@@ -1,0 +1,44 @@
+import pino from 'pino';
+import { ServiceError } from '../catalogue/errors.js';
+import { loadConfig } from '../config.js';
+import { type AppContext, createContext } from '../context.js';
+import { askService, type ControlRequest, type ControlResults, NoControlChannel } from '../control/protocol.js';
+import { createLogger } from '../observability/logger.js';
+import { openStorage } from '../storage/database.js';
+import { DataDirectoryInUseError } from '../storage/lock.js';
+
+/** Opens the database for one command with logs on stderr (stdout carries the report). */
+export async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return await run(createContext(config, storage, createLogger(config.logLevel, pino.destination(2))));
+  } finally {
+    await storage.close();
+  }
+}
+
+/**
+ * Does a command's work on the database itself (PostgreSQL, or an embedded database no process holds), or — while
+ * `serve` owns the embedded database — asks that service to do it over its control channel, and says so on stderr.
+ * Without a channel to ask (a service too old to have one, or another command holding the database), the
+ * data directory's "in use" error stands.
+ */
+export async function onDatabaseOrService<C extends ControlRequest['command']>(
+  request: Extract<ControlRequest, { command: C }>,
+  local: (ctx: AppContext) => Promise<ControlResults[C]>,
+): Promise<ControlResults[C]> {
+  try {
+    return await withContext(local);
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUseError)) throw error;
+    const reply = await askService<C>(error.dataDir, request).catch((failure: unknown) => {
+      throw failure instanceof NoControlChannel ? error : failure;
+    });
+    console.error(
+      `The service running on ${error.dataDir} (process ${reply.pid}) owns its embedded database: it did this.`,
+    );
+    if (reply.ok) return reply.result;
+    throw reply.error.code ? new ServiceError(reply.error.code, reply.error.message) : new Error(reply.error.message);
+  }
+}
