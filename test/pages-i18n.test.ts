@@ -308,7 +308,7 @@ describe('event extras, calendars and maps', () => {
 });
 
 describe('search page template data', () => {
-  it('shows when the catalogue was last refreshed only when given (the sync status will give it)', () => {
+  it('says how old each source’s data is, when given: a sync’s time, a snapshot’s date, or not read yet', () => {
     const base = {
       t: translator('de'),
       baseUrl: 'https://events.example',
@@ -317,11 +317,20 @@ describe('search page template data', () => {
       now: new Date('2025-03-01T09:00:00Z'),
       form: {},
     };
-    expect(renderSearchPage(base)).not.toContain('Zuletzt aktualisiert');
+    expect(renderSearchPage(base)).not.toContain('Datenstand');
     const page = renderSearchPage({
       ...base,
-      lastRefreshed: { at: new Date('2025-03-01T08:15:00Z'), zone: 'Europe/Zurich' },
+      freshness: {
+        zone: 'Europe/Zurich',
+        sources: [
+          { source: 'confs-tech', kind: 'snapshot', of: '2026-08-06' },
+          { source: 'meetup', kind: 'synced', at: new Date('2025-03-01T08:15:00Z') },
+          { source: 'luma', kind: 'not-read' },
+        ],
+      },
     });
-    expect(page).toContain('Zuletzt aktualisiert: 1. März 2025, 09:15 MEZ');
+    expect(page.replace(/<[^>]+>/g, '')).toContain(
+      'Datenstand: confs-tech Do., 6. Aug. 2026 (mitgelieferter Stand) · meetup 1. März 2025, 09:15 MEZ · luma noch nicht gelesen.',
+    );
   });
 });

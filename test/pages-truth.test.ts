@@ -116,6 +116,17 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
       JSON.stringify([
         { source: 'basler-partner', format: 'jsonl', url: lines },
         { source: 'zuercher-kalender', format: 'ical', url: `http://127.0.0.1:${closedPort}${LONG_PATH}?token=geheim` },
+        {
+          source: 'gruppen',
+          format: 'ical',
+          url: `http://127.0.0.1:${closedPort}/gruppen/{group}${LONG_PATH}`,
+          each: {
+            group: [
+              { id: 'ki-stammtisch', name: 'KI-Stammtisch Zürich', city: 'Zürich', country: 'ch' },
+              { id: 'datenfreunde', name: 'Datenfreunde Basel', city: 'Basel', country: 'ch' },
+            ],
+          },
+        },
       ]),
     );
     const port = await freePort();
@@ -183,6 +194,14 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
     expect(sync.body.feeds).toEqual([
       expect.objectContaining({ source: 'basler-partner', created: 1 }),
       { source: 'zuercher-kalender', error: expect.any(String) },
+      {
+        source: 'gruppen',
+        error: expect.stringMatching(/^all 2 calendars failed/),
+        failingCalendars: [
+          { calendar: 'ki-stammtisch', error: expect.any(String) },
+          { calendar: 'datenfreunde', error: expect.any(String) },
+        ],
+      },
     ]);
     const entries = logs.map((line) => JSON.parse(line));
     expect(entries).toContainEqual(
@@ -251,10 +270,13 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
   it('writes dates as each locale does, and times with their zone', async () => {
     const german = (await request(`${base}/ch?lang=de&order=date`)).text;
     expect(german).toContain('Mi., 5. März 2025 · 18:30–21:00');
-    expect(german).toContain('Zuletzt aktualisiert: 1. März 2025, 10:00 MEZ');
+    // The footer says how old each source's data is: one synced at 10:00, one not read yet.
+    expect(german).toMatch(
+      /Datenstand: .*basler-partner<\/code><\/a> 1\. März 2025, 10:00 MEZ · .*zuercher-kalender<\/code><\/a> noch nicht gelesen · .*gruppen<\/code><\/a> noch nicht gelesen\./,
+    );
     const english = (await request(`${base}/ch?lang=en&order=date`)).text;
     expect(english).toContain('Wed, 5 Mar 2025 · 18:30–21:00');
-    expect(english).toContain('Last refreshed 1 Mar 2025, 10:00 CET');
+    expect(english).toMatch(/Data as of: .*basler-partner<\/code><\/a> 1 Mar 2025, 10:00 CET · .*not read yet\./);
     const sources = (await request(`${base}/sources?lang=fr`)).text;
     expect(sources).toContain('1 mars 2025, 10:00 UTC+1');
   });
@@ -270,10 +292,17 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
     ] as const) {
       await page.goto(`${base}/sources?lang=${lang}`);
       await expect(page.locator('h1').textContent()).resolves.toBe(heading);
-      const error = page.locator('.error-text');
+      const error = page
+        .locator('table.sources')
+        .first()
+        .locator('tr', { hasText: 'zuercher-kalender' })
+        .locator('.error-text');
       await expect(error.getAttribute('lang')).resolves.toBe('en');
       await expect(error.textContent()).resolves.toContain(LONG_PATH);
       await expect(error.textContent()).resolves.not.toContain('geheim');
+      // Each calendar of a feed of calendars with its own state, its long error wrapped too.
+      await expect(page.locator('h2', { hasText: 'gruppen' }).textContent()).resolves.toMatch(/2/);
+      await expect(page.locator('table.sources').nth(1).locator('tbody tr').count()).resolves.toBe(2);
       const { scroll, client } = await page.evaluate(() => {
         const root = (globalThis as unknown as { document: any }).document.documentElement;
         return { scroll: root.scrollWidth as number, client: root.clientWidth as number };

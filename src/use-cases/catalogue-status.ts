@@ -1,22 +1,38 @@
 import type { AppContext } from '../context.js';
+import { isEnabled } from '../importers/feeds.js';
 import type { SourcesRepository } from '../storage/sources.repository.js';
 
-/** When the sources of each catalogue last refreshed, remembered for a minute: every page shows it. */
-const remembered = new WeakMap<SourcesRepository, { at: number; value: Date | null }>();
+/**
+ * How old one source's data is: when a read last confirmed it (a successful sync), or, before any, the date of the
+ * shipped snapshot it was loaded from; neither when it has not been read yet.
+ */
+export type SourceFreshness =
+  | { source: string; kind: 'synced'; at: Date }
+  | { source: string; kind: 'snapshot'; of: string }
+  | { source: string; kind: 'not-read' };
+
+/** What every page shows, remembered for a minute per catalogue. */
+const remembered = new WeakMap<SourcesRepository, { at: number; value: SourceFreshness[] }>();
 
 /**
- * When the catalogue's sources were last refreshed (synced, or seeded from a snapshot), or null when never. While the
+ * How old the data of each enabled feed is, in the feeds file's order: every page says it in its footer. While the
  * database is away, the last value known.
  */
-export async function catalogueRefreshed(ctx: AppContext): Promise<Date | null> {
+export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshness[]> {
   const now = Date.now();
   const known = remembered.get(ctx.sources);
   if (known && now - known.at < 60_000) return known.value;
   try {
-    const value = await ctx.sources.lastRefreshed();
+    const states = new Map((await ctx.sources.list()).map((s) => [s.source, s]));
+    const value = ctx.feeds.filter(isEnabled).map((feed): SourceFreshness => {
+      const state = states.get(feed.source);
+      if (state?.lastSuccessAt) return { source: feed.source, kind: 'synced', at: state.lastSuccessAt };
+      if (state?.snapshotOf) return { source: feed.source, kind: 'snapshot', of: state.snapshotOf };
+      return { source: feed.source, kind: 'not-read' };
+    });
     remembered.set(ctx.sources, { at: now, value });
     return value;
   } catch {
-    return known?.value ?? null;
+    return known?.value ?? [];
   }
 }

@@ -44,9 +44,13 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
     const results = await syncConfiguredFeeds(ctx);
     return {
       feeds: results.map(({ feed, report, error, notModified, calendars }) => {
-        const failing = calendars
-          ?.filter((c) => c.outcome === 'failed' || c.outcome === 'gone')
-          .map((c) => ({ calendar: c.target.part, error: c.error }));
+        // A feed of several calendars names those that failed; a feed of one says it in `error`.
+        const failing =
+          (calendars?.length ?? 0) > 1
+            ? calendars!
+                .filter((c) => c.outcome === 'failed' || c.outcome === 'gone')
+                .map((c) => ({ calendar: c.target.part, error: c.error }))
+            : undefined;
         const calendarsPart = failing?.length ? { failingCalendars: failing } : {};
         if (!report) return { source: feed.source, error, ...calendarsPart };
         const { created, updated, unchanged, cancelled, restored, skipped } = report;

@@ -9,7 +9,7 @@ import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
 import { findAlternatives } from '../../use-cases/alternatives.js';
-import { catalogueRefreshed } from '../../use-cases/catalogue-status.js';
+import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 import { dependsOn } from '../caching.js';
@@ -81,7 +81,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       query.order === 'date' || query.order === 'relevance' ? query.order : undefined;
     const chosen = isCountry(form.country) ? form.country : country;
     const now = ctx.now();
-    const lastRefreshed = await catalogueRefreshed(ctx);
+    const freshness = await catalogueFreshness(ctx);
     const page = {
       t,
       baseUrl,
@@ -90,7 +90,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       now,
       form,
       ...(order ? { order } : {}),
-      ...(lastRefreshed ? { lastRefreshed: { at: lastRefreshed, zone: COUNTRY_INFO[chosen].timeZone } } : {}),
+      freshness: { sources: freshness, zone: COUNTRY_INFO[chosen].timeZone },
     };
     try {
       // The home page searches Switzerland unless the prompt names another place; a country's page its country.
@@ -134,7 +134,15 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       try {
         // Unlisted and cancelled events keep their page: whoever has the link can see it (with a notice if cancelled).
         const { event, alsoListedAt } = await getEvent(ctx, { id, country });
-        return sendHtml(reply, 200, language, renderEventPage(event, { t, baseUrl, now: ctx.now(), alsoListedAt }));
+        // How old its source's data is, when it comes from a feed (a host's push is as new as its last write).
+        const sources = (await catalogueFreshness(ctx)).filter((f) => f.source === event.source);
+        const freshness = { sources, zone: COUNTRY_INFO[event.country].timeZone };
+        return sendHtml(
+          reply,
+          200,
+          language,
+          renderEventPage(event, { t, baseUrl, now: ctx.now(), alsoListedAt, freshness }),
+        );
       } catch (error) {
         if (!(error instanceof ServiceError) || error.code !== 'event-not-found') throw error;
         const what = isCountry(country) ? t.t('notFound.event', { id, country }) : t.t('notFound.country', { country });

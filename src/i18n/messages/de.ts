@@ -9,7 +9,10 @@ export const de: Messages = {
   'site.footer':
     'Frei und offen: {api} · {openapi} · MCP unter {mcp}. Wir verkaufen keine Tickets; jede Veranstaltung verlinkt auf ihren Veranstalter.',
   'site.api': 'API',
-  'site.lastRefreshed': 'Zuletzt aktualisiert: {time}',
+  'site.dataAsOf': 'Datenstand: {sources}.',
+  'site.sourceAsOf': '{source} {time}',
+  'site.sourceSnapshot': '{source} {date} (mitgelieferter Stand)',
+  'site.sourceNotRead': '{source} noch nicht gelesen',
 
   'country.name': '{country, select, ch {Schweiz} de {Deutschland} other {Österreich}}',
   'country.in': IN,
@@ -209,13 +212,17 @@ export const de: Messages = {
   'sources.json': 'Auch als JSON: {link}.',
   'sources.never': 'nie',
   'sources.column':
-    '{column, select, source {Quelle} kind {Art} licence {Lizenz} state {Zustand} lastSuccess {Letzter Erfolg} lastAttempt {Letzter Versuch} upcoming {Bevorstehend} other {Abgesagt}}',
+    '{column, select, source {Quelle} kind {Art} licence {Lizenz} state {Zustand} dataAsOf {Datenstand} lastAttempt {Letzter Versuch} upcoming {Bevorstehend} other {Abgesagt}}',
   'sources.kind': '{kind, select, host {von Veranstaltern gesendet} other {importiert}}',
   'sources.state':
     '{state, select, off {aus (in der Quellendatei aufgeführt, wird nicht abgeglichen)} ok {in Ordnung} snapshot {mitgelieferter Stand, noch nicht abgeglichen} pending {noch nicht abgeglichen} other {—}}',
   'sources.failing': 'fehlerhaft ({failures, plural, one {# Durchlauf} other {# Durchläufe}}):',
   'sources.snapshotOf': 'Stand vom {date}',
-  'sources.unknownDate': 'unbekanntes Datum',
+  'sources.calendarsHeading': 'Die {count} Kalender von {source}',
+  'sources.calendarColumn':
+    '{column, select, calendar {Kalender} city {Ort} state {Zustand} lastChanged {Zuletzt geändert} other {Bevorstehend}}',
+  'sources.calendarState':
+    '{state, select, ok {in Ordnung} pending {noch nicht abgeglichen} gone {verschwunden (seine Termine bleiben):} other {fehlerhaft (seine Termine bleiben):}}',
 
   'notFound.title': 'Nicht gefunden · Tech-Events',
   'notFound.heading': 'Nicht gefunden',

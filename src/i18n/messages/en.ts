@@ -8,7 +8,10 @@ export const en = {
   'site.languages': 'Language',
   'site.footer': 'Free and open: {api} · {openapi} · MCP at {mcp}. We sell no tickets; every event links to its host.',
   'site.api': 'API',
-  'site.lastRefreshed': 'Last refreshed {time}',
+  'site.dataAsOf': 'Data as of: {sources}.',
+  'site.sourceAsOf': '{source} {time}',
+  'site.sourceSnapshot': '{source} {date} (snapshot)',
+  'site.sourceNotRead': '{source} not read yet',
 
   'country.name': '{country, select, ch {Switzerland} de {Germany} other {Austria}}',
   'country.in': '{country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
@@ -212,13 +215,17 @@ export const en = {
   'sources.json': 'Also as JSON: {link}.',
   'sources.never': 'never',
   'sources.column':
-    '{column, select, source {Source} kind {Kind} licence {Licence} state {State} lastSuccess {Last success} lastAttempt {Last attempt} upcoming {Upcoming} other {Cancelled}}',
+    '{column, select, source {Source} kind {Kind} licence {Licence} state {State} dataAsOf {Data as of} lastAttempt {Last attempt} upcoming {Upcoming} other {Cancelled}}',
   'sources.kind': '{kind, select, host {pushed by hosts} other {imported}}',
   'sources.state':
     '{state, select, off {off (listed in the feeds file, not synced)} ok {ok} snapshot {shipped snapshot, not synced yet} pending {not synced yet} other {—}}',
   'sources.failing': 'failing ({failures, plural, one {# run} other {# runs}}):',
   'sources.snapshotOf': 'snapshot of {date}',
-  'sources.unknownDate': 'unknown date',
+  'sources.calendarsHeading': 'The {count} calendars of {source}',
+  'sources.calendarColumn':
+    '{column, select, calendar {Calendar} city {City} state {State} lastChanged {Last changed} other {Upcoming}}',
+  'sources.calendarState':
+    '{state, select, ok {ok} pending {not synced yet} gone {gone (its events stay):} other {failing (its events stay):}}',
 
   'notFound.title': 'Not found · Tech events',
   'notFound.heading': 'Not found',

@@ -10,7 +10,10 @@ export const fr: Messages = {
   'site.footer':
     'Libre et ouvert\u00a0: {api} · {openapi} · MCP sur {mcp}. Nous ne vendons aucun billet\u00a0; chaque événement renvoie à son organisateur.',
   'site.api': 'API',
-  'site.lastRefreshed': 'Dernière mise à jour\u00a0: {time}',
+  'site.dataAsOf': 'État des données\u00a0: {sources}.',
+  'site.sourceAsOf': '{source} {time}',
+  'site.sourceSnapshot': '{source} {date} (instantané livré)',
+  'site.sourceNotRead': '{source} pas encore lue',
 
   'country.name': '{country, select, ch {Suisse} de {Allemagne} other {Autriche}}',
   'country.in': IN,
@@ -212,13 +215,17 @@ export const fr: Messages = {
   'sources.json': 'Aussi en JSON\u00a0: {link}.',
   'sources.never': 'jamais',
   'sources.column':
-    '{column, select, source {Source} kind {Type} licence {Licence} state {État} lastSuccess {Dernier succès} lastAttempt {Dernière tentative} upcoming {À venir} other {Annulés}}',
+    '{column, select, source {Source} kind {Type} licence {Licence} state {État} dataAsOf {Données du} lastAttempt {Dernière tentative} upcoming {À venir} other {Annulés}}',
   'sources.kind': '{kind, select, host {envoyés par les organisateurs} other {importés}}',
   'sources.state':
     '{state, select, off {désactivée (dans le fichier des sources, non synchronisée)} ok {à jour} snapshot {instantané livré, pas encore synchronisée} pending {pas encore synchronisée} other {—}}',
   'sources.failing': 'en échec ({failures, plural, one {# tentative} other {# tentatives}})\u00a0:',
   'sources.snapshotOf': 'instantané du {date}',
-  'sources.unknownDate': 'date inconnue',
+  'sources.calendarsHeading': 'Les {count} calendriers de {source}',
+  'sources.calendarColumn':
+    '{column, select, calendar {Calendrier} city {Ville} state {État} lastChanged {Dernier changement} other {À venir}}',
+  'sources.calendarState':
+    '{state, select, ok {à jour} pending {pas encore synchronisé} gone {disparu (ses événements restent)\u00a0:} other {en échec (ses événements restent)\u00a0:}}',
 
   'notFound.title': 'Introuvable · Événements tech',
   'notFound.heading': 'Introuvable',

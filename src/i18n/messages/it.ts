@@ -9,7 +9,10 @@ export const it: Messages = {
   'site.footer':
     'Libero e aperto: {api} · {openapi} · MCP su {mcp}. Non vendiamo biglietti; ogni evento rimanda al suo organizzatore.',
   'site.api': 'API',
-  'site.lastRefreshed': 'Ultimo aggiornamento: {time}',
+  'site.dataAsOf': 'Dati aggiornati a: {sources}.',
+  'site.sourceAsOf': '{source} {time}',
+  'site.sourceSnapshot': '{source} {date} (istantanea inclusa)',
+  'site.sourceNotRead': '{source} non ancora letta',
 
   'country.name': '{country, select, ch {Svizzera} de {Germania} other {Austria}}',
   'country.in': IN,
@@ -209,13 +212,17 @@ export const it: Messages = {
   'sources.json': 'Anche in JSON: {link}.',
   'sources.never': 'mai',
   'sources.column':
-    '{column, select, source {Fonte} kind {Tipo} licence {Licenza} state {Stato} lastSuccess {Ultimo successo} lastAttempt {Ultimo tentativo} upcoming {In arrivo} other {Annullati}}',
+    '{column, select, source {Fonte} kind {Tipo} licence {Licenza} state {Stato} dataAsOf {Dati del} lastAttempt {Ultimo tentativo} upcoming {In arrivo} other {Annullati}}',
   'sources.kind': '{kind, select, host {inviati dagli organizzatori} other {importati}}',
   'sources.state':
     '{state, select, off {disattivata (nel file delle fonti, non sincronizzata)} ok {aggiornata} snapshot {istantanea inclusa, non ancora sincronizzata} pending {non ancora sincronizzata} other {—}}',
   'sources.failing': 'in errore ({failures, plural, one {# tentativo} other {# tentativi}}):',
   'sources.snapshotOf': 'istantanea del {date}',
-  'sources.unknownDate': 'data sconosciuta',
+  'sources.calendarsHeading': 'I {count} calendari di {source}',
+  'sources.calendarColumn':
+    '{column, select, calendar {Calendario} city {Città} state {Stato} lastChanged {Ultima modifica} other {In arrivo}}',
+  'sources.calendarState':
+    '{state, select, ok {aggiornato} pending {non ancora sincronizzato} gone {scomparso (i suoi eventi restano):} other {in errore (i suoi eventi restano):}}',
 
   'notFound.title': 'Non trovato · Eventi tech',
   'notFound.heading': 'Non trovato',

@@ -68,7 +68,7 @@ export interface EventPageOptions {
   baseUrl: string;
   now: Date;
   alsoListedAt?: readonly string[];
-  lastRefreshed?: PageMeta['lastRefreshed'];
+  freshness?: PageMeta['freshness'];
 }
 
 /**
@@ -138,7 +138,7 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
       path,
       query: new URLSearchParams(),
       head: html`<script type="application/ld+json">${jsonForScript(jsonLd(event, page, languages))}</script>`,
-      ...(options.lastRefreshed ? { lastRefreshed: options.lastRefreshed } : {}),
+      ...(options.freshness ? { freshness: options.freshness } : {}),
     },
     body,
   );

@@ -1,6 +1,7 @@
-import { dateTime } from '../../i18n/dates.js';
+import { dateTime, isoDayLabel } from '../../i18n/dates.js';
 import { LANGUAGES, type Language } from '../../i18n/languages.js';
 import type { Translator } from '../../i18n/translator.js';
+import type { SourceFreshness } from '../../use-cases/catalogue-status.js';
 import { message, OWN_NAMES, withLanguage } from './i18n.js';
 import { html, type SafeHtml } from './template.js';
 
@@ -15,11 +16,8 @@ export interface PageMeta {
   /** Canonical URL, absolute; by default this page in its language. */
   canonical?: string;
   head?: SafeHtml;
-  /**
-   * When the catalogue's sources were last refreshed, and in which zone to show it. Nothing provides it yet: the
-   * sources' sync status will; until then the line is left out rather than guessed.
-   */
-  lastRefreshed?: { at: Date; zone: string };
+  /** How old each source's data is, and in which zone to show times; without it the line is left out. */
+  freshness?: { sources: readonly SourceFreshness[]; zone: string };
 }
 
 /** The absolute URL of a page in a language, or (`undefined`) the URL that picks the language itself. */
@@ -71,11 +69,27 @@ ${body}
     openapi: html`<a href="/api/openapi.json">OpenAPI</a>`,
     mcp: html`<code>/api/mcp</code>`,
   })}</p>
-${meta.lastRefreshed ? html`<p>${t.t('site.lastRefreshed', { time: dateTime(meta.lastRefreshed.at, meta.lastRefreshed.zone, t) })}</p>` : ''}
+${meta.freshness?.sources.length ? html`<p>${freshnessLine(meta.freshness, t)}</p>` : ''}
 </footer>
 </body>
 </html>
 `.value;
+}
+
+/** "Data as of: confs-tech 6 Aug 2026 (snapshot) · meetup 26 Nov 2026, 12:05 CET", each source's own age. */
+export function freshnessLine(freshness: NonNullable<PageMeta['freshness']>, t: Translator): SafeHtml {
+  const parts = freshness.sources.map((f) => {
+    const source = html`<a href="/sources"><code>${f.source}</code></a>`;
+    if (f.kind === 'synced') return message(t, 'site.sourceAsOf', { source, time: dateTime(f.at, freshness.zone, t) });
+    if (f.kind === 'snapshot')
+      return message(t, 'site.sourceSnapshot', { source, date: isoDayLabel(f.of, freshness.zone, t) });
+    return message(t, 'site.sourceNotRead', { source });
+  });
+  return message(t, 'site.dataAsOf', { sources: joined(parts, ' · ') });
+}
+
+function joined(parts: SafeHtml[], separator: string): SafeHtml {
+  return parts.reduce<SafeHtml>((all, part, i) => (i === 0 ? part : html`${all}${separator}${part}`), html``);
 }
 
 /** Security headers of every HTML page: a strict CSP (no scripts at all), no sniffing, little referrer. */

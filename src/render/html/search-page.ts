@@ -32,7 +32,7 @@ export interface SearchPageInput {
   result?: SearchResult;
   errors?: FieldError[];
   alternatives?: Alternatives;
-  lastRefreshed?: PageMeta['lastRefreshed'];
+  freshness?: PageMeta['freshness'];
 }
 
 function select(name: string, label: string, current: string, options: [string, string][]) {
@@ -223,7 +223,7 @@ ${result ? resultsSection(input, result) : ''}`;
       query: pageQuery(input),
       // Every search canonicalises to its country's page in the same language: result lists are not for indexing.
       canonical: `${input.baseUrl}${withLanguage(`/${country}`, new URLSearchParams(), t.lang)}`,
-      ...(input.lastRefreshed ? { lastRefreshed: input.lastRefreshed } : {}),
+      ...(input.freshness ? { freshness: input.freshness } : {}),
     },
     body,
   );

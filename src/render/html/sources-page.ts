@@ -9,7 +9,8 @@ import { html, type SafeHtml } from './template.js';
 /** Times of syncs are the service's, not an event's: shown on the clock the three countries share, zone named. */
 const ZONE = COUNTRY_INFO.ch.timeZone;
 
-const COLUMNS = ['source', 'kind', 'licence', 'state', 'lastSuccess', 'lastAttempt', 'upcoming', 'cancelled'] as const;
+const COLUMNS = ['source', 'kind', 'licence', 'state', 'dataAsOf', 'lastAttempt', 'upcoming', 'cancelled'] as const;
+const CALENDAR_COLUMNS = ['calendar', 'city', 'state', 'lastChanged', 'upcoming'] as const;
 
 /** "23. Nov. 2026, 15:05 MEZ" (the page is for people; the JSON keeps ISO). */
 function when(iso: string | null, t: Translator): string {
@@ -32,17 +33,45 @@ function kind(s: SourceView, t: Translator): SafeHtml {
   return html`${t.t('sources.kind', { kind: s.kind })}`;
 }
 
+/** How old the source's data is: a sync's time, or the date of the shipped snapshot it was loaded from. */
+function dataAsOf(s: SourceView, t: Translator): SafeHtml {
+  if (!s.dataAsOf) return html`${t.t('sources.never')}`;
+  if (s.lastSuccess) return html`${when(s.dataAsOf, t)}`;
+  return html`${t.t('sources.snapshotOf', { date: isoDayLabel(s.dataAsOf, ZONE, t) })}`;
+}
+
 function row(s: SourceView, t: Translator): SafeHtml {
   // A source's name is the `source` value of its events: an identifier, as are the paths shown.
   const name = s.about ? html`<a href="${s.about}"><code>${s.source}</code></a>` : html`<code>${s.source}</code>`;
-  const snapshot = s.snapshot
-    ? html`<br><span class="muted">${t.t('sources.snapshotOf', { date: s.snapshot.of ? isoDayLabel(s.snapshot.of, ZONE, t) : t.t('sources.unknownDate') })}</span>`
-    : '';
   return html`<tr>
 <td>${name}</td><td>${kind(s, t)}</td><td>${s.licence ?? '—'}</td><td>${state(s, t)}</td>
-<td>${when(s.lastSuccess, t)}${snapshot}</td><td>${when(s.lastAttempt, t)}</td>
+<td>${dataAsOf(s, t)}</td><td>${when(s.lastAttempt, t)}</td>
 <td>${t.number(s.counts.listed)}</td><td>${t.number(s.counts.cancelled)}</td>
 </tr>`;
+}
+
+/** One calendar of a feed of calendars: the group (linked to its feed), its city, its state, when it last changed. */
+function calendarRow(c: NonNullable<SourceView['calendars']>[number], t: Translator): SafeHtml {
+  const state =
+    c.state === 'ok' || c.state === 'not synced yet'
+      ? html`${t.t('sources.calendarState', { state: c.state === 'ok' ? 'ok' : 'pending' })}`
+      : html`${t.t('sources.calendarState', { state: c.state })} <span class="error-text" lang="en">${c.lastError ?? ''}</span>`;
+  return html`<tr>
+<td><a href="${c.url}">${c.name ?? c.id}</a></td><td>${c.city ?? '—'}</td><td>${state}</td>
+<td>${when(c.lastChanged, t)}</td><td>${t.number(c.counts.listed)}</td>
+</tr>`;
+}
+
+/** The calendars of a feed of calendars, each with its own state: one failing keeps its events, the others update. */
+function calendarsOf(s: SourceView, t: Translator): SafeHtml {
+  if (!s.calendars?.length) return html``;
+  return html`<h2>${message(t, 'sources.calendarsHeading', { source: html`<code>${s.source}</code>`, count: s.calendars.length })}</h2>
+<table class="sources">
+<thead><tr>${CALENDAR_COLUMNS.map((column) => html`<th scope="col">${t.t('sources.calendarColumn', { column })}</th>`)}</tr></thead>
+<tbody>
+${s.calendars.map((c) => calendarRow(c, t))}
+</tbody>
+</table>`;
 }
 
 export interface SourcesPageInput {
@@ -60,7 +89,7 @@ export function renderSourcesPage({ t, baseUrl, view }: SourcesPageInput): strin
       : minutes % 60 === 0
         ? t.t('sources.syncHours', { hours: minutes / 60 })
         : t.t('sources.syncMinutes', { minutes });
-  const refreshed = t.t('site.lastRefreshed', { time: when(view.lastRefreshed, t) });
+
   return layout(
     {
       title: `${t.t('sources.heading')} · ${t.t('site.name')}`,
@@ -71,12 +100,13 @@ export function renderSourcesPage({ t, baseUrl, view }: SourcesPageInput): strin
       query: new URLSearchParams(),
     },
     html`<h1>${t.t('sources.heading')}</h1>
-<p>${refreshed}. ${sync} ${message(t, 'sources.json', { link: html`<a href="/api/sources"><code>/api/sources</code></a>` })}</p>
+<p>${sync} ${message(t, 'sources.json', { link: html`<a href="/api/sources"><code>/api/sources</code></a>` })}</p>
 <table class="sources">
 <thead><tr>${COLUMNS.map((column) => html`<th scope="col">${t.t('sources.column', { column })}</th>`)}</tr></thead>
 <tbody>
 ${view.sources.map((s) => row(s, t))}
 </tbody>
-</table>`,
+</table>
+${view.sources.map((s) => calendarsOf(s, t))}`,
   );
 }
