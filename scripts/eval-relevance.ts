@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DateTime } from 'luxon';
+import { classifyKinds } from '../src/catalogue/classify-kind.js';
 import { type CatalogueEvent, HOST_SOURCE, sourceOwner } from '../src/catalogue/event.js';
 import { resolveSubmission } from '../src/catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../src/catalogue/submission.js';
@@ -36,8 +37,17 @@ import { runImport } from '../src/use-cases/import-records.js';
 import { CURATED_SOURCE } from '../src/use-cases/seed-catalogue.js';
 import { upsertEvent } from '../src/use-cases/store-events.js';
 import { bm25Baseline } from './relevance/bm25-baseline.js';
+import { claimsOf } from './relevance/claims.js';
+import { type Constraints, shareMeeting, unmet } from './relevance/constraints.js';
 import { citesRelatedEvidence, fillerListed, quoted } from './relevance/evidence.js';
-import { type LabelledQuery, QUERY_CLASSES, type QueryClass, readQueries, setStats } from './relevance/queries.js';
+import {
+  CONSTRAINT_CLASSES,
+  type LabelledQuery,
+  QUERY_CLASSES,
+  type QueryClass,
+  readQueries,
+  setStats,
+} from './relevance/queries.js';
 import {
   type EvalReport,
   type Extraction,
@@ -46,11 +56,13 @@ import {
   gateFailures,
   groupScore,
   K,
+  promiseScore,
   type QueryReport,
 } from './relevance/report.js';
 
 export type { LabelledQuery, QueryClass } from './relevance/queries.js';
 export {
+  CONSTRAINT_CLASSES,
   FAILURE_CLASSES,
   QUERY_CLASSES,
   readQueries,
@@ -63,14 +75,21 @@ export { type EvalReport, formatReport, type Gate, gateFailures, type QueryRepor
 /** Saturday 1 March 2025, 10:00 in Zürich. */
 export const EVAL_NOW = '2025-03-01T09:00:00Z';
 
-function everyClass(score: number): Record<QueryClass, number> {
-  return Object.fromEntries(QUERY_CLASSES.map((c) => [c, score])) as Record<QueryClass, number>;
+function everyClass(classes: readonly QueryClass[], score: number): Partial<Record<QueryClass, number>> {
+  return Object.fromEntries(classes.map((c) => [c, score]));
 }
 
-/** What issue 22 asks of the engine: mean nDCG@10 ≥ 0.95, every class ≥ 0.9, no filler matched, no unrelated evidence. */
+/**
+ * What issue 22 asks of the engine, over the prompts written for it: mean nDCG@10 ≥ 0.95, every class ≥ 0.9, no
+ * filler matched, no unrelated evidence.
+ */
 export const ISSUE_22_TARGETS: Gate = {
   meanNdcg: 0.95,
-  classNdcg: everyClass(0.9),
+  classNdcg: everyClass(
+    QUERY_CLASSES.filter((c) => !CONSTRAINT_CLASSES.includes(c)),
+    0.9,
+  ),
+  constrained: false,
   extractionShare: 0.9,
   fillerPrompts: 0,
   unrelatedCites: 0,
@@ -234,14 +253,19 @@ function evaluateQuery(
   const result = search(ctx.index, params, now);
   const first = result.events.slice(0, K);
   const grades = first.map((r) => judged.get(r.entry.event.id) ?? 0);
-  const baselineIds = baseline(params, result.country).slice(0, K);
+  const baselineListed = baseline(params, result.country).slice(0, params.limit);
+  const baselineIds = baselineListed.slice(0, K);
   const baselineGrades = baselineIds.map((id) => judged.get(id) ?? 0);
+  const byId = new Map(all.map((e) => [e.id, e]));
+  const listed = result.events.map((r) => r.entry.event);
+  const claims = claimsOf(result);
   const shownIds = new Set(first.map((r) => r.entry.event.id));
   return {
     q: q.q,
     lang: q.lang,
     class: q.class,
     conversational: q.conversational === true,
+    constrained: q.constraints !== undefined,
     tool: q.tool,
     params: q.params ?? {},
     ndcg: ndcgAtK(grades, [...judged.values()]),
@@ -256,6 +280,20 @@ function evaluateQuery(
       .map(([id, grade]) => ({ title: titleOf.get(id) ?? id, grade })),
     relevantCount: judged.size,
     total: result.total,
+    listed: listed.length,
+    ...(q.constraints
+      ? {
+          precision: shareMeeting(listed, q.constraints, now),
+          baselinePrecision: shareMeeting(
+            baselineListed.map((id) => byId.get(id)!),
+            q.constraints,
+            now,
+          ),
+        }
+      : {}),
+    claimsKept: shareMeeting(listed, claims, now),
+    broken: brokenClaims(listed, claims, now),
+    ...(q.prefer ? { preferenceKept: preferredFirst(listed, q.prefer.language) } : {}),
     fillerListed: fillerListed(result.understood, q.mustNotMatch ?? []),
     unrelatedCites: first.flatMap((r) =>
       r.reasons
@@ -263,6 +301,20 @@ function evaluateQuery(
         .map((reason) => ({ title: r.entry.event.title, reason })),
     ),
   };
+}
+
+/** The listed events breaking a claim, with the claims each breaks (the first five). */
+function brokenClaims(listed: CatalogueEvent[], claims: Constraints, now: Date): QueryReport['broken'] {
+  return listed
+    .map((e) => ({ title: e.title, unmet: unmet(e, claims, now) }))
+    .filter((b) => b.unmet.length > 0)
+    .slice(0, 5);
+}
+
+/** Whether every listed event held in the preferred language comes before every one that is not. */
+function preferredFirst(listed: CatalogueEvent[], language: string): boolean {
+  const held = listed.map((e) => e.language === language);
+  return held.every((h, i) => h || held.slice(i).every((later) => !later));
 }
 
 /** Builds the evaluation catalogue, runs every labelled prompt and scores it. */
@@ -276,12 +328,19 @@ export async function evaluate(): Promise<EvalReport> {
     for (const lang of [...new Set(reports.map((r) => r.lang))])
       byLanguage[lang] = groupScore(reports.filter((r) => r.lang === lang));
     const overall = groupScore(reports);
+    const older = groupScore(reports.filter((r) => !r.constrained));
     return {
       queries: reports,
       stats: setStats(queries),
       events: count,
       meanNdcg: overall.ndcg,
       meanBaseline: overall.baseline,
+      olderMeanNdcg: older.ndcg,
+      olderMeanBaseline: older.baseline,
+      promises: Object.fromEntries(
+        QUERY_CLASSES.map((c) => [c, promiseScore(reports.filter((r) => r.class === c))]),
+      ) as EvalReport['promises'],
+      constrainedPromises: promiseScore(reports.filter((r) => r.constrained)),
       byClass: Object.fromEntries(
         QUERY_CLASSES.map((c) => [c, groupScore(reports.filter((r) => r.class === c))]),
       ) as EvalReport['byClass'],
@@ -291,6 +350,7 @@ export async function evaluate(): Promise<EvalReport> {
       bestNextEvent: groupScore(reports.filter((r) => r.tool === 'best_next_event')),
       extractionShare: reports.filter((r) => r.extraction.ok).length / reports.length,
       fillerPrompts: reports.filter((r) => r.fillerListed.length > 0).length,
+      olderFillerPrompts: reports.filter((r) => !r.constrained && r.fillerListed.length > 0).length,
       unrelatedCites: reports.reduce((n, r) => n + r.unrelatedCites.length, 0),
     };
   } finally {
@@ -298,7 +358,10 @@ export async function evaluate(): Promise<EvalReport> {
   }
 }
 
-/** `--catalogue`: the events a judge reads (id, local start, place, format, price, topics, title), no engine involved. */
+/**
+ * `--catalogue`: the events a judge reads (local start, place, format, price, topics, seniority, kinds, language, call
+ * for papers, id, title), no engine involved.
+ */
 async function printCatalogue(): Promise<void> {
   const { all, close } = await buildCatalogue();
   try {
@@ -311,8 +374,9 @@ async function printCatalogue(): Promise<void> {
       const start = DateTime.fromJSDate(e.start, { zone: COUNTRY_INFO[e.country].timeZone }).toFormat(
         'ccc yyyy-MM-dd HH:mm',
       );
+      const cfp = e.cfpUntil ? ` · cfp until ${e.cfpUntil}` : e.cfpUrl ? ' · cfp open until it starts' : '';
       console.log(
-        `${e.country} ${start} ${e.city ?? '—'} · ${e.format} · ${e.priceType} · ${e.topics.join(',')} · ${e.seniority.join(',') || '-'} · ${e.id} · ${e.title}${over}${hidden}`,
+        `${e.country} ${start} ${e.city ?? '—'} · ${e.format} · ${e.priceType} · ${e.topics.join(',')} · ${e.seniority.join(',') || '-'} · ${[...classifyKinds(e)].join(',') || '-'} · ${e.language ?? '-'}${cfp} · ${e.id} · ${e.title}${over}${hidden}`,
       );
     }
   } finally {

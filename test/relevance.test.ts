@@ -75,17 +75,21 @@ describe('relevance (npm run eval)', () => {
 
   it('holds mean and per-class nDCG@10 and the extraction share to issue 22’s targets', () => {
     expect(GATE.meanNdcg).toBeGreaterThanOrEqual(ISSUE_22_TARGETS.meanNdcg);
-    expect(report.meanNdcg, summary).toBeGreaterThanOrEqual(GATE.meanNdcg);
+    expect(GATE.constrained ? report.meanNdcg : report.olderMeanNdcg, summary).toBeGreaterThanOrEqual(GATE.meanNdcg);
     for (const c of QUERY_CLASSES) {
-      expect(GATE.classNdcg[c]).toBeGreaterThanOrEqual(ISSUE_22_TARGETS.classNdcg[c]);
-      expect(report.byClass[c].ndcg, `class ${c}\n${summary}`).toBeGreaterThanOrEqual(GATE.classNdcg[c]);
+      const target = ISSUE_22_TARGETS.classNdcg[c];
+      if (target !== undefined) expect(GATE.classNdcg[c]).toBeGreaterThanOrEqual(target);
+      const min = GATE.classNdcg[c];
+      if (min !== undefined) expect(report.byClass[c].ndcg, `class ${c}\n${summary}`).toBeGreaterThanOrEqual(min);
     }
     expect(report.extractionShare, summary).toBeGreaterThanOrEqual(GATE.extractionShare);
   });
 
   it('never lists filler as matched words in `understood`, over every conversational prompt', () => {
-    const conversational = report.queries.filter((r) => r.conversational);
-    expect(conversational.length).toBe(readQueries().filter((q) => q.conversational).length);
+    const conversational = report.queries.filter((r) => r.conversational && (GATE.constrained || !r.constrained));
+    expect(conversational.length).toBe(
+      readQueries().filter((q) => q.conversational && (GATE.constrained || !q.constraints)).length,
+    );
     const offenders = conversational.filter((r) => r.fillerListed.length > 0);
     const list = offenders.map((r) => `“${r.q}” → ${r.fillerListed.join(', ')}`).join('\n');
     expect(offenders.length, list).toBeLessThanOrEqual(GATE.fillerPrompts);
