@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { search } from '../src/query/engine.js';
+import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
-import { describeQuery } from '../src/query/prompt/restate.js';
 import { understandQuery } from '../src/query/prompt/understand.js';
 
 const NOW = new Date('2025-03-01T09:00:00Z');
 const understand = (q: string) => understandQuery(q, NOW, 'Europe/Zurich');
-const restated = (q: string) => describeQuery(parseSearchParams({ q }), understand(q), 'ch');
+/** How the engine restates a prompt (an empty catalogue: the sentence says what was asked, whatever matches). */
+const empty = new CatalogueIndex(() => NOW);
+empty.load([]);
+const restated = (q: string) => search(empty, parseSearchParams({ q }), NOW).understood;
 
 describe('understanding a prompt', () => {
   it('searches no request phrase, pronoun or auxiliary as a word, in English, German, French or Italian', () => {

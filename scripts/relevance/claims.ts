@@ -4,8 +4,7 @@
  * Checked event by event with constraints.ts, apart from the engine's own filters.
  */
 import { DateTime } from 'luxon';
-import { COUNTRY_INFO } from '../../src/places/countries.js';
-import type { SearchResult } from '../../src/query/engine.js';
+import { type SearchResult, zoneOf } from '../../src/query/engine.js';
 import type { Constraints } from './constraints.js';
 
 function localDate(date: Date, zone: string): string {
@@ -15,7 +14,7 @@ function localDate(date: Date, zone: string): string {
 /** The claims of an answer: everything its `understood` says every listed event is. */
 export function claimsOf(result: SearchResult): Constraints {
   const { understanding: u, params: p } = result;
-  const zone = COUNTRY_INFO[result.country].timeZone;
+  const zone = zoneOf(result.country);
   const c: Constraints = {};
   if (u.window)
     c.window = { from: localDate(u.window.from, zone), to: localDate(new Date(u.window.to.getTime() - 1), zone) };
@@ -26,7 +25,7 @@ export function claimsOf(result: SearchResult): Constraints {
     else c.city = p.city.name;
   }
   // "in Switzerland" is said when no place is: a claim about the country.
-  if (!u.place && !p.city) c.country = result.country;
+  if (!u.place && !p.city && result.country !== 'all') c.country = result.country;
   const fields = u.topics.filter((t) => !t.specific).map((t) => t.slug);
   if (fields.length) c.topics = fields;
   if (u.technologies.length) c.technologies = u.technologies.map((t) => t.term);

@@ -1,6 +1,5 @@
 import { expectedCrowd } from '../catalogue/crowd.js';
-import { COUNTRY_INFO } from '../places/countries.js';
-import type { SearchResult } from '../query/engine.js';
+import { type SearchResult, zoneOf } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
 import { eventPageUrl } from './event-json.js';
 import { formatDate, formatWhen, whereOf } from './when.js';
@@ -37,12 +36,11 @@ export interface MarkdownOptions {
 
 /** The paste-ready document of spec §4.2: title, summary, live-source note, and the table. */
 export function renderMarkdown(result: SearchResult, options: MarkdownOptions): string {
-  const info = COUNTRY_INFO[result.country];
   const live = `${options.baseUrl}/api/md?${toQueryString({ ...result.params, country: result.country })}`;
   const lines = [
     `# Tech events · ${escapeCell(options.filterLabel)}`,
     '',
-    `${result.total} upcoming event${result.total === 1 ? '' : 's'} · ${result.country.toUpperCase()} · ${formatDate(options.now, info.timeZone)}`,
+    `${result.total} upcoming event${result.total === 1 ? '' : 's'} · ${result.countries.join(', ').toUpperCase()} · ${formatDate(options.now, zoneOf(result.country))}`,
     '',
     `> This is a snapshot. The live list is always at <${live}>`,
     '',

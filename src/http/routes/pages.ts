@@ -89,7 +89,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       const result = await searchEvents(ctx, asked, askerOf(request));
       // A country page is never a dead end: with nothing here, it offers online events and the neighbours' next ones.
       const alternatives = result.total === 0 ? findAlternatives(ctx, result) : undefined;
-      dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : [result.country] });
+      dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : result.consulted });
       return sendHtml(
         reply,
         200,

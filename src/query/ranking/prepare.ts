@@ -6,6 +6,7 @@ import {
   widerTechnologies,
 } from '../../catalogue/lexicon-technologies.js';
 import type { TopicSlug } from '../../catalogue/taxonomy.js';
+import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { plain } from '../index/names.js';
 import { remembered } from '../memo.js';
@@ -68,8 +69,16 @@ function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAske
   });
 }
 
-/** What a query asks of the facets, worked out once (see PreparedQuery). */
-export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: Date) => string): PreparedQuery {
+/**
+ * What a query asks of the facets in one shard, worked out once (see PreparedQuery); `country` is the country every
+ * event must be in, when the query names one and no place.
+ */
+export function prepareQuery(
+  u: Understanding,
+  shard: CountryShard,
+  day: (date: Date) => string,
+  country: Country | undefined,
+): PreparedQuery {
   const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
   const fields = [...broad].map((slug) => ({ slug, term: u.topics.find((t) => t.slug === slug)!.term }));
   const technologies = u.technologies.map((t) => prepareTechnology(shard, t.term, t.typed, t.ids));
@@ -82,6 +91,7 @@ export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: 
   const phraseWords = plain(foldText(u.phrase)).trim().split(' ');
   return {
     u,
+    country,
     fields,
     technologies,
     implied,

@@ -3,7 +3,7 @@ import { FORMATS, TOPICS } from '../../catalogue/taxonomy.js';
 import { dayHeading, formatWhen, listingDay, machineTime, periodOf } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRIES, COUNTRY_INFO, type Country } from '../../places/countries.js';
-import type { RankedEvent, SearchResult } from '../../query/engine.js';
+import { type RankedEvent, type SearchResult, zoneOf } from '../../query/engine.js';
 import { toQueryString } from '../../query/params.js';
 import type { Alternatives } from '../../use-cases/alternatives.js';
 import { eventPageUrl } from '../event-json.js';
@@ -83,7 +83,7 @@ function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: 
 
 /** Results grouped by the local day they are listed under, each day headed "Today · …", "Next week · …". */
 function byDay(events: RankedEvent[], input: SearchPageInput, result: SearchResult): SafeHtml {
-  const zone = COUNTRY_INFO[result.country].timeZone;
+  const zone = zoneOf(result.country);
   const days = new Map<string, RankedEvent[]>();
   const sorted = [...events].sort((a, b) => a.entry.event.start.getTime() - b.entry.event.start.getTime());
   for (const ranked of sorted) {

@@ -1,7 +1,7 @@
 import { calendarDay, dayRange, isoDayLabel, localDay, periodOf, weeksAhead } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
-import type { SearchResult } from '../../query/engine.js';
+import { type SearchResult, zoneOf } from '../../query/engine.js';
 import type { DateWindowHit } from '../../query/prompt/dates.js';
 import { inCountry } from './i18n.js';
 
@@ -13,7 +13,7 @@ import { inCountry } from './i18n.js';
  */
 export function understoodFacets(result: SearchResult, t: Translator, now: Date): string[] {
   const { params: p, understanding: u } = result;
-  const zone = COUNTRY_INFO[result.country].timeZone;
+  const zone = zoneOf(result.country);
   const facets: string[] = [];
   const topics = [...new Set([...u.topics.map((topic) => topic.slug), ...p.topics])];
   if (topics.length) facets.push(t.or(topics.map((slug) => t.t(`topic.${slug}`))));
@@ -27,7 +27,7 @@ export function understoodFacets(result: SearchResult, t: Translator, now: Date)
     facets.push(p.near ? t.t('facet.within', { km: 45, place: p.city.name }) : t.t('facet.in', { place: p.city.name }));
   if (u.place)
     facets.push(t.t(u.place.mode === 'near' ? 'facet.near' : 'facet.inOrNear', { place: u.place.place.name }));
-  if (!p.city && !u.place) facets.push(inCountry(t, result.country));
+  if (!p.city && !u.place && result.country !== 'all') facets.push(inCountry(t, result.country));
   if (u.window) facets.push(windowText(u.window, zone, now, t));
   if (p.from) facets.push(t.t('facet.from', { date: isoDayLabel(p.from, zone, t) }));
   if (p.to) facets.push(t.t('facet.until', { date: isoDayLabel(p.to, zone, t) }));
