@@ -216,10 +216,10 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
 
   it('speaks the Accept-Language of the browser when the URL names no language, with hreflang alternates', async () => {
     for (const [locale, lang, heading] of [
-      ['fr-CH', 'fr', 'Événements tech en Suisse'],
-      ['de-AT', 'de', 'Tech-Events in der Schweiz'],
-      ['it-CH', 'it', 'Eventi tech in Svizzera'],
-      ['es-ES', 'en', 'Tech events in Switzerland'],
+      ['fr-CH', 'fr', 'Événements tech en Suisse, en Allemagne et en Autriche'],
+      ['de-AT', 'de', 'Tech-Events in der Schweiz, in Deutschland und in Österreich'],
+      ['it-CH', 'it', 'Eventi tech in Svizzera, in Germania e in Austria'],
+      ['es-ES', 'en', 'Tech events in Switzerland, Germany and Austria'],
     ] as const) {
       const context = await browser.newContext({ javaScriptEnabled: false, locale });
       const page = await context.newPage();
@@ -236,8 +236,9 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
         ...LANGUAGES.map((l) => [l, `${server.base}/?lang=${l}`]),
         ['x-default', `${server.base}/`],
       ]);
+      // The home page searches all three countries: it is its own canonical page.
       await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toBe(
-        `${server.base}/ch?lang=${lang}`,
+        `${server.base}/?lang=${lang}`,
       );
       // Links on the page keep the language the reader got.
       await expect(page.locator('a.brand').getAttribute('href')).resolves.toBe(`/?lang=${lang}`);
@@ -314,38 +315,35 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
     }
   });
 
-  it('offers the neighbours’ events when a search finds nothing in the chosen country', async () => {
+  it('says when a search finds nothing in the chosen country, what would widen it, and the near misses apart', async () => {
     const res = await request(`${server.base}/at?q=voxxed&lang=en`);
     expect(res.status).toBe(200);
-    expect(res.text).toContain('No upcoming events match in Austria');
-    expect(res.text).toContain('<h2>Next in Switzerland</h2>');
+    expect(res.text).toContain('Nothing matches all of this.');
+    expect(res.text).toMatch(/Without “in Austria”: \d+ events?/);
+    expect(res.text).toContain('<h2 id="alternatives">Close, but not everything you asked for</h2>');
     expect(res.text).toContain('VoxxedDays Zürich');
-    expect(res.text).toMatch(
-      /<a href="\/ch\?q=voxxed&amp;lang=en">See (the 1 event|all \d+ events) in Switzerland<\/a>/,
-    );
-    expect(res.text).toMatch(/All upcoming events in Austria \(\d+\)/);
+    expect(res.text).toContain('Differs: Zürich, Switzerland');
   });
 
-  it('never leaves a country page with nothing upcoming empty: online events and the neighbours’ next ones', async () => {
+  it('never leaves a country page with nothing upcoming empty: the other countries’ next events, apart', async () => {
     const res = await request(`${sparse.base}/at?lang=de`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('Zurzeit stehen in Österreich keine Veranstaltungen an.');
-    expect(res.text).toContain('Online-Veranstaltungen, an denen Sie aus Österreich teilnehmen können');
+    expect(res.text).toContain('<h2 id="alternatives">Knapp daneben</h2>');
     expect(res.text).toContain('Online Kubernetes Clinic');
-    expect(res.text).toContain('<h2>Als Nächstes in der Schweiz</h2>');
+    expect(res.text).toContain('Anders: online, ausgerichtet in Deutschland');
     expect(res.text).toContain('Basel Rust Evening');
-    expect(res.text).toContain('<h2>Als Nächstes in Deutschland</h2>');
+    expect(res.text).toContain('Anders: Basel, Schweiz');
     expect(res.text).toContain('Cloud Native Night');
-    // The online event is offered once, not again among Germany's next events.
+    // Each event is offered once.
     expect(res.text.match(/Online Kubernetes Clinic/g)).toHaveLength(1);
-    expect(res.text).not.toMatch(/keine Veranstaltungen\.<\/p>\s*$/);
   });
 
   it('shows invalid filters as a message in the reader language, not an error page', async () => {
     const res = await request(`${server.base}/?city=Atlantis&lang=fr`);
     expect(res.status).toBe(422);
     expect(res.text).toContain(
-      'Ville\u00a0: «\u00a0Atlantis\u00a0» n’est pas une ville que nous connaissons en Suisse.',
+      'Ville\u00a0: «\u00a0Atlantis\u00a0» n’est pas une ville que nous connaissons en Suisse, en Allemagne et en Autriche.',
     );
   });
 

@@ -54,9 +54,33 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
       `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(e.organizer)} | ~${crowd} expected |`,
     );
   }
-  if (result.events.length === 0) lines.push('| — | No upcoming events match. | | | |');
+  if (result.events.length === 0) lines.push('| — | No upcoming events match all of this. | | | |');
   if (result.total > result.events.length) {
     lines.push('', `Showing ${result.events.length} of ${result.total}. Add \`limit=100\` to the live URL for more.`);
+  }
+  if (result.widen?.length) {
+    lines.push(
+      '',
+      `Dropping one thing would find more: ${result.widen.map((w) => `without “${escapeCell(w.without)}”, ${w.total}`).join('; ')}.`,
+    );
+  }
+  if (result.alternatives?.length) {
+    // Near misses are no matches: under their own heading, after the table, each with what differs.
+    lines.push(
+      '',
+      '## Near misses',
+      '',
+      'Not matches: each misses one thing asked.',
+      '',
+      '| When | Event | Where | Differs |',
+      '|---|---|---|---|',
+    );
+    for (const { entry, differs } of result.alternatives) {
+      const e = entry.event;
+      lines.push(
+        `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(differs)} |`,
+      );
+    }
   }
   return `${lines.join('\n')}\n`;
 }

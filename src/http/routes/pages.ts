@@ -3,11 +3,12 @@ import { ServiceError, ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
 import { chooseLanguage, type Language } from '../../i18n/languages.js';
 import { translator } from '../../i18n/translator.js';
-import { COUNTRIES, COUNTRY_INFO, type Country, isCountry } from '../../places/countries.js';
+import { isCountry } from '../../places/countries.js';
+import { zoneOf } from '../../query/engine.js';
+import { SCOPES, type Scope } from '../../query/params.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
-import { findAlternatives } from '../../use-cases/alternatives.js';
 import { catalogueRefreshed } from '../../use-cases/catalogue-status.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
@@ -17,6 +18,8 @@ import { pathOf } from '../url-path.js';
 const FORM_FIELDS = ['q', 'country', 'city', 'topic', 'format', 'who', 'seniority', 'near', 'org', 'limit'];
 
 type Query = Record<string, unknown>;
+
+const isScope = (value: unknown): value is Scope => (SCOPES as readonly unknown[]).includes(value);
 
 /** The page's language: `?lang=`, else Accept-Language, else English. */
 function languageOf(request: FastifyRequest) {
@@ -57,7 +60,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(SITE_CSS),
   );
 
-  const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Country) => {
+  const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Scope) => {
     const query = request.query as Query;
     const language = languageOf(request);
     const t = translator(language.lang);
@@ -69,7 +72,8 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     }
     const order: ResultOrder | undefined =
       query.order === 'date' || query.order === 'relevance' ? query.order : undefined;
-    const chosen = isCountry(form.country) ? form.country : country;
+    // The menu: all three countries on the home page, the country on its own page, unless the form chose.
+    const chosen: Scope = isScope(form.country) ? form.country : country;
     const now = ctx.now();
     const lastRefreshed = await catalogueRefreshed(ctx);
     const page = {
@@ -80,29 +84,20 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       now,
       form,
       ...(order ? { order } : {}),
-      ...(lastRefreshed ? { lastRefreshed: { at: lastRefreshed, zone: COUNTRY_INFO[chosen].timeZone } } : {}),
+      ...(lastRefreshed ? { lastRefreshed: { at: lastRefreshed, zone: zoneOf(chosen) } } : {}),
     };
     try {
-      // The home page searches Switzerland unless the prompt names another place; a country's page its country.
-      const explicit = form.country !== undefined || country !== 'ch';
-      const asked = { ...form, ...(explicit ? { country: chosen } : {}) };
-      const result = await searchEvents(ctx, asked, askerOf(request));
-      // A country page is never a dead end: with nothing here, it offers online events and the neighbours' next ones.
-      const alternatives = result.total === 0 ? findAlternatives(ctx, result) : undefined;
-      dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : result.consulted });
-      return sendHtml(
-        reply,
-        200,
-        language,
-        renderSearchPage({ ...page, result, ...(alternatives ? { alternatives } : {}) }),
-      );
+      // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
+      const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
+      dependsOn(request, ctx, { countries: result.consulted });
+      return sendHtml(reply, 200, language, renderSearchPage({ ...page, result }));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return sendHtml(reply, 422, language, renderSearchPage({ ...page, errors: error.errors }));
     }
   };
 
-  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(request, reply, 'ch'));
+  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(request, reply, 'all'));
 
   app.get<{ Params: { country: string } }>('/:country', { config: PAGE_CONFIG }, (request, reply) => {
     const { country } = request.params;

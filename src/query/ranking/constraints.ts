@@ -7,7 +7,7 @@ import { titleNames } from './evidence.js';
 import type { ConstraintName, Facet, PreparedQuery } from './facet.js';
 import { FACETS } from './facets.js';
 
-export type { ConstraintName } from './facet.js';
+export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
 
 /**
  * The constraints a prompt can state, each defined once: what it is (the facets that state it, or the country

@@ -76,7 +76,17 @@ export const POINTS = Object.fromEntries(Object.entries(WEIGHT).map(([k, w]) => 
 export type Role = 'filter' | 'words' | 'rank';
 
 /** The constraints a prompt can state (see constraints.ts, where each is defined). */
-export type ConstraintName = 'subject' | 'kind' | 'format' | 'price' | 'audience' | 'place' | 'country' | 'window';
+export const CONSTRAINT_NAMES = [
+  'subject',
+  'kind',
+  'format',
+  'price',
+  'audience',
+  'place',
+  'country',
+  'window',
+] as const;
+export type ConstraintName = (typeof CONSTRAINT_NAMES)[number];
 
 /** A field the prompt names as such ("KI", "security", "Datenbanken" is not one: see PreparedTechnology). */
 export interface AskedField {
