@@ -227,6 +227,19 @@ interface Catalogue {
   close(): Promise<void>;
 }
 
+/**
+ * Stores the evaluation catalogue in a service's empty database (the frozen confs.tech copy, then the fixture events)
+ * and loads its read index as at start-up; answers every stored event. For a test server as for `npm run eval`.
+ */
+export async function loadEvaluationCatalogue(ctx: ServingContext): Promise<{ all: CatalogueEvent[]; count: number }> {
+  const seed = await runImport(ctx, confsTechImporter, readFileSync(SEED_COPY, 'utf8'), { source: CURATED_SOURCE });
+  if (seed.skipped.length > 0) throw new Error(`seed records skipped: ${JSON.stringify(seed.skipped)}`);
+  const fixtureCount = await loadFixture(ctx);
+  const all = await ctx.events.listNotEndedSince(new Date(0));
+  ctx.index.load(await ctx.events.listNotEndedSince(new Date(ctx.now().getTime() - 86_400_000)));
+  return { all, count: seed.created + fixtureCount };
+}
+
 /** The evaluation catalogue in a fresh temporary database, with the read index loaded as at start-up. */
 export async function buildCatalogue(): Promise<Catalogue> {
   const dir = mkdtempSync(join(tmpdir(), 'tev-eval-'));
@@ -238,12 +251,8 @@ export async function buildCatalogue(): Promise<Catalogue> {
   };
   try {
     const ctx = createServingContext(config, storage, createLogger('silent'));
-    const seed = await runImport(ctx, confsTechImporter, readFileSync(SEED_COPY, 'utf8'), { source: CURATED_SOURCE });
-    if (seed.skipped.length > 0) throw new Error(`seed records skipped: ${JSON.stringify(seed.skipped)}`);
-    const fixtureCount = await loadFixture(ctx);
-    const all = await ctx.events.listNotEndedSince(new Date(0));
-    ctx.index.load(await ctx.events.listNotEndedSince(new Date(ctx.now().getTime() - 86_400_000)));
-    return { ctx, all, count: seed.created + fixtureCount, close };
+    const { all, count } = await loadEvaluationCatalogue(ctx);
+    return { ctx, all, count, close };
   } catch (error) {
     await close();
     throw error;

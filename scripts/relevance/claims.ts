@@ -37,7 +37,7 @@ export function claimsOf(result: SearchResult): Constraints {
   const seniority = [...new Set([...u.seniority, ...p.seniority])];
   if (seniority.length) c.seniority = seniority;
   if (u.founders || p.who === 'founders') c.founders = true;
-  if (p.cfp === 'open') c.cfp = 'open';
+  if (p.cfp === 'open' || u.cfp) c.cfp = 'open';
   if (p.plain.language?.length) c.languages = p.plain.language;
   if (p.org) c.organizer = p.org;
   return c;

@@ -54,12 +54,12 @@ export function describeQuery(p: SearchParams, u: Understanding, scope: Scope, q
   }
   if (p.cfp === 'open' || u.cfp) parts.push('with an open call for papers');
   sentence = parts.join(' ');
-  // Where the person is and the language they wish for order the answers; they do not narrow them.
-  if (u.home) sentence += `, nearest to your base in ${u.home.place.name} first`;
-  if (u.language) sentence += `, those held in ${PLAIN_FIELDS.language.labels[u.language]} first`;
   if (said('window')) sentence += `, ${said('window')}`;
   if (p.from || p.to)
     sentence += `, starting ${p.from ? `from ${p.from}` : ''}${p.from && p.to ? ' ' : ''}${p.to ? `until ${p.to}` : ''}`;
+  // Where the person is and the language they wish for order the answers; they do not narrow them.
+  if (u.home) sentence += `, nearest to your base in ${u.home.place.name} first`;
+  if (u.language) sentence += `, those held in ${PLAIN_FIELDS.language.labels[u.language]} first`;
   const words = u.terms.map((t) => `“${t}”`);
   if (words.length) {
     // Words the lexicon does not know find what mentions them, or, beside constraints, order what meets those.
