@@ -36,8 +36,10 @@ function describeTechnology(term: string, typed: string, ids: readonly string[])
     parts,
     wider,
     topics,
-    description: remembered(FINDERS, [...own, ...parts].sort().join(' '), 1000, (key) =>
-      technologyFinder(key.split(' ')),
+    // Keyed by the ids joined with a character no id holds: the id of a term of its own may hold a space
+    // ("term:crypto valley"), and split at it would look for "crypto" alone.
+    description: remembered(FINDERS, [...own, ...parts].sort().join('\n'), 1000, (key) =>
+      technologyFinder(key.split('\n')),
     ),
     // Everything the evidence depends on: the term, the words as typed (its full-text hits), the technologies.
     memo: `tech|${term}|${typed}|${[...own].join(',')}`,
