@@ -364,6 +364,7 @@ export async function evaluate(): Promise<EvalReport> {
       olderMeanBaseline: older.baseline,
       overall,
       older,
+      constrained: groupScore(reports.filter((r) => r.constrained)),
       promises: Object.fromEntries(
         QUERY_CLASSES.map((c) => [c, promiseScore(reports.filter((r) => r.class === c))]),
       ) as EvalReport['promises'],

@@ -90,6 +90,8 @@ export interface EvalReport {
   /** The whole set, and issue 22's set (the prompts without constraints), as groups. */
   overall: GroupScore;
   older: GroupScore;
+  /** Issue 32's prompts (with constraints). */
+  constrained: GroupScore;
   promises: Record<QueryClass, PromiseScore>;
   constrainedPromises: PromiseScore;
   byClass: Record<QueryClass, GroupScore>;
@@ -247,6 +249,7 @@ export function formatReport(report: EvalReport, gate: Gate): string {
   lines.push('');
   lines.push(scoreLine('all', report.overall));
   lines.push(scoreLine('older set', report.older));
+  lines.push(scoreLine('constraints set', report.constrained));
   lines.push('');
   lines.push('promises kept      n   precision (BM25)   claims kept   all kept');
   for (const c of QUERY_CLASSES) lines.push(promiseLine(c, report.promises[c]));
