@@ -158,6 +158,15 @@ describe.each(ENGINES)('the examples of issue 32 on %s', (engine) => {
     ]);
   });
 
+  it('documents `alternatives` and `widen` in the OpenAPI document, from the schema the answers are made by', async () => {
+    const doc = (await request(`${server.base}/api/openapi.json`)).body;
+    const list = doc.components.schemas.EventList;
+    expect(list.properties.alternatives.items.properties.differs.type).toBe('string');
+    expect(list.properties.alternatives.items.properties.constraint.enum).toContain('window');
+    expect(list.properties.widen.items.required).toEqual(['constraint', 'without', 'total']);
+    expect(list.required).not.toContain('alternatives');
+  });
+
   it('the calendar of “KI Zürich” subscribes to AI events near Zürich only, never to near misses', async () => {
     const ics = await request(`${server.base}/api/calendar?q=${encodeURIComponent('KI Zürich')}`);
     const summaries = parseCalendar(ics.text).events.map(({ e }) => e.summary);
