@@ -95,4 +95,43 @@ describe('understanding a prompt', () => {
     expect(cto.seniority).toEqual([]);
     expect(understand('events for senior engineers').seniority).toEqual(['senior']);
   });
+
+  it('reads a call for papers in every language as cfp=open, and a language wish as a wish, never as words', () => {
+    for (const q of [
+      'Call for Papers offen für Security-Konferenzen',
+      'appel à conférences ouvert en Suisse',
+      'call for paper aperto in Austria',
+      'conferences with an open CFP',
+      'Vorträge einreichen: KI-Konferenzen',
+    ]) {
+      const u = understand(q);
+      expect(u.cfp, q).toBe(true);
+      expect(u.terms, q).toEqual([]);
+    }
+    expect(understand('appel à conférences ouvert').kinds).toEqual([]);
+    for (const [q, language] of [
+      ['KI-Konferenz in Berlin, am liebsten auf Englisch', 'en'],
+      ['AI conference in Berlin, ideally in English', 'en'],
+      ['meetup Kubernetes à Berne, de préférence en allemand', 'de'],
+      ['conferenze a Berlino, preferibilmente in inglese', 'en'],
+      ['Workshops, gerne auf Deutsch', 'de'],
+      ['événements IA en français', 'fr'],
+    ] as const) {
+      const u = understand(q);
+      expect(u.language, q).toBe(language);
+      expect(u.terms, q).toEqual([]);
+    }
+    expect(restated('KI-Konferenz in Berlin, am liebsten auf Englisch')).toBe(
+      'AI & ML conferences in or near Berlin, those held in English first',
+    );
+    // "Deutschland" is a country, not the language.
+    expect(understand('Konferenzen in Deutschland').language).toBeUndefined();
+  });
+
+  it('restates words beside constraints as ordering, and words alone as what is searched', () => {
+    expect(restated('Kubernetes meetup Zürich with pizza')).toBe(
+      'Kubernetes meetups in or near Zürich, those mentioning “pizza” first',
+    );
+    expect(restated('Zephyr RTOS')).toBe('Events in Switzerland, matching “Zephyr” or “RTOS”');
+  });
 });
