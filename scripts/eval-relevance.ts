@@ -12,13 +12,16 @@
  * - whether the engine's understanding extracted exactly the expected city, topics and date window (a facet the
  *   prompt does not expect must not be extracted either);
  * - filler words `understood` lists as matched, and reasons citing evidence unrelated to the prompt (evidence.ts).
- * Exits 1 when the report falls short of CI_GATE, issue 22's targets.
+ * - the promises kept (issue 32): precision of the listed events against each prompt's labelled constraints, and the
+ *   share of them keeping every claim of `understood` (claims.ts, constraints.ts), beside the BM25 baseline.
+ * Exits 1 when the report falls short of CI_GATE.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DateTime } from 'luxon';
+import { classifyKinds } from '../src/catalogue/classify-kind.js';
 import { type CatalogueEvent, HOST_SOURCE, sourceOwner } from '../src/catalogue/event.js';
 import { resolveSubmission } from '../src/catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../src/catalogue/submission.js';
@@ -28,7 +31,7 @@ import { confsTechImporter } from '../src/importers/confs-tech.js';
 import { createLogger } from '../src/observability/logger.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
 import { resolveCity } from '../src/places/gazetteer.js';
-import { type SearchResult, search } from '../src/query/engine.js';
+import { type SearchResult, search, zoneOf } from '../src/query/engine.js';
 import { endsAt } from '../src/query/index/indexed-event.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { openStorage } from '../src/storage/database.js';
@@ -36,8 +39,17 @@ import { runImport } from '../src/use-cases/import-records.js';
 import { CURATED_SOURCE } from '../src/use-cases/seed-catalogue.js';
 import { upsertEvent } from '../src/use-cases/store-events.js';
 import { bm25Baseline } from './relevance/bm25-baseline.js';
+import { claimsOf } from './relevance/claims.js';
+import { type Constraints, shareMeeting, unmet } from './relevance/constraints.js';
 import { citesRelatedEvidence, fillerListed, quoted } from './relevance/evidence.js';
-import { type LabelledQuery, QUERY_CLASSES, type QueryClass, readQueries, setStats } from './relevance/queries.js';
+import {
+  CONSTRAINT_CLASSES,
+  type LabelledQuery,
+  QUERY_CLASSES,
+  type QueryClass,
+  readQueries,
+  setStats,
+} from './relevance/queries.js';
 import {
   type EvalReport,
   type Extraction,
@@ -46,11 +58,13 @@ import {
   gateFailures,
   groupScore,
   K,
+  promiseScore,
   type QueryReport,
 } from './relevance/report.js';
 
 export type { LabelledQuery, QueryClass } from './relevance/queries.js';
 export {
+  CONSTRAINT_CLASSES,
   FAILURE_CLASSES,
   QUERY_CLASSES,
   readQueries,
@@ -63,24 +77,40 @@ export { type EvalReport, formatReport, type Gate, gateFailures, type QueryRepor
 /** Saturday 1 March 2025, 10:00 in Zürich. */
 export const EVAL_NOW = '2025-03-01T09:00:00Z';
 
-function everyClass(score: number): Record<QueryClass, number> {
-  return Object.fromEntries(QUERY_CLASSES.map((c) => [c, score])) as Record<QueryClass, number>;
+function everyClass(classes: readonly QueryClass[], score: number): Partial<Record<QueryClass, number>> {
+  return Object.fromEntries(classes.map((c) => [c, score]));
 }
 
-/** What issue 22 asks of the engine: mean nDCG@10 ≥ 0.95, every class ≥ 0.9, no filler matched, no unrelated evidence. */
+/**
+ * What issue 22 asks of the engine, over the prompts written for it: mean nDCG@10 ≥ 0.95, every class ≥ 0.9, no
+ * filler matched, no unrelated evidence.
+ */
 export const ISSUE_22_TARGETS: Gate = {
   meanNdcg: 0.95,
-  classNdcg: everyClass(0.9),
+  classNdcg: everyClass(
+    QUERY_CLASSES.filter((c) => !CONSTRAINT_CLASSES.includes(c)),
+    0.9,
+  ),
+  constrained: false,
+  claimsKept: 0,
   extractionShare: 0.9,
   fillerPrompts: 0,
   unrelatedCites: 0,
 };
 
 /**
- * What CI holds the engine to (test/relevance.test.ts, `npm run eval`): issue 22's targets, and the extraction share
- * CI already held (95 %).
+ * What CI holds the engine to (test/relevance.test.ts, `npm run eval`): issue 22's targets, the extraction share CI
+ * already held (95 %), and issue 32's: every event listed for a prompt with constraints keeps every claim of
+ * `understood`, those prompts' classes reach nDCG@10 ≥ 0.9 too, and no prompt's `understood` quotes its filler or
+ * wishes as matched words.
  */
-export const CI_GATE: Gate = { ...ISSUE_22_TARGETS, extractionShare: 0.95 };
+export const CI_GATE: Gate = {
+  ...ISSUE_22_TARGETS,
+  extractionShare: 0.95,
+  classNdcg: { ...ISSUE_22_TARGETS.classNdcg, ...everyClass(CONSTRAINT_CLASSES, 0.9) },
+  constrained: true,
+  claimsKept: 1,
+};
 
 /**
  * The confs.tech conferences judged against, frozen: the shipped seed is rebuilt from newer data now and then, and
@@ -159,7 +189,7 @@ function localDate(date: Date, zone: string): string {
 function checkExtraction(q: LabelledQuery, result: SearchResult): Extraction {
   const expect = q.expect ?? {};
   const u = result.understanding;
-  const zone = COUNTRY_INFO[result.country].timeZone;
+  const zone = zoneOf(result.country);
 
   const actualPlace = u.place?.place ?? u.home?.place ?? result.params.city;
   const expectedPlace = expect.city ? resolveCity(expect.city) : undefined;
@@ -197,6 +227,19 @@ interface Catalogue {
   close(): Promise<void>;
 }
 
+/**
+ * Stores the evaluation catalogue in a service's empty database (the frozen confs.tech copy, then the fixture events)
+ * and loads its read index as at start-up; answers every stored event. For a test server as for `npm run eval`.
+ */
+export async function loadEvaluationCatalogue(ctx: ServingContext): Promise<{ all: CatalogueEvent[]; count: number }> {
+  const seed = await runImport(ctx, confsTechImporter, readFileSync(SEED_COPY, 'utf8'), { source: CURATED_SOURCE });
+  if (seed.skipped.length > 0) throw new Error(`seed records skipped: ${JSON.stringify(seed.skipped)}`);
+  const fixtureCount = await loadFixture(ctx);
+  const all = await ctx.events.listNotEndedSince(new Date(0));
+  ctx.index.load(await ctx.events.listNotEndedSince(new Date(ctx.now().getTime() - 86_400_000)));
+  return { all, count: seed.created + fixtureCount };
+}
+
 /** The evaluation catalogue in a fresh temporary database, with the read index loaded as at start-up. */
 export async function buildCatalogue(): Promise<Catalogue> {
   const dir = mkdtempSync(join(tmpdir(), 'tev-eval-'));
@@ -208,12 +251,8 @@ export async function buildCatalogue(): Promise<Catalogue> {
   };
   try {
     const ctx = createServingContext(config, storage, createLogger('silent'));
-    const seed = await runImport(ctx, confsTechImporter, readFileSync(SEED_COPY, 'utf8'), { source: CURATED_SOURCE });
-    if (seed.skipped.length > 0) throw new Error(`seed records skipped: ${JSON.stringify(seed.skipped)}`);
-    const fixtureCount = await loadFixture(ctx);
-    const all = await ctx.events.listNotEndedSince(new Date(0));
-    ctx.index.load(await ctx.events.listNotEndedSince(new Date(ctx.now().getTime() - 86_400_000)));
-    return { ctx, all, count: seed.created + fixtureCount, close };
+    const { all, count } = await loadEvaluationCatalogue(ctx);
+    return { ctx, all, count, close };
   } catch (error) {
     await close();
     throw error;
@@ -234,17 +273,27 @@ function evaluateQuery(
   const result = search(ctx.index, params, now);
   const first = result.events.slice(0, K);
   const grades = first.map((r) => judged.get(r.entry.event.id) ?? 0);
-  const baselineIds = baseline(params, result.country).slice(0, K);
+  // The answer as every output shows it: the matches, then the near misses apart.
+  const answered = [...result.events, ...(result.alternatives ?? [])].slice(0, K);
+  const answerGrades = answered.map((r) => judged.get(r.entry.event.id) ?? 0);
+  const baselineListed = baseline(params, result.country).slice(0, params.limit);
+  const baselineIds = baselineListed.slice(0, K);
   const baselineGrades = baselineIds.map((id) => judged.get(id) ?? 0);
+  const byId = new Map(all.map((e) => [e.id, e]));
+  const listed = result.events.map((r) => r.entry.event);
+  const claims = claimsOf(result);
   const shownIds = new Set(first.map((r) => r.entry.event.id));
   return {
     q: q.q,
     lang: q.lang,
     class: q.class,
     conversational: q.conversational === true,
+    constrained: q.constraints !== undefined,
     tool: q.tool,
     params: q.params ?? {},
     ndcg: ndcgAtK(grades, [...judged.values()]),
+    // An answer with nothing relevant keeps its word by listing nothing; near misses are shown apart, saying so.
+    answerNdcg: judged.size === 0 ? ndcgAtK(grades, []) : ndcgAtK(answerGrades, [...judged.values()]),
     baselineNdcg: ndcgAtK(baselineGrades, [...judged.values()]),
     extraction: checkExtraction(q, result),
     understood: result.understood,
@@ -256,6 +305,20 @@ function evaluateQuery(
       .map(([id, grade]) => ({ title: titleOf.get(id) ?? id, grade })),
     relevantCount: judged.size,
     total: result.total,
+    listed: listed.length,
+    ...(q.constraints
+      ? {
+          precision: shareMeeting(listed, q.constraints, now),
+          baselinePrecision: shareMeeting(
+            baselineListed.map((id) => byId.get(id)!),
+            q.constraints,
+            now,
+          ),
+        }
+      : {}),
+    claimsKept: shareMeeting(listed, claims, now),
+    broken: brokenClaims(listed, claims, now),
+    ...(q.prefer ? { preferenceKept: preferredFirst(listed, q.prefer.language) } : {}),
     fillerListed: fillerListed(result.understood, q.mustNotMatch ?? []),
     unrelatedCites: first.flatMap((r) =>
       r.reasons
@@ -263,6 +326,20 @@ function evaluateQuery(
         .map((reason) => ({ title: r.entry.event.title, reason })),
     ),
   };
+}
+
+/** The listed events breaking a claim, with the claims each breaks (the first five). */
+function brokenClaims(listed: CatalogueEvent[], claims: Constraints, now: Date): QueryReport['broken'] {
+  return listed
+    .map((e) => ({ title: e.title, unmet: unmet(e, claims, now) }))
+    .filter((b) => b.unmet.length > 0)
+    .slice(0, 5);
+}
+
+/** Whether every listed event held in the preferred language comes before every one that is not. */
+function preferredFirst(listed: CatalogueEvent[], language: string): boolean {
+  const held = listed.map((e) => e.language === language);
+  return held.every((h, i) => h || held.slice(i).every((later) => !later));
 }
 
 /** Builds the evaluation catalogue, runs every labelled prompt and scores it. */
@@ -276,12 +353,22 @@ export async function evaluate(): Promise<EvalReport> {
     for (const lang of [...new Set(reports.map((r) => r.lang))])
       byLanguage[lang] = groupScore(reports.filter((r) => r.lang === lang));
     const overall = groupScore(reports);
+    const older = groupScore(reports.filter((r) => !r.constrained));
     return {
       queries: reports,
       stats: setStats(queries),
       events: count,
       meanNdcg: overall.ndcg,
       meanBaseline: overall.baseline,
+      olderMeanNdcg: older.ndcg,
+      olderMeanBaseline: older.baseline,
+      overall,
+      older,
+      constrained: groupScore(reports.filter((r) => r.constrained)),
+      promises: Object.fromEntries(
+        QUERY_CLASSES.map((c) => [c, promiseScore(reports.filter((r) => r.class === c))]),
+      ) as EvalReport['promises'],
+      constrainedPromises: promiseScore(reports.filter((r) => r.constrained)),
       byClass: Object.fromEntries(
         QUERY_CLASSES.map((c) => [c, groupScore(reports.filter((r) => r.class === c))]),
       ) as EvalReport['byClass'],
@@ -291,6 +378,7 @@ export async function evaluate(): Promise<EvalReport> {
       bestNextEvent: groupScore(reports.filter((r) => r.tool === 'best_next_event')),
       extractionShare: reports.filter((r) => r.extraction.ok).length / reports.length,
       fillerPrompts: reports.filter((r) => r.fillerListed.length > 0).length,
+      olderFillerPrompts: reports.filter((r) => !r.constrained && r.fillerListed.length > 0).length,
       unrelatedCites: reports.reduce((n, r) => n + r.unrelatedCites.length, 0),
     };
   } finally {
@@ -298,7 +386,10 @@ export async function evaluate(): Promise<EvalReport> {
   }
 }
 
-/** `--catalogue`: the events a judge reads (id, local start, place, format, price, topics, title), no engine involved. */
+/**
+ * `--catalogue`: the events a judge reads (local start, place, format, price, topics, seniority, kinds, language, call
+ * for papers, id, title), no engine involved.
+ */
 async function printCatalogue(): Promise<void> {
   const { all, close } = await buildCatalogue();
   try {
@@ -311,8 +402,9 @@ async function printCatalogue(): Promise<void> {
       const start = DateTime.fromJSDate(e.start, { zone: COUNTRY_INFO[e.country].timeZone }).toFormat(
         'ccc yyyy-MM-dd HH:mm',
       );
+      const cfp = e.cfpUntil ? ` · cfp until ${e.cfpUntil}` : e.cfpUrl ? ' · cfp open until it starts' : '';
       console.log(
-        `${e.country} ${start} ${e.city ?? '—'} · ${e.format} · ${e.priceType} · ${e.topics.join(',')} · ${e.seniority.join(',') || '-'} · ${e.id} · ${e.title}${over}${hidden}`,
+        `${e.country} ${start} ${e.city ?? '—'} · ${e.format} · ${e.priceType} · ${e.topics.join(',')} · ${e.seniority.join(',') || '-'} · ${[...classifyKinds(e)].join(',') || '-'} · ${e.language ?? '-'}${cfp} · ${e.id} · ${e.title}${over}${hidden}`,
       );
     }
   } finally {

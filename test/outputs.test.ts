@@ -430,7 +430,7 @@ describe('markdown, iCal and caching over the same query engine', () => {
     it('offers the same feed for https and webcal subscriptions', async () => {
       const json = await request(`${server.base}/api/events?q=devops`);
       expect(json.body.calendar).toBe(`${server.base}/api/calendar?country=ch&q=devops`);
-      const page = await request(`${server.base}/?q=devops`);
+      const page = await request(`${server.base}/ch?q=devops`);
       const attr = (url: string) => `href="${url.replace(/&/g, '&amp;')}"`;
       expect(page.text).toContain(attr(json.body.calendar.replace('http:', 'webcal:')));
       expect(page.text).toContain(attr(json.body.calendar));

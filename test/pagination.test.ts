@@ -62,7 +62,7 @@ describe('cursor pagination', () => {
 
   for (const [name, query] of [
     ['a listing without q', 'country=de'],
-    ['a ranked prompt', `country=de&q=${encodeURIComponent('data meetup')}`],
+    ['a ranked prompt', `country=de&q=${encodeURIComponent('data')}`],
   ] as const) {
     it(`leads through every event of ${name} exactly once, in the order of one large call`, async () => {
       const pages = await follow(`${server.base}/api/events?${query}&limit=25`);
@@ -82,7 +82,7 @@ describe('cursor pagination', () => {
   }
 
   it('follows a cursor made before scores were counted in points (version 1) to the same events', async () => {
-    const url = `${server.base}/api/events?country=de&q=${encodeURIComponent('data meetup')}&limit=25`;
+    const url = `${server.base}/api/events?country=de&q=${encodeURIComponent('data')}&limit=25`;
     const pages = await follow(url);
     const cursor = new URL(pages[0]!.next!).searchParams.get('cursor')!;
     // The same cursor as version 1 wrote it: its score in weights, signed with the shared secret.
@@ -124,7 +124,7 @@ describe('cursor pagination', () => {
     const push = (externalId: string, title: string, startAt = '2026-01-20T18:00:00+01:00') =>
       request(`${server.base}/api/events`, { key, json: { externalId, title, startAt, city: 'Berlin' } });
     for (let i = 0; i < 3; i++) expect((await push(`top-${i}`, `Kubernetes Workshop Berlin ${i}`)).status).toBe(201);
-    const url = `${server.base}/api/events?country=de&q=${encodeURIComponent('Kubernetes workshop Berlin')}&limit=20`;
+    const url = `${server.base}/api/events?country=de&q=${encodeURIComponent('Kubernetes')}&limit=20`;
     const first = await request<Page>(url);
     const served = first.body.events.map((e) => e.id);
     expect(served).toContain('kubernetes-workshop-berlin-0');

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { search } from '../src/query/engine.js';
+import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
-import { describeQuery } from '../src/query/prompt/restate.js';
 import { understandQuery } from '../src/query/prompt/understand.js';
 
 const NOW = new Date('2025-03-01T09:00:00Z');
 const understand = (q: string) => understandQuery(q, NOW, 'Europe/Zurich');
-const restated = (q: string) => describeQuery(parseSearchParams({ q }), understand(q), 'ch');
+/** How the engine restates a prompt (an empty catalogue: the sentence says what was asked, whatever matches). */
+const empty = new CatalogueIndex(() => NOW);
+empty.load([]);
+const restated = (q: string) => search(empty, parseSearchParams({ q }), NOW).understood;
 
 describe('understanding a prompt', () => {
   it('searches no request phrase, pronoun or auxiliary as a word, in English, German, French or Italian', () => {
@@ -90,5 +94,44 @@ describe('understanding a prompt', () => {
     expect(cto.topics.map((t) => t.slug)).toEqual(['leadership']);
     expect(cto.seniority).toEqual([]);
     expect(understand('events for senior engineers').seniority).toEqual(['senior']);
+  });
+
+  it('reads a call for papers in every language as cfp=open, and a language wish as a wish, never as words', () => {
+    for (const q of [
+      'Call for Papers offen für Security-Konferenzen',
+      'appel à conférences ouvert en Suisse',
+      'call for paper aperto in Austria',
+      'conferences with an open CFP',
+      'Vorträge einreichen: KI-Konferenzen',
+    ]) {
+      const u = understand(q);
+      expect(u.cfp, q).toBe(true);
+      expect(u.terms, q).toEqual([]);
+    }
+    expect(understand('appel à conférences ouvert').kinds).toEqual([]);
+    for (const [q, language] of [
+      ['KI-Konferenz in Berlin, am liebsten auf Englisch', 'en'],
+      ['AI conference in Berlin, ideally in English', 'en'],
+      ['meetup Kubernetes à Berne, de préférence en allemand', 'de'],
+      ['conferenze a Berlino, preferibilmente in inglese', 'en'],
+      ['Workshops, gerne auf Deutsch', 'de'],
+      ['événements IA en français', 'fr'],
+    ] as const) {
+      const u = understand(q);
+      expect(u.language, q).toBe(language);
+      expect(u.terms, q).toEqual([]);
+    }
+    expect(restated('KI-Konferenz in Berlin, am liebsten auf Englisch')).toBe(
+      'AI & ML conferences in or near Berlin, those held in English first',
+    );
+    // "Deutschland" is a country, not the language.
+    expect(understand('Konferenzen in Deutschland').language).toBeUndefined();
+  });
+
+  it('restates words beside constraints as ordering, and words alone as what is searched', () => {
+    expect(restated('Kubernetes meetup Zürich with pizza')).toBe(
+      'Kubernetes meetups in or near Zürich, those mentioning “pizza” first',
+    );
+    expect(restated('Zephyr RTOS')).toBe('Events in Switzerland, matching “Zephyr” or “RTOS”');
   });
 });

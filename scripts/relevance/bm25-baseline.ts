@@ -2,10 +2,9 @@
  * The plain BM25 baseline printed beside the engine, so the gain of understanding prompts is visible (issue 22).
  */
 import MiniSearch from 'minisearch';
-import type { Country } from '../../src/places/countries.js';
 import { search } from '../../src/query/engine.js';
 import type { CatalogueIndex } from '../../src/query/index/catalogue-index.js';
-import { type SearchParams, toQueryString } from '../../src/query/params.js';
+import { type Scope, type SearchParams, toQueryString } from '../../src/query/params.js';
 
 interface BaselineDocument {
   id: string;
@@ -20,7 +19,7 @@ interface BaselineDocument {
  * upcoming at `now`, the same hard filters from the parameters), ranked for the raw prompt. Events matching no word
  * of the prompt are not returned.
  */
-export function bm25Baseline(index: CatalogueIndex, now: Date): (params: SearchParams, country: Country) => string[] {
+export function bm25Baseline(index: CatalogueIndex, now: Date): (params: SearchParams, country: Scope) => string[] {
   // Most prompts share a candidate set (a country, no filters): one index per set, as each would build the same.
   const indexes = new Map<string, MiniSearch<BaselineDocument>>();
   return (params, country) => {

@@ -4,6 +4,7 @@
  * share). Judgements are checked against the catalogue in eval-relevance.ts, which has it.
  */
 import { readFileSync } from 'node:fs';
+import type { Constraints } from './constraints.js';
 
 const QUERIES_FILE = new URL('../../test/fixtures/relevance-queries.json', import.meta.url);
 
@@ -14,9 +15,29 @@ const QUERIES_FILE = new URL('../../test/fixtures/relevance-queries.json', impor
  * (lives, is based, is visiting) is a preference ("… living in Munich"); `general` — everything else, including the
  * prompts written before these classes existed.
  */
-export const QUERY_CLASSES = ['specific', 'place', 'filler', 'own-place', 'general'] as const;
+export const QUERY_CLASSES = [
+  'specific',
+  'place',
+  'filler',
+  'own-place',
+  'general',
+  'dates',
+  'places',
+  'kinds',
+  'wishes',
+  'none',
+] as const;
 export type QueryClass = (typeof QUERY_CLASSES)[number];
 export const FAILURE_CLASSES: readonly QueryClass[] = ['specific', 'place', 'filler', 'own-place'];
+/**
+ * The classes of the prompts with explicit constraints (issue 32: answers keep their word), by what they probe:
+ * `dates` — a time window restated must hold ("next week", "im März", "vom 17. bis 21. März"); `places` — a place
+ * or country named, and the subject, audience, format or price beside it; `kinds` — meetups, conferences, workshops,
+ * hackathons; `wishes` — a wish is no search word ("ideally in English", "am liebsten auf Englisch"), calls for
+ * papers in every language, filler around constraints; `none` — nothing meets every constraint, and the answer must
+ * say so rather than list what does not.
+ */
+export const CONSTRAINT_CLASSES: readonly QueryClass[] = ['dates', 'places', 'kinds', 'wishes', 'none'];
 export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
 
 export interface LabelledQuery {
@@ -33,6 +54,13 @@ export interface LabelledQuery {
   /** Judged events (title, or id where titles repeat): 2 = exactly what was asked, 1 = acceptable. */
   relevant: Record<string, 1 | 2>;
   expect?: { city?: string; topics?: string[]; window?: { from: string; to: string } };
+  /**
+   * What the prompt constrains, as a judge reads it (see constraints.ts): every event listed must meet all of it. The
+   * prompts written for issue 32 state it; the older ones do not.
+   */
+  constraints?: Constraints;
+  /** A wish that orders without narrowing: the language the person would rather the event be held in. */
+  prefer?: { language: string };
   /** Words of `q` that carry no search meaning: `understood` must never list them as matched words. */
   mustNotMatch?: string[];
   note?: string;
@@ -41,6 +69,10 @@ export interface LabelledQuery {
 /** What the set must hold to find the weak spots at all (issue 22). */
 export const SET_REQUIREMENTS = {
   minQueries: 200,
+  /** Prompts with explicit constraints (issue 32), in every language and of every constraint class. */
+  minConstrained: 60,
+  minConstrainedPerLanguage: 10,
+  minPerConstraintClass: 8,
   minPerFailureClass: 15,
   minConversationalShare: 1 / 3,
   minNonEnglishShare: 1 / 3,
@@ -64,6 +96,9 @@ function shapeProblem(q: LabelledQuery): string | undefined {
   if (Object.values(q.relevant ?? {}).some((g) => g !== 1 && g !== 2)) return 'grades must be 1 or 2';
   // The filler test runs over every conversational prompt: each must say which of its words are filler.
   if (q.conversational && !q.mustNotMatch?.length) return 'a conversational prompt needs mustNotMatch';
+  const constrained = (CONSTRAINT_CLASSES as readonly string[]).includes(q.class);
+  if (constrained !== (q.constraints !== undefined)) return 'the constraint classes, and only they, state constraints';
+  if (q.class === 'none' && Object.keys(q.relevant).length > 0) return 'a prompt of class none has nothing relevant';
   for (const word of q.mustNotMatch ?? []) {
     if (!q.q.toLowerCase().includes(word.toLowerCase())) return `mustNotMatch "${word}" is not a word of q`;
   }
@@ -76,6 +111,11 @@ export interface SetStats {
   byLanguage: Record<string, number>;
   conversational: number;
   nonEnglish: number;
+  constrained: number;
+  constrainedByLanguage: Record<string, number>;
+  /** Of the prompts without constraints (issue 22's set). */
+  olderConversational: number;
+  olderNonEnglish: number;
   emptyJudgements: number;
   tool: number;
 }
@@ -83,9 +123,11 @@ export interface SetStats {
 export function setStats(queries: readonly LabelledQuery[]): SetStats {
   const byClass = Object.fromEntries(QUERY_CLASSES.map((c) => [c, 0])) as Record<QueryClass, number>;
   const byLanguage: Record<string, number> = {};
+  const constrainedByLanguage: Record<string, number> = Object.fromEntries(LANGUAGES.map((l) => [l, 0]));
   for (const q of queries) {
     byClass[q.class]++;
     byLanguage[q.lang] = (byLanguage[q.lang] ?? 0) + 1;
+    if (q.constraints) constrainedByLanguage[q.lang] = (constrainedByLanguage[q.lang] ?? 0) + 1;
   }
   return {
     total: queries.length,
@@ -93,6 +135,10 @@ export function setStats(queries: readonly LabelledQuery[]): SetStats {
     byLanguage,
     conversational: queries.filter((q) => q.conversational).length,
     nonEnglish: queries.filter((q) => q.lang !== 'en').length,
+    constrained: queries.filter((q) => q.constraints).length,
+    constrainedByLanguage,
+    olderConversational: queries.filter((q) => !q.constraints && q.conversational).length,
+    olderNonEnglish: queries.filter((q) => !q.constraints && q.lang !== 'en').length,
     emptyJudgements: queries.filter((q) => Object.keys(q.relevant).length === 0).length,
     tool: queries.filter((q) => q.tool).length,
   };
@@ -107,9 +153,21 @@ export function setShortfalls(stats: SetStats): string[] {
     if (stats.byClass[c] < r.minPerFailureClass)
       out.push(`${stats.byClass[c]} ${c} queries, want ≥ ${r.minPerFailureClass}`);
   }
-  if (stats.conversational < stats.total * r.minConversationalShare)
-    out.push(`${stats.conversational} conversational of ${stats.total}, want ≥ a third`);
-  if (stats.nonEnglish < stats.total * r.minNonEnglishShare)
-    out.push(`${stats.nonEnglish} German/French/Italian of ${stats.total}, want ≥ a third`);
+  if (stats.constrained < r.minConstrained)
+    out.push(`${stats.constrained} prompts with constraints, want ≥ ${r.minConstrained}`);
+  for (const [lang, n] of Object.entries(stats.constrainedByLanguage)) {
+    if (n < r.minConstrainedPerLanguage)
+      out.push(`${n} ${lang} prompts with constraints, want ≥ ${r.minConstrainedPerLanguage}`);
+  }
+  for (const c of CONSTRAINT_CLASSES) {
+    if (stats.byClass[c] < r.minPerConstraintClass)
+      out.push(`${stats.byClass[c]} ${c} prompts, want ≥ ${r.minPerConstraintClass}`);
+  }
+  // The shares are issue 22's, of the prompts written for it (those without constraints).
+  const older = stats.total - stats.constrained;
+  if (stats.olderConversational < older * r.minConversationalShare)
+    out.push(`${stats.olderConversational} conversational of ${older}, want ≥ a third`);
+  if (stats.olderNonEnglish < older * r.minNonEnglishShare)
+    out.push(`${stats.olderNonEnglish} German/French/Italian of ${older}, want ≥ a third`);
   return out;
 }

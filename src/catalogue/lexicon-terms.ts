@@ -166,7 +166,8 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
     'VP Engineering, VP of Engineering, Head of Engineering',
   ],
   career: [
-    'career, Karriere, carrière, carriera, job, job fair, career fair, Jobmesse, Karrieremesse, hiring, recruiting',
+    'career, Karriere, carrière, carriera, job, job fair, career fair, career day, Jobmesse, Karrieremesse, Karrieretag',
+    'forum emploi, hiring, recruiting',
     'recruitment, recrutement, reclutamento, women in tech, women, Frauen, femmes, girls, diversity, Diversität',
     'diversité, diversità, inclusion, Inklusion, mentoring, mentorat, mentorship, upskilling, reskilling',
     'Weiterbildung, soft skills, LGBTQ, queer',

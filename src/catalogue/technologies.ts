@@ -232,7 +232,8 @@ export const TECHNOLOGIES: Record<string, Technology> = {
   diversity: { terms: 'diversity, Diversität, diversité, diversità, inclusion, Inklusion, LGBTQ, queer' },
   jobs: {
     terms:
-      'job, job fair, career fair, Jobmesse, Karrieremesse, hiring, recruiting, recruitment, recrutement, reclutamento',
+      'job, job fair, career fair, career day, Jobmesse, Karrieremesse, Karrieretag, forum emploi, ' +
+      'hiring, recruiting, recruitment, recrutement, reclutamento',
   },
   mentoring: { terms: 'mentoring, mentorat, mentorship' },
 };

@@ -98,9 +98,12 @@ export function dependsOn(request: FastifyRequest, ctx: ServingContext, dependen
   };
 }
 
-/** What a body made from one search result shows: the country searched, and the result's watch while it has one. */
-export function resultDependencies(result: Pick<SearchResult, 'country' | 'watch'>): ReadDependencies {
-  return { countries: [result.country], standing: result.watch };
+/**
+ * What a body made from one search result shows: the countries it read (those searched, and the others when it looked
+ * there for near misses), and the result's watch while it has one.
+ */
+export function resultDependencies(result: Pick<SearchResult, 'consulted' | 'watch'>): ReadDependencies {
+  return { countries: result.consulted, standing: result.watch };
 }
 
 /** Operational endpoints: their answers are about this moment and this process. */

@@ -8,7 +8,7 @@ import { COUNTRIES } from '../places/countries.js';
 import type { SearchResult } from '../query/engine.js';
 import { parseSearchParams, searchInputShape, toQueryString } from '../query/params.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
-import { searchResponseSchema, toSearchResponse } from '../render/search-json.js';
+import { searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
 import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
@@ -28,6 +28,8 @@ const LIST_OUTPUT = searchResponseSchema.pick({
   count: true,
   calendar: true,
   events: true,
+  alternatives: true,
+  widen: true,
 });
 
 export const TOOLS = {
@@ -36,7 +38,8 @@ export const TOOLS = {
     description:
       'Ranked search over upcoming tech events in Switzerland, Germany and Austria from a free-text wish `q` in English, German, French or Italian ' +
       '("AI meetups in Zürich for founders next week"), optionally with the hard filters of GET /api/events. Use it when the user describes what they want in words. ' +
-      'Returns events with the reasons each matched and a sentence saying how the wish was understood.',
+      'Returns events with the reasons each matched and a sentence saying how the wish was understood: every event listed is what that sentence says. ' +
+      'When fewer match than asked for, `alternatives` holds near misses apart, each missing one thing asked (`differs` says what) — offer them as such, never as matches.',
     inputSchema: GRAMMAR_INPUT,
     outputSchema: LIST_OUTPUT,
     annotations: { title: 'Search tech events', ...READ_ONLY },
@@ -69,6 +72,7 @@ export const TOOLS = {
       best: eventViewSchema.nullable(),
       runnersUp: z.array(eventViewSchema),
       total: z.number().int(),
+      alternatives: searchResponseSchema.shape.alternatives,
     }),
     annotations: { title: 'Best next event', ...READ_ONLY },
   },
@@ -160,7 +164,31 @@ function listText(result: SearchResult, baseUrl: string): string {
       `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — ${e.organizer}\n   ${eventPageUrl(baseUrl, e)}\n   Why: ${reasons.join('; ')}`,
     );
   });
+  lines.push(...apartText(result, baseUrl));
   return lines.join('\n');
+}
+
+/** What an answer says beside its matches: nothing matches (and what would widen it), and the near misses apart. */
+function apartText(result: SearchResult, baseUrl: string): string[] {
+  const lines: string[] = [];
+  if (result.total === 0) {
+    const widen = (result.widen ?? []).map((w) => `without “${w.without}”: ${w.total}`);
+    lines.push(
+      widen.length
+        ? `No event matches all of this. Dropping one thing would find more — ${widen.join('; ')}.`
+        : 'No event matches all of this, and none misses only one thing: ask for less.',
+    );
+  }
+  if (result.alternatives?.length) {
+    lines.push(`Near misses — not matches, each misses one thing asked (in structured content as \`alternatives\`):`);
+    result.alternatives.forEach(({ entry, differs }, i) => {
+      const e = entry.event;
+      lines.push(
+        `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — differs: ${differs}\n   ${eventPageUrl(baseUrl, e)}`,
+      );
+    });
+  }
+  return lines;
 }
 
 /** The id and country named by a tool call: given, or read off an event page URL. */
@@ -208,10 +236,17 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
       const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
       const text = best
         ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
-        : `Nothing upcoming matches${q ? ` “${q}”` : ''}. Try fewer words or another city.`;
+        : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;
+      const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
       return {
-        content: [{ type: 'text', text: `${result.understood}. ${text}` }],
-        structuredContent: { understood: result.understood, best: best ?? null, runnersUp: rest, total: result.total },
+        content: [{ type: 'text', text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl)].join('\n') }],
+        structuredContent: {
+          understood: result.understood,
+          best: best ?? null,
+          runnersUp: rest,
+          total: result.total,
+          ...(alternatives ? { alternatives } : {}),
+        },
       };
     }),
   );

@@ -1,21 +1,35 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
-import { foldText } from '../catalogue/lexicon.js';
-import { COUNTRY_INFO, type Country } from '../places/countries.js';
+import { COUNTRIES, type Country } from '../places/countries.js';
 import { SecondSight } from '../runtime/cache-admission.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
-import { filterReasons, passesFilters } from './filters.js';
+import { filterReasons } from './filters.js';
 import type { AnswerWatch } from './index/answer-watch.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
-import { type CountryShard, formatCode } from './index/country-shard.js';
+import type { CountryShard } from './index/country-shard.js';
 import type { IndexedEvent } from './index/indexed-event.js';
 import { interned } from './memo.js';
-import { type SearchParams, toQueryString } from './params.js';
-import { describeQuery } from './prompt/restate.js';
-import { effectiveCountry, type Understanding, understandQuery } from './prompt/understand.js';
-import { type Facet, type PreparedQuery, ROLE_RANK } from './ranking/facet.js';
+import {
+  ALTERNATIVES_SHOWN,
+  before,
+  elsewhere,
+  type Found,
+  merged,
+  nearMisses,
+  type Widening,
+  wantsAlternatives,
+} from './near-misses.js';
+import { type Scope, type SearchParams, toQueryString } from './params.js';
+import { type Plan, plan, rankIn, zoneOf } from './plan.js';
+import type { Understanding } from './prompt/understand.js';
+import { best, classify, MISSES_MORE, type ShardQuery } from './rank-shard.js';
+import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
+import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
-import { prepareQuery } from './ranking/prepare.js';
+import { describeQuery } from './restate.js';
+
+export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
+export { scopeOf, zoneOf } from './plan.js';
 
 export interface RankedEvent {
   entry: IndexedEvent;
@@ -23,21 +37,38 @@ export interface RankedEvent {
   reasons: string[];
 }
 
+/** An event that misses exactly one constraint of the query: shown apart, with what differs in plain words. */
+export interface Alternative extends RankedEvent {
+  constraint: ConstraintName;
+  differs: string;
+}
+
 /** The one result every output renders: JSON, markdown, iCal, pages and MCP tools. */
 export interface SearchResult {
   params: SearchParams;
-  /** The country searched (a place named in `q` picks it when `country` was not given). */
-  country: Country;
+  /** What was searched: one country, or all three (a place or country named in `q` decides; see scopeOf). */
+  country: Scope;
+  /** The countries searched. */
+  countries: readonly Country[];
+  /** The countries the answer read: those searched, and the others when near misses were looked for there. */
+  consulted: readonly Country[];
   understanding: Understanding;
   understood: string;
   /** Every match, before `limit`. */
   total: number;
   events: RankedEvent[];
+  /**
+   * When fewer events match than asked for (on a first page): the events that miss exactly one constraint, best
+   * first. A calendar never holds them.
+   */
+  alternatives: Alternative[] | undefined;
+  /** When nothing matches: how many events dropping each constraint would find. */
+  widen: Widening[] | undefined;
   /** Where the next page starts, when more events match (see cursor.ts). */
   next: CursorState | undefined;
   /**
    * Whether the result still holds after later changes to its country, for first pages ranked without full-text
-   * words (see `watchable`); undefined when it holds for the version of its country it was ranked at only.
+   * words in one country (see `watchable`); undefined when it holds for the versions it was ranked at only.
    */
   watch: AnswerWatch | undefined;
 }
@@ -61,98 +92,8 @@ function sharedReasons(reasons: string[]): string[] {
 }
 
 /**
- * The facets that decide which events match (those of the first role the prompt asks anything of, see Role), and
- * the others asked, which only add to events that match. Each in facet order.
- */
-function split(q: PreparedQuery): { deciding: Facet<unknown>[]; adding: Facet<unknown>[] } {
-  const asked = FACETS.filter((f) => f.asks(q).length > 0);
-  const rank = Math.min(...asked.filter((f) => f.role !== 'name').map((f) => ROLE_RANK[f.role]));
-  return {
-    deciding: asked.filter((f) => f.role === 'name' || ROLE_RANK[f.role] === rank),
-    adding: asked.filter((f) => f.role !== 'name' && ROLE_RANK[f.role] > rank),
-  };
-}
-
-/**
- * Whether the prompt asks anything of the facets: one of only filler and a country ("tech events in Austria",
- * "what's on?") asks for the country's listing, as no prompt does.
- */
-function asksAnything(q: PreparedQuery): boolean {
-  return FACETS.some((f) => f.asks(q).length > 0);
-}
-
-/** Scores a prompt over a country's posting lists, facet by facet; returns how many slots of `shard.touched` it filled. */
-function scoreShard(shard: CountryShard, q: PreparedQuery): number {
-  const { score, stamp, touched } = shard;
-  const epoch = shard.nextEpoch();
-  const { deciding, adding } = split(q);
-  let count = 0;
-  for (const facet of deciding) {
-    for (const asked of facet.asks(q)) {
-      facet.candidates(shard, asked, q, (slot) => {
-        const weight = facet.score(shard, slot, asked, q);
-        if (weight === 0) return;
-        if (stamp[slot] === epoch) {
-          score[slot] = score[slot]! + weight;
-        } else {
-          stamp[slot] = epoch;
-          score[slot] = weight;
-          touched[count++] = slot;
-        }
-      });
-    }
-  }
-  // The other facets only add to what matched: the slots touched, rather than their candidates.
-  for (const facet of adding) {
-    for (const asked of facet.asks(q)) {
-      for (let i = 0; i < count; i++) {
-        const slot = touched[i]!;
-        const weight = facet.score(shard, slot, asked, q);
-        if (weight !== 0) score[slot] = score[slot]! + weight;
-      }
-    }
-  }
-  return count;
-}
-
-/** Scores every event with a call for papers by its deadline, the soonest highest (`-closesAt`). */
-function scoreByDeadline(shard: CountryShard): number {
-  const { score, stamp, touched, cfpClosesAt } = shard;
-  const epoch = shard.nextEpoch();
-  let count = 0;
-  for (let i = 0; i < shard.order.length; i++) {
-    const slot = shard.order.items[i]!;
-    if (Number.isNaN(cfpClosesAt[slot]!)) continue;
-    stamp[slot] = epoch;
-    score[slot] = -cfpClosesAt[slot]!;
-    touched[count++] = slot;
-  }
-  return count;
-}
-
-/** Scores one event against the prompt by asking every facet: undefined when no facet that decides matches it. */
-function scoreOne(shard: CountryShard, slot: number, q: PreparedQuery, facets = split(q)): number | undefined {
-  const { deciding, adding } = facets;
-  let total: number | undefined;
-  for (const facet of deciding) {
-    for (const asked of facet.asks(q)) {
-      const weight = facet.score(shard, slot, asked, q);
-      if (weight !== 0) total = total === undefined ? weight : total + weight;
-    }
-  }
-  if (total === undefined) return undefined;
-  for (const facet of adding) {
-    for (const asked of facet.asks(q)) {
-      const weight = facet.score(shard, slot, asked, q);
-      if (weight !== 0) total += weight;
-    }
-  }
-  return total;
-}
-
-/**
- * Why an event matched the prompt: the reasons of every facet it scored on. Indexed loops: this runs for each event
- * shown, seldom enough that V8 leaves it unoptimised, and there each step of a for…of makes an object.
+ * Why an event answers the prompt: the reasons of every facet it earns points from. Indexed loops: this runs for
+ * each event shown, seldom enough that V8 leaves it unoptimised, and there each step of a for…of makes an object.
  */
 function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out: string[]): void {
   for (let f = 0; f < FACETS.length; f++) {
@@ -162,110 +103,6 @@ function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out:
       if (facet.score(shard, slot, asks[a], q) !== 0) facet.reasons(shard, slot, asks[a], q, out);
     }
   }
-}
-
-/** Whether slot `a` ranks before slot `b`: higher score, then earlier start, then lower id. */
-function ranksBefore(shard: CountryShard, a: number, b: number): boolean {
-  const sa = shard.score[a]!;
-  const sb = shard.score[b]!;
-  if (sa !== sb) return sa > sb;
-  const ta = shard.startMs[a]!;
-  const tb = shard.startMs[b]!;
-  if (ta !== tb) return ta < tb;
-  return shard.at(a).event.id < shard.at(b).event.id;
-}
-
-/**
- * The best `limit` of the slots scoreShard touched that `accept` lets through and that belong on this page (after the
- * cursor, not served before), best first, and how many `accept` let through: a sorted window of at most `limit`
- * slots, no sort of every match.
- */
-function topScored(
-  shard: CountryShard,
-  count: number,
-  limit: number,
-  accept: (slot: number) => boolean,
-  onPage: (slot: number) => boolean,
-): { slots: number[]; total: number } {
-  const { touched } = shard;
-  const best: number[] = [];
-  let total = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = touched[i]!;
-    if (!accept(slot)) continue;
-    total++;
-    if (!onPage(slot)) continue;
-    if (best.length === limit && !ranksBefore(shard, slot, best[limit - 1]!)) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ranksBefore(shard, best[mid]!, slot)) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, slot);
-    if (best.length > limit) best.pop();
-  }
-  return { slots: best, total };
-}
-
-/** Local day bounds of the `from`/`to` parameters in the country's zone; open ends are ±infinity. */
-function dateBounds(p: SearchParams, zone: string): [number, number] {
-  const from = p.from ? DateTime.fromISO(p.from, { zone }).startOf('day').toMillis() : Number.NEGATIVE_INFINITY;
-  const to = p.to
-    ? DateTime.fromISO(p.to, { zone }).plus({ days: 1 }).startOf('day').toMillis()
-    : Number.POSITIVE_INFINITY;
-  return [from, to];
-}
-
-/** What a query resolves to before any event is looked at. */
-interface Plan {
-  understanding: Understanding;
-  country: Country;
-  shard: CountryShard;
-  prepared: PreparedQuery;
-  /** Whether the event at a slot is upcoming and passes the structured filters. */
-  accept: (slot: number) => boolean;
-}
-
-function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
-  const understanding = understandQuery(params.q, now, COUNTRY_INFO[params.country].timeZone);
-  const country = effectiveCountry(understanding, params.country, params.countryExplicit);
-  const zone = COUNTRY_INFO[country].timeZone;
-  const nowMs = now.getTime();
-  const [from, to] = dateBounds(params, zone);
-  const shard = index.shard(country);
-
-  const days = new Map<number, string>();
-  const prepared = prepareQuery(understanding, shard, (date) => {
-    const key = Math.floor(date.getTime() / 3_600_000);
-    let label = days.get(key);
-    if (label === undefined) {
-      label = DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
-      days.set(key, label);
-    }
-    return label;
-  });
-
-  const org = params.org === undefined ? undefined : foldText(params.org);
-  // Time and format filters read the shard's columns; the others need the event itself.
-  const format = params.format === undefined ? -1 : formatCode(params.format);
-  const needsEvent =
-    params.topics.length > 0 ||
-    params.seniority.length > 0 ||
-    org !== undefined ||
-    params.who !== undefined ||
-    params.city !== undefined ||
-    Object.keys(params.plain).length > 0;
-  const cfpOpen = params.cfp === 'open';
-  const accept = (slot: number) =>
-    shard.endsAt[slot]! > nowMs &&
-    (!cfpOpen || shard.cfpClosesAt[slot]! > nowMs) &&
-    shard.startMs[slot]! >= from &&
-    shard.startMs[slot]! < to &&
-    (format === -1 || shard.formatCode[slot] === format) &&
-    (!needsEvent || passesFilters(shard.at(slot), params, org));
-  return { understanding, country, shard, prepared, accept };
 }
 
 /** Whether the event at `slot` comes after a page key: lower score, then later start, then higher id. */
@@ -285,78 +122,104 @@ function localDayOf(now: Date, zone: string): number {
   return Math.floor(local.plus({ minutes: local.offset }).toMillis() / 86_400_000);
 }
 
+function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] {
+  const reasons: string[] = [];
+  if (prompted) promptReasons(f.shard, f.slot, f.q, reasons);
+  filterReasons(f.shard.at(f.slot), params, reasons);
+  return reasons.length > 0 ? sharedReasons(reasons) : UPCOMING;
+}
+
 /**
- * Ranks a query over the in-memory index: hard filters from parameters; with `q`, every facet of the prompt ranks
- * (scored over posting lists, see `scoreShard`), and events that no facet deciding the match finds are left out
- * (see Role in ranking/facets.ts). Sorted by start without `q` (or with a prompt that asks nothing of the facets).
- * Reasons are built only for the events returned. With a cursor, the page after it (see cursor.ts).
+ * Ranks a query over the in-memory index, in each country searched (see rank-shard.ts for what matches), and merges
+ * the countries' best. With a cursor, the page after it (see cursor.ts). On a first page with room left, the near
+ * misses: events of the countries searched that miss one constraint, and — when the query's country is a constraint —
+ * what matches in the other countries. Reasons are built only for the events returned.
  */
 function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): Ranked {
-  const { understanding, country, shard, prepared, accept } = plan(index, params, now);
-  // Scored: by the prompt, or, for open calls for papers without one, by the deadline (the soonest first). A
-  // prompt that asks nothing of the facets ("what's on?") lists like no prompt at all.
-  const prompted = params.q !== '' && asksAnything(prepared);
-  const byDeadline = !prompted && params.cfp === 'open';
-  const ranked = prompted || byDeadline;
-  const day = localDayOf(now, COUNTRY_INFO[country].timeZone);
+  const p = plan(index, params, now);
+  const { asked, searched } = p;
+  const ranked = p.order !== 'start';
+  const prompted = p.order === 'prompt';
+  const zone = zoneOf(p.scope);
+  const day = localDayOf(now, zone);
+  let digest = 0;
+  for (const s of searched) digest ^= s.shard.digest;
   // While nothing changed, a page is exactly the continuation of the previous one; after a change, events served
   // before are recognised by the cursor's filter and not served again.
-  const seen = page && (page.digest !== shard.digest || page.day !== day) ? page.seen : undefined;
-  const onPage = (slot: number) =>
-    (!page || comesAfter(shard, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
+  const seen = page && (page.digest !== digest || page.day !== day) ? page.seen : undefined;
+  const nearToo = !page && prompted && asked.mode === 'constraints';
+  const rankings = searched.map((sq) => rankIn(p, sq, nearToo));
+
   let total = 0;
-  const events: RankedEvent[] = [];
-  let slots: number[];
-  if (ranked) {
+  const tops: Found[][] = [];
+  rankings.forEach((r, i) => {
+    const { shard, q } = searched[i]!;
+    total += r.matches.length;
+    const onPage = (slot: number) =>
+      (!page || comesAfter(shard, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
     // One more than the page holds: whether another page follows.
-    const scored = byDeadline ? scoreByDeadline(shard) : scoreShard(shard, prepared);
-    const top = topScored(shard, scored, params.limit + 1, accept, onPage);
-    total = top.total;
-    slots = top.slots;
-  } else {
-    // The country's events in start order: a listing without q is the first that pass after the cursor.
-    slots = [];
-    const { items, length } = shard.order;
-    for (let i = 0; i < length; i++) {
-      const slot = items[i]!;
-      if (!accept(slot)) continue;
-      total++;
-      if (slots.length <= params.limit && onPage(slot)) slots.push(slot);
-    }
+    tops.push(best(shard, r.matches, params.limit + 1, onPage).map((slot) => ({ shard, slot, q })));
+  });
+  const shown = merged(tops, params.limit + 1);
+  const more = shown.length > params.limit;
+  if (more) shown.length = params.limit;
+  const events = shown.map((f) => ({
+    entry: f.shard.at(f.slot),
+    score: ranked ? f.shard.score[f.slot]! : 0,
+    reasons: reasonsOf(f, params, prompted),
+  }));
+
+  const consulted = new Set<Country>(searched.map((s) => s.shard.country));
+  let alternatives: Alternative[] | undefined;
+  let widen: Widening[] | undefined;
+  if (!page && wantsAlternatives(p, total, params.limit)) {
+    const near = nearMisses(p, rankings, params, consulted);
+    const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
+    alternatives = merged(near.lists, room).map((f) => {
+      const constraint =
+        f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[f.missed!]!;
+      return {
+        entry: f.shard.at(f.slot),
+        score: f.shard.score[f.slot]!,
+        reasons: reasonsOf(f, params, prompted),
+        constraint: constraint.name,
+        differs: constraint.differs(f.shard, f.slot, f.q),
+      };
+    });
+    if (total === 0) widen = near.widen;
   }
-  const more = slots.length > params.limit;
-  if (more) slots.length = params.limit;
-  for (const slot of slots) {
-    const entry = shard.at(slot);
-    const reasons: string[] = [];
-    if (prompted) promptReasons(shard, slot, prepared, reasons);
-    filterReasons(entry, params, reasons);
-    const shared = reasons.length > 0 ? sharedReasons(reasons) : UPCOMING;
-    events.push({ entry, score: ranked ? shard.score[slot]! : 0, reasons: shared });
-  }
-  const last = events.at(-1);
+
+  const last = shown.at(-1);
   let next: CursorState | undefined;
   if (more && last) {
     const served = new SeenFilter(page ? page.seen.bits.slice() : undefined);
     for (const e of events) served.add(e.entry.event.id);
+    const entry = last.shard.at(last.slot).event;
     const key: PageKey = {
-      startMs: last.entry.event.start.getTime(),
-      id: last.entry.event.id,
-      ...(ranked ? { score: last.score } : {}),
+      startMs: entry.start.getTime(),
+      id: entry.id,
+      ...(ranked ? { score: last.shard.score[last.slot]! } : {}),
     };
-    next = { key, digest: shard.digest, day, seen: served };
+    // Once the catalogue changed between pages, every later page goes by the filter of what was served: an event
+    // served before the change may have moved past this page's last one.
+    next = seen ? { key, digest: page!.digest, day: page!.day, seen: served } : { key, digest, day, seen: served };
   }
   const result: SearchResult = {
     params,
-    country,
-    understanding,
-    understood: describeQuery(params, understanding, country),
+    country: p.scope,
+    countries: searched.map((s) => s.shard.country),
+    consulted: COUNTRIES.filter((c) => consulted.has(c)),
+    understanding: p.understanding,
+    understood: describeQuery(params, p.understanding, p.scope, searched[0]!.q, asked),
     total,
     events,
+    alternatives,
+    widen,
     next,
     watch: undefined,
   };
-  return { result, shard, watchable: page ? undefined : watchable(shard, prepared, accept, prompted, byDeadline) };
+  const watch = !page && consulted.size === 1 ? watchable(p, searched[0]!) : undefined;
+  return { result, shard: searched[0]!.shard, watchable: watch };
 }
 
 /** A result, the shard it was ranked in, and what would change it (see `watchable`). */
@@ -367,39 +230,35 @@ interface Ranked {
 }
 
 /**
- * What a first page depends on: the events it counts in `total`, whether shown or not. A change to any other event
- * leaves it as it is: the total, the order (score, start, id of each matching event) and the reasons (of each event
- * shown) read only the matching events. Not for prompts with full-text words, whose scores (BM25) move with every
- * event added or removed; nor for later pages, whose cursor filter reads what the shard shows as a whole. A kept
- * first page's cursor names the shard as it was ranked: its next page goes by the cursor's filter of the events served
- * (see cursor.ts), and goes on where the kept page ended.
+ * What a first page of one country depends on: the events it counts in `total` or could show as near misses, whether
+ * shown or not. A change to any other event leaves it as it is: the total, the order (score, start, id of each such
+ * event) and the reasons read only those events. Not for prompts with full-text words, whose scores (BM25) move with
+ * every event added or removed; nor for later pages, whose cursor filter reads what the shard shows as a whole; nor
+ * for answers that read other countries. A kept first page's cursor names the shard as it was ranked: its next page
+ * goes by the cursor's filter of the events served (see cursor.ts), and goes on where the kept page ended.
  */
-function watchable(
-  shard: CountryShard,
-  prepared: PreparedQuery,
-  accept: (slot: number) => boolean,
-  prompted: boolean,
-  byDeadline: boolean,
-): ((slot: number) => boolean) | undefined {
-  if (prepared.text.length > 0) return undefined;
-  if (byDeadline) return (slot) => accept(slot) && !Number.isNaN(shard.cfpClosesAt[slot]!);
-  if (!prompted) return accept;
-  const facets = split(prepared);
-  return (slot) => accept(slot) && scoreOne(shard, slot, prepared, facets) !== undefined;
+function watchable(p: Plan, sq: ShardQuery): ((slot: number) => boolean) | undefined {
+  const { shard, q, accept } = sq;
+  if (q.text.length > 0) return undefined;
+  if (p.order === 'deadline') return (slot) => accept(slot) && !Number.isNaN(shard.cfpClosesAt[slot]!);
+  if (p.order === 'start') return accept;
+  return (slot) => accept(slot) && classify(shard, slot, q, p.asked) !== MISSES_MORE;
 }
 
 interface Remembered {
   result: SearchResult;
-  /** The version of the result's country it was ranked at, and the minute. */
-  version: number;
+  /** The versions of the countries the result read, and the minute it was ranked in. */
+  versions: number[];
   minute: number;
 }
 
 const recentResults = new WeakMap<CatalogueIndex, { results: LRUCache<string, Remembered>; admission: SecondSight }>();
 
+const versionsOf = (index: CatalogueIndex, result: SearchResult) => result.consulted.map((c) => index.versionOf(c));
+
 /**
  * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
- * version of the country it searched and the minute, and assistants and feeds repeat the same queries. A result is
+ * versions of the countries it read and the minute, and assistants and feeds repeat the same queries. A result is
  * kept from the second time its query is asked (see SecondSight). Results are shared: read-only.
  */
 export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
@@ -416,33 +275,54 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   if (
     kept &&
     kept.minute === minute &&
-    (kept.result.watch?.holds() ?? kept.version === index.versionOf(kept.result.country))
+    (kept.result.watch?.holds() ?? versionsOf(index, kept.result).every((v, i) => v === kept.versions[i]))
   )
     return kept.result;
   const { result, shard, watchable } = rank(index, params, now);
   if (cache.admission.admit(key)) {
     // Kept, and asked again: watched, so that changes which cannot alter it leave it in place.
     if (watchable) result.watch = shard.watches.watch(watchable);
-    cache.results.set(key, { result, version: index.versionOf(result.country), minute });
+    cache.results.set(key, { result, versions: versionsOf(index, result), minute });
   }
   return result;
 }
 
+/** An event as the reference scan lists it: id, score, and for a near miss the constraint it misses. */
+export interface Scanned {
+  id: string;
+  score: number;
+  missed?: ConstraintName;
+}
+
 /**
- * What the posting lists must agree with: every accepted event of the country scored one by one by asking every
- * facet, best first (equal scores: earlier start, then lower id). A full scan, for tests; `search` is the fast path.
+ * What the posting lists must agree with: every accepted event of the countries searched classified and scored one by
+ * one, the matches best first (equal scores: earlier start, then lower id), and the near misses an answer would show.
+ * A full scan, for tests; `search` is the fast path.
  */
-export function scoreByScan(index: CatalogueIndex, params: SearchParams, now: Date): { id: string; score: number }[] {
-  const { shard, prepared, accept } = plan(index, params, now);
-  const scored: { id: string; score: number; start: number }[] = [];
-  const { items, length } = shard.order;
-  for (let i = 0; i < length; i++) {
-    const slot = items[i]!;
-    if (!accept(slot)) continue;
-    const score = asksAnything(prepared) ? scoreOne(shard, slot, prepared) : 0;
-    if (score !== undefined) scored.push({ id: shard.at(slot).event.id, score, start: shard.startMs[slot]! });
+export function scoreByScan(
+  index: CatalogueIndex,
+  params: SearchParams,
+  now: Date,
+): { matches: Scanned[]; alternatives: Scanned[] } {
+  const p = plan(index, params, now);
+  const rankings = p.searched.map((sq) => rankIn(p, sq, p.order === 'prompt' && p.asked.mode === 'constraints', true));
+  const found = (f: Found): Scanned => {
+    const missed =
+      f.missed === undefined ? undefined : f.missed === 'country' ? 'country' : p.asked.constraints[f.missed]!.name;
+    return { id: f.shard.at(f.slot).event.id, score: f.shard.score[f.slot]!, ...(missed ? { missed } : {}) };
+  };
+  const matches = merged(
+    rankings.map((r, i) => r.matches.map((slot) => ({ shard: r.shard, slot, q: p.searched[i]!.q }))),
+    Number.MAX_SAFE_INTEGER,
+  ).map(found);
+  if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [] };
+  const near: Found[] = rankings.flatMap((r, i) =>
+    r.near.map((slot, k) => ({ shard: r.shard, slot, q: p.searched[i]!.q, missed: r.missed[k]! })),
+  );
+  for (const r of elsewhere(p, true)) {
+    const sq = p.queryFor(r.shard.country);
+    near.push(...r.matches.map((slot) => ({ ...sq, slot, missed: 'country' as const })));
   }
-  return scored
-    .sort((a, b) => b.score - a.score || a.start - b.start || (a.id < b.id ? -1 : 1))
-    .map(({ id, score }) => ({ id, score }));
+  const room = Math.min(ALTERNATIVES_SHOWN, params.limit - matches.length);
+  return { matches, alternatives: near.sort(before).slice(0, room).map(found) };
 }

@@ -17,7 +17,7 @@ import {
   TOPIC_SLUGS,
   type TopicSlug,
 } from '../catalogue/taxonomy.js';
-import { COUNTRIES, type Country } from '../places/countries.js';
+import { COUNTRIES } from '../places/countries.js';
 import { type Place, resolveCity } from '../places/gazetteer.js';
 
 export const DEFAULT_LIMIT = 50;
@@ -56,10 +56,14 @@ const limitMessage = `must be a whole number from 1 to ${MAX_LIMIT}`;
  * arrays, numbers and booleans as such, as a tool call sends them), which the MCP tools and OpenAPI publish; and
  * `parse`, which validates and normalises them.
  */
+/** What a query searches: one country, or all three. */
+export const SCOPES = [...COUNTRIES, 'all'] as const;
+export type Scope = (typeof SCOPES)[number];
+
 const GRAMMAR = {
   country: {
-    input: z.enum(COUNTRIES).describe('ch (default), de or at'),
-    parse: z.enum(COUNTRIES, { error: 'must be ch, de or at' }),
+    input: z.enum(SCOPES).describe('ch (default), de, at, or all three; a place or country named in q decides over it'),
+    parse: z.enum(SCOPES, { error: 'must be ch, de, at or all' }),
   },
   q: {
     input: z.string().describe('Free text in English, German, French or Italian: ranks events and explains matches'),
@@ -154,8 +158,8 @@ export const searchQuerySchema = z.object(
 
 /** A parsed, validated query. Every output runs exactly this through the engine. */
 export interface SearchParams {
-  country: Country;
-  /** Whether `country` was given, or defaulted (a place named in `q` may then pick the country). */
+  country: Scope;
+  /** Whether `country` was given, or defaulted (where the person is may then pick the country). */
   countryExplicit: boolean;
   q: string;
   topics: TopicSlug[];
@@ -200,8 +204,9 @@ export function parseSearchParams(raw: Record<string, unknown>): SearchParams {
   const errors = [];
   let city: Place | undefined;
   if (p.city) {
-    city = resolveCity(p.city, country);
-    if (!city) errors.push({ field: 'city', message: `"${p.city}" is not a known city in ${country}` });
+    city = resolveCity(p.city, country === 'all' ? undefined : country);
+    const where = country === 'all' ? 'ch, de or at' : country;
+    if (!city) errors.push({ field: 'city', message: `"${p.city}" is not a known city in ${where}` });
   }
   if (near && !p.city) errors.push({ field: 'near', message: 'needs city' });
   if (p.from && p.to && p.to < p.from) errors.push({ field: 'to', message: 'must not be before from' });

@@ -10,5 +10,6 @@ export function filterLabel(p: SearchParams): string {
   if (p.org) parts.push(p.org);
   if (p.who) parts.push('for founders');
   if (p.q) parts.push(`“${p.q}”`);
-  return parts.length ? parts.join(' · ') : COUNTRY_INFO[p.country].name;
+  if (parts.length) return parts.join(' · ');
+  return p.country === 'all' ? 'Switzerland, Germany and Austria' : COUNTRY_INFO[p.country].name;
 }

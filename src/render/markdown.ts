@@ -1,6 +1,5 @@
 import { expectedCrowd } from '../catalogue/crowd.js';
-import { COUNTRY_INFO } from '../places/countries.js';
-import type { SearchResult } from '../query/engine.js';
+import { type SearchResult, zoneOf } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
 import { eventPageUrl } from './event-json.js';
 import { formatDate, formatWhen, whereOf } from './when.js';
@@ -37,12 +36,11 @@ export interface MarkdownOptions {
 
 /** The paste-ready document of spec §4.2: title, summary, live-source note, and the table. */
 export function renderMarkdown(result: SearchResult, options: MarkdownOptions): string {
-  const info = COUNTRY_INFO[result.country];
   const live = `${options.baseUrl}/api/md?${toQueryString({ ...result.params, country: result.country })}`;
   const lines = [
     `# Tech events · ${escapeCell(options.filterLabel)}`,
     '',
-    `${result.total} upcoming event${result.total === 1 ? '' : 's'} · ${result.country.toUpperCase()} · ${formatDate(options.now, info.timeZone)}`,
+    `${result.total} upcoming event${result.total === 1 ? '' : 's'} · ${result.countries.join(', ').toUpperCase()} · ${formatDate(options.now, zoneOf(result.country))}`,
     '',
     `> This is a snapshot. The live list is always at <${live}>`,
     '',
@@ -56,9 +54,33 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
       `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(e.organizer)} | ${crowd === undefined ? '' : `~${crowd} expected`} |`,
     );
   }
-  if (result.events.length === 0) lines.push('| — | No upcoming events match. | | | |');
+  if (result.events.length === 0) lines.push('| — | No upcoming events match all of this. | | | |');
   if (result.total > result.events.length) {
     lines.push('', `Showing ${result.events.length} of ${result.total}. Add \`limit=100\` to the live URL for more.`);
+  }
+  if (result.widen?.length) {
+    lines.push(
+      '',
+      `Dropping one thing would find more: ${result.widen.map((w) => `without “${escapeCell(w.without)}”, ${w.total}`).join('; ')}.`,
+    );
+  }
+  if (result.alternatives?.length) {
+    // Near misses are no matches: under their own heading, after the table, each with what differs.
+    lines.push(
+      '',
+      '## Near misses',
+      '',
+      'Not matches: each misses one thing asked.',
+      '',
+      '| When | Event | Where | Differs |',
+      '|---|---|---|---|',
+    );
+    for (const { entry, differs } of result.alternatives) {
+      const e = entry.event;
+      lines.push(
+        `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(differs)} |`,
+      );
+    }
   }
   return `${lines.join('\n')}\n`;
 }

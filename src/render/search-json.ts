@@ -1,9 +1,16 @@
 import { z } from 'zod';
-import type { SearchResult } from '../query/engine.js';
+import type { Alternative, SearchResult } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
+import { CONSTRAINT_NAMES } from '../query/ranking/constraints.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { OwnEventsPage } from '../use-cases/read-events.js';
 import { eventViewSchema, toEventView, toOwnEventView } from './event-json.js';
+
+/** A near miss: an event that misses exactly one constraint of the query, and how it differs. */
+export const alternativeViewSchema = eventViewSchema.extend({
+  constraint: z.enum(CONSTRAINT_NAMES).describe('The constraint it misses'),
+  differs: z.string().describe('How it differs, in plain words: "in March, not next week", "a DevOps event"'),
+});
 
 /** The event list response (spec §2.2), defined once for JSON, MCP and OpenAPI. */
 export const searchResponseSchema = z.object({
@@ -14,7 +21,23 @@ export const searchResponseSchema = z.object({
   total: z.number().int().describe('Matching events overall'),
   understood: z.string().describe('How the prompt was understood, in one sentence'),
   calendar: z.string().describe('The same query as a calendar subscription'),
-  events: z.array(eventViewSchema),
+  events: z.array(eventViewSchema).describe('Every event meets everything `understood` says'),
+  alternatives: z
+    .array(alternativeViewSchema)
+    .optional()
+    .describe(
+      'When fewer events match than asked for (first page): near misses, up to 10, each missing exactly one constraint — not matches, and never in a calendar',
+    ),
+  widen: z
+    .array(
+      z.object({
+        constraint: z.enum(CONSTRAINT_NAMES),
+        without: z.string().describe('The constraint as `understood` says it'),
+        total: z.number().int().describe('Events dropping it would find'),
+      }),
+    )
+    .optional()
+    .describe('When nothing matches: how many events dropping each constraint would find, most first'),
   next: z
     .string()
     .optional()
@@ -43,8 +66,14 @@ export function toSearchResponse(
     understood: result.understood,
     calendar: calendarUrl(baseUrl, result),
     events: result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons)),
+    ...(result.alternatives ? { alternatives: result.alternatives.map((a) => toAlternativeView(a, baseUrl)) } : {}),
+    ...(result.widen ? { widen: result.widen } : {}),
     ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
   };
+}
+
+export function toAlternativeView(a: Alternative, baseUrl: string): z.output<typeof alternativeViewSchema> {
+  return { ...toEventView(a.entry.event, baseUrl, a.reasons), constraint: a.constraint, differs: a.differs };
 }
 
 /** `mine=1`: the calling host's own events, unlisted and cancelled included, each with its registrations. */

@@ -5,7 +5,7 @@ import { COUNTRY_INFO, type Country, isCountry } from '../places/countries.js';
 import { decodeCursor, encodeCursor, eventDigest, SeenFilter } from '../query/cursor.js';
 import { type SearchResult, search } from '../query/engine.js';
 import type { CatalogueIndex } from '../query/index/catalogue-index.js';
-import { DEFAULT_LIMIT, parseSearchParams, type SearchParams, toQueryString } from '../query/params.js';
+import { DEFAULT_LIMIT, parseSearchParams, type Scope, type SearchParams, toQueryString } from '../query/params.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { RegistrationCounts } from '../storage/registrations.repository.js';
 
@@ -21,7 +21,7 @@ export interface SearchPage extends SearchResult {
 }
 
 /** The query a cursor is bound to: every parameter but `limit` (and the cursor), the country as searched. */
-function pagedQuery(params: SearchParams, country: Country): string {
+function pagedQuery(params: SearchParams, country: Scope): string {
   return toQueryString({ ...params, country, limit: DEFAULT_LIMIT });
 }
 

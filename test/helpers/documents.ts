@@ -25,35 +25,55 @@ const FORBIDDEN_MD = [
 ];
 
 /**
- * Parses a markdown document of ours with the GFM parser: one level-1 heading first, exactly one table whose
- * every row has 5 cells, no HTML, emphasis, code, images or breaks anywhere, and links only to `base` (the event
- * column). Returns the table's rows as cell texts, header included.
+ * Parses a markdown document of ours with the GFM parser: one level-1 heading first, the table of matches (every row
+ * 5 cells) and, when the answer has near misses, a second table after a "Near misses" heading (4 cells: When, Event,
+ * Where, Differs); no HTML, emphasis, code, images or breaks in the tables, and links only to `base` (the event
+ * column). Returns each table's rows as cell texts, header included, and the event links of each.
  */
-export function parseMarkdownTable(markdown: string, base: string): string[][] {
+export function parseMarkdownDocument(markdown: string, base: string) {
   const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }) as MdNode;
   const top = tree.children ?? [];
   expect(top[0]?.type, 'first node').toBe('heading');
   const tables = top.filter((n) => n.type === 'table');
-  expect(tables, 'one table').toHaveLength(1);
-  // Values appear in the heading (the filter) and the table; the rest is our own text (e.g. `limit=100` as code).
-  const kinds = new Map<string, MdNode[]>();
-  const walk = (node: MdNode) => {
-    kinds.set(node.type, [...(kinds.get(node.type) ?? []), node]);
-    (node.children ?? []).forEach(walk);
-  };
-  walk(top[0]!);
-  walk(tables[0]!);
-  for (const kind of FORBIDDEN_MD) expect(kinds.has(kind), `no ${kind} node`).toBe(false);
-  for (const link of kinds.get('link') ?? []) {
-    // Our event links, or GFM autolink literals: a URL or e-mail address written in a value shows as itself
-    // (the link text is the address, so nothing is disguised). Anything else would be injected markup.
-    const text = textOf(link);
-    const literal = [text, `http://${text}`, `mailto:${text}`].includes(link.url ?? '');
-    if (!literal) expect(link.url, 'links go to our pages').toMatch(new RegExp(`^${base}/`));
+  expect(tables.length, 'the matches, and perhaps the near misses').toBeGreaterThanOrEqual(1);
+  expect(tables.length).toBeLessThanOrEqual(2);
+  const parsed = tables.map((table, i) => {
+    // Values appear in the heading (the filter) and the tables; the rest is our own text (e.g. `limit=100` as code).
+    const kinds = new Map<string, MdNode[]>();
+    const walk = (node: MdNode) => {
+      kinds.set(node.type, [...(kinds.get(node.type) ?? []), node]);
+      (node.children ?? []).forEach(walk);
+    };
+    if (i === 0) walk(top[0]!);
+    walk(table);
+    for (const kind of FORBIDDEN_MD) expect(kinds.has(kind), `no ${kind} node`).toBe(false);
+    const links: string[] = [];
+    for (const link of kinds.get('link') ?? []) {
+      // Our event links, or GFM autolink literals: a URL or e-mail address written in a value shows as itself
+      // (the link text is the address, so nothing is disguised). Anything else would be injected markup.
+      const text = textOf(link);
+      const literal = [text, `http://${text}`, `mailto:${text}`].includes(link.url ?? '');
+      if (!literal) {
+        expect(link.url, 'links go to our pages').toMatch(new RegExp(`^${base}/`));
+        links.push(link.url!);
+      }
+    }
+    const rows = (table.children ?? []).map((row) => (row.children ?? []).map(textOf));
+    for (const row of rows) expect(row, i === 0 ? 'five cells' : 'four cells').toHaveLength(i === 0 ? 5 : 4);
+    return { rows, links };
+  });
+  if (tables.length === 2) {
+    const before = top.slice(0, top.indexOf(tables[1]!));
+    const heading = before.filter((n) => n.type === 'heading').at(-1)!;
+    expect(textOf(heading), 'the near misses under their own heading').toBe('Near misses');
+    expect(before.indexOf(heading), 'after the matches').toBeGreaterThan(before.indexOf(tables[0]!));
   }
-  const rows = (tables[0]!.children ?? []).map((row) => (row.children ?? []).map(textOf));
-  for (const row of rows) expect(row, 'five cells').toHaveLength(5);
-  return rows;
+  return { matches: parsed[0]!, nearMisses: parsed[1] };
+}
+
+/** The table of matches of a markdown document of ours (see parseMarkdownDocument), header included. */
+export function parseMarkdownTable(markdown: string, base: string): string[][] {
+  return parseMarkdownDocument(markdown, base).matches.rows;
 }
 
 /** What a table cell shows for a value: control characters and line separators as spaces, whitespace collapsed. */

@@ -3,12 +3,13 @@ import { ServiceError, ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
 import { chooseLanguage, type Language } from '../../i18n/languages.js';
 import { translator } from '../../i18n/translator.js';
-import { COUNTRIES, COUNTRY_INFO, type Country, isCountry } from '../../places/countries.js';
+import { isCountry } from '../../places/countries.js';
+import { zoneOf } from '../../query/engine.js';
+import { SCOPES, type Scope } from '../../query/params.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
-import { findAlternatives } from '../../use-cases/alternatives.js';
 import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
@@ -21,6 +22,8 @@ const FORM_FIELDS = ['q', 'country', 'city', 'topic', 'format', 'who', 'seniorit
 const LINK_FIELDS = ['from', 'to', 'cfp', 'access'];
 
 type Query = Record<string, unknown>;
+
+const isScope = (value: unknown): value is Scope => (SCOPES as readonly unknown[]).includes(value);
 
 /** The page's language: `?lang=`, else Accept-Language, else English. */
 export function languageOf(request: FastifyRequest) {
@@ -67,7 +70,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG),
   );
 
-  const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Country) => {
+  const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Scope) => {
     const query = request.query as Query;
     const language = languageOf(request);
     const t = translator(language.lang);
@@ -79,7 +82,8 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     }
     const order: ResultOrder | undefined =
       query.order === 'date' || query.order === 'relevance' ? query.order : undefined;
-    const chosen = isCountry(form.country) ? form.country : country;
+    // The menu: all three countries on the home page, the country on its own page, unless the form chose.
+    const chosen: Scope = isScope(form.country) ? form.country : country;
     const now = ctx.now();
     const freshness = await catalogueFreshness(ctx);
     const page = {
@@ -90,29 +94,20 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       now,
       form,
       ...(order ? { order } : {}),
-      freshness: { sources: freshness, zone: COUNTRY_INFO[chosen].timeZone },
+      freshness: { sources: freshness, zone: zoneOf(chosen) },
     };
     try {
-      // The home page searches Switzerland unless the prompt names another place; a country's page its country.
-      const explicit = form.country !== undefined || country !== 'ch';
-      const asked = { ...form, ...(explicit ? { country: chosen } : {}) };
-      const result = await searchEvents(ctx, asked, askerOf(request));
-      // A country page is never a dead end: with nothing here, it offers online events and the neighbours' next ones.
-      const alternatives = result.total === 0 ? findAlternatives(ctx, result) : undefined;
-      dependsOn(request, ctx, { countries: alternatives ? COUNTRIES : [result.country] });
-      return sendHtml(
-        reply,
-        200,
-        language,
-        renderSearchPage({ ...page, result, ...(alternatives ? { alternatives } : {}) }),
-      );
+      // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
+      const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
+      dependsOn(request, ctx, { countries: result.consulted });
+      return sendHtml(reply, 200, language, renderSearchPage({ ...page, result }));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return sendHtml(reply, 422, language, renderSearchPage({ ...page, errors: error.errors }));
     }
   };
 
-  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(request, reply, 'ch'));
+  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(request, reply, 'all'));
 
   app.get<{ Params: { country: string } }>('/:country', { config: PAGE_CONFIG }, (request, reply) => {
     const { country } = request.params;
@@ -136,7 +131,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
         const { event, alsoListedAt } = await getEvent(ctx, { id, country });
         // How old its source's data is, when it comes from a feed (a host's push is as new as its last write).
         const sources = (await catalogueFreshness(ctx)).filter((f) => f.source === event.source);
-        const freshness = { sources, zone: COUNTRY_INFO[event.country].timeZone };
+        const freshness = { sources, zone: zoneOf(event.country) };
         return sendHtml(
           reply,
           200,

@@ -1,6 +1,7 @@
 import type { Messages } from './en.js';
 
-const IN = '{country, select, ch {in der Schweiz} de {in Deutschland} other {in Österreich}}';
+const IN =
+  '{country, select, ch {in der Schweiz} de {in Deutschland} all {in der Schweiz, in Deutschland und in Österreich} other {in Österreich}}';
 
 export const de: Messages = {
   'site.name': 'Tech-Events',
@@ -14,7 +15,8 @@ export const de: Messages = {
   'site.sourceSnapshot': '{source} {date} (mitgelieferter Stand)',
   'site.sourceNotRead': '{source} noch nicht gelesen',
 
-  'country.name': '{country, select, ch {Schweiz} de {Deutschland} other {Österreich}}',
+  'country.name':
+    '{country, select, ch {Schweiz} de {Deutschland} all {Schweiz, Deutschland und Österreich} other {Österreich}}',
   'country.in': IN,
 
   'home.title': `Tech-Events ${IN}`,
@@ -162,14 +164,26 @@ export const de: Messages = {
   'cfp.open': 'Call for Papers offen bis {date}',
   'cfp.openNoDeadline': 'Call for Papers offen',
 
-  'empty.query': `Keine kommende Veranstaltung ${IN} passt dazu. Versuchen Sie weniger Wörter oder einen anderen Ort.`,
+  'search.allCountries': 'Alle drei Länder',
+  'results.applied':
+    'Gesucht {country, select, ch {in der Schweiz} de {in Deutschland} all {in allen drei Ländern} other {in Österreich}}: Ihre Suche nennt es, und sie geht dem Menü vor.',
+  'facet.orHybrid': '{format} oder hybrid',
+  'facet.cfp': 'Call for Papers offen',
+  'facet.languageFirst': 'auf {language} zuerst',
+  'alternatives.heading': 'Knapp daneben',
+  'alternatives.intro': 'Das sind keine Treffer: Jede dieser Veranstaltungen verfehlt eine Sache, nach der Sie suchen.',
+  'alternatives.differs': 'Anders: {what}',
+  'alternatives.none': 'Nichts passt zu allem.',
+  'alternatives.widen': 'Ohne „{what}“: {count, plural, one {# Veranstaltung} other {# Veranstaltungen}}',
+  'alternatives.nothingClose': 'Auch nichts verfehlt nur eine Sache: Suchen Sie nach weniger.',
+  'differs.when': '{when}, nicht {asked}',
+  'differs.distance': '{city}, {km} km von {place}',
+  'differs.subject': 'zu {topic}',
+  'differs.notKind': 'kein(e) {kind}',
+  'differs.audience': 'nicht für das gesuchte Publikum',
+  'differs.online':
+    'online, ausgerichtet {country, select, ch {in der Schweiz} de {in Deutschland} all {in allen drei Ländern} other {in Österreich}}',
   'empty.country': `Zurzeit stehen ${IN} keine Veranstaltungen an.`,
-  'empty.online':
-    'Online-Veranstaltungen, an denen Sie aus {country, select, ch {der Schweiz} de {Deutschland} other {Österreich}} teilnehmen können',
-  'empty.neighbour': `Als Nächstes ${IN}`,
-  'empty.all': `{count, plural, one {Die # Veranstaltung} other {Alle # Veranstaltungen}} ${IN} ansehen`,
-  'empty.withoutSearch': 'Diese Suche passt nirgends. Kommende Veranstaltungen ohne sie:',
-  'empty.here': `Alle kommenden Veranstaltungen ${IN} ({count, number})`,
   'empty.nothing': 'Der Katalog hat noch keine kommenden Veranstaltungen.',
 
   'event.cancelledTitle': 'Abgesagt: {title}',

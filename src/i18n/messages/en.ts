@@ -13,10 +13,13 @@ export const en = {
   'site.sourceSnapshot': '{source} {date} (snapshot)',
   'site.sourceNotRead': '{source} not read yet',
 
-  'country.name': '{country, select, ch {Switzerland} de {Germany} other {Austria}}',
-  'country.in': '{country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
+  'country.name':
+    '{country, select, ch {Switzerland} de {Germany} all {Switzerland, Germany and Austria} other {Austria}}',
+  'country.in':
+    '{country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}',
 
-  'home.title': 'Tech events {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
+  'home.title':
+    'Tech events {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}',
   'home.description':
     'Find tech events in Switzerland, Germany and Austria — in plain words, in English, German or French.',
   'search.title': '{q} · Tech events',
@@ -35,7 +38,7 @@ export const en = {
 
   'errors.title': 'Please check:',
   'errors.city':
-    '“{value}” is not a city we know {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}.',
+    '“{value}” is not a city we know {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}.',
   'errors.item': '{field}: {message}',
   'errors.tooLong': 'This is too long.',
   'errors.invalid': '“{value}” is not a value this field takes.',
@@ -44,7 +47,8 @@ export const en = {
     '{field, select, q {Search} country {Country} city {City} topic {Topic} format {Format} who {Audience} seniority {Seniority} near {Near} org {Organizer} limit {Number of results} from {From} to {Until} cfp {Call for papers} access {Accessibility} other {Field}}',
 
   'results.count': '{count, plural, =0 {no events} one {# event} other {# events}}',
-  'results.upcoming': 'Upcoming events {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
+  'results.upcoming':
+    'Upcoming events {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}',
   'results.lookingFor': 'Looking for: {facets}',
   'results.summary': '{understood} — {count}.',
   'results.outputs': 'This list as {markdown} · {json} · calendar {https} / {webcal}',
@@ -162,17 +166,27 @@ export const en = {
   'cfp.open': 'Call for papers open until {date}',
   'cfp.openNoDeadline': 'Call for papers open',
 
-  'empty.query':
-    'No upcoming events match {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}. Try fewer words or another city.',
+  'search.allCountries': 'All three countries',
+  'results.applied':
+    'Searched {country, select, ch {in Switzerland} de {in Germany} all {in all three countries} other {in Austria}}: your search names it, and it decides over the menu.',
+  'facet.orHybrid': '{format} or hybrid',
+  'facet.cfp': 'call for papers open',
+  'facet.languageFirst': 'held in {language} first',
+  'alternatives.heading': 'Close, but not everything you asked for',
+  'alternatives.intro': 'These are not matches: each misses one thing you asked for.',
+  'alternatives.differs': 'Differs: {what}',
+  'alternatives.none': 'Nothing matches all of this.',
+  'alternatives.widen': 'Without “{what}”: {count, plural, one {# event} other {# events}}',
+  'alternatives.nothingClose': 'Nothing misses only one thing either: try asking for less.',
+  'differs.when': '{when}, not {asked}',
+  'differs.distance': '{city}, {km} km from {place}',
+  'differs.subject': 'about {topic}',
+  'differs.notKind': 'not {kind}',
+  'differs.audience': 'not for the audience asked',
+  'differs.online':
+    'online, hosted {country, select, ch {in Switzerland} de {in Germany} all {in all three countries} other {in Austria}}',
   'empty.country':
-    'Nothing upcoming {country, select, ch {in Switzerland} de {in Germany} other {in Austria}} right now.',
-  'empty.online': 'Online events you can join from {country, select, ch {Switzerland} de {Germany} other {Austria}}',
-  'empty.neighbour': 'Next {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
-  'empty.all':
-    'See {count, plural, one {the # event} other {all # events}} {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
-  'empty.withoutSearch': 'Nothing matches this search anywhere. Upcoming events without it:',
-  'empty.here':
-    'All upcoming events {country, select, ch {in Switzerland} de {in Germany} other {in Austria}} ({count, number})',
+    'Nothing upcoming {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}} right now.',
   'empty.nothing': 'The catalogue has no upcoming events yet.',
 
   'event.cancelledTitle': 'Cancelled: {title}',
@@ -199,7 +213,8 @@ export const en = {
   'event.apple': 'Apple Calendar, Thunderbird and others (.ics)',
   'event.webcal': 'Subscribe (webcal)',
   'event.alsoListedAt': 'Also listed at',
-  'event.backToSearch': 'All events {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
+  'event.backToSearch':
+    'All events {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}',
 
   'registration.open': 'Open',
   'registration.invite': 'By invitation',
@@ -231,7 +246,7 @@ export const en = {
   'notFound.heading': 'Not found',
   'notFound.country': 'There is no country “{country}” here.',
   'notFound.event':
-    'There is no event “{id}” {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}.',
+    'There is no event “{id}” {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}.',
   'notFound.search': 'Search all events',
 } as const;
 

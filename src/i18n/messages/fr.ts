@@ -1,7 +1,8 @@
 import type { Messages } from './en.js';
 
 // French typography: a no-break space before « : ; ? ! » and inside guillemets.
-const IN = '{country, select, ch {en Suisse} de {en Allemagne} other {en Autriche}}';
+const IN =
+  '{country, select, ch {en Suisse} de {en Allemagne} all {en Suisse, en Allemagne et en Autriche} other {en Autriche}}';
 
 export const fr: Messages = {
   'site.name': 'Événements tech',
@@ -15,7 +16,7 @@ export const fr: Messages = {
   'site.sourceSnapshot': '{source} {date} (instantané livré)',
   'site.sourceNotRead': '{source} pas encore lue',
 
-  'country.name': '{country, select, ch {Suisse} de {Allemagne} other {Autriche}}',
+  'country.name': '{country, select, ch {Suisse} de {Allemagne} all {Suisse, Allemagne et Autriche} other {Autriche}}',
   'country.in': IN,
 
   'home.title': `Événements tech ${IN}`,
@@ -163,14 +164,26 @@ export const fr: Messages = {
   'cfp.open': 'Appel à conférences ouvert jusqu’au {date}',
   'cfp.openNoDeadline': 'Appel à conférences ouvert',
 
-  'empty.query': `Aucun événement à venir ne correspond ${IN}. Essayez moins de mots ou une autre ville.`,
+  'search.allCountries': 'Les trois pays',
+  'results.applied':
+    'Recherche {country, select, ch {en Suisse} de {en Allemagne} all {dans les trois pays} other {en Autriche}} : votre recherche le nomme, et elle l’emporte sur le menu.',
+  'facet.orHybrid': '{format} ou hybride',
+  'facet.cfp': 'appel à conférences ouvert',
+  'facet.languageFirst': 'en {language} d’abord',
+  'alternatives.heading': 'Presque',
+  'alternatives.intro': 'Ce ne sont pas des résultats : chacun manque une chose que vous avez demandée.',
+  'alternatives.differs': 'Diffère : {what}',
+  'alternatives.none': 'Rien ne correspond à tout cela.',
+  'alternatives.widen': 'Sans « {what} » : {count, plural, one {# événement} other {# événements}}',
+  'alternatives.nothingClose': 'Rien ne manque non plus une seule chose : demandez moins.',
+  'differs.when': '{when}, pas {asked}',
+  'differs.distance': '{city}, à {km} km de {place}',
+  'differs.subject': 'sur {topic}',
+  'differs.notKind': 'pas {kind}',
+  'differs.audience': 'pas pour le public demandé',
+  'differs.online':
+    'en ligne, organisé {country, select, ch {en Suisse} de {en Allemagne} all {dans les trois pays} other {en Autriche}}',
   'empty.country': `Rien de prévu ${IN} pour le moment.`,
-  'empty.online':
-    'Événements en ligne accessibles depuis {country, select, ch {la Suisse} de {l’Allemagne} other {l’Autriche}}',
-  'empty.neighbour': `Prochainement ${IN}`,
-  'empty.all': `Voir {count, plural, one {l’événement} other {les # événements}} ${IN}`,
-  'empty.withoutSearch': 'Cette recherche ne donne rien nulle part. Événements à venir sans elle\u00a0:',
-  'empty.here': `Tous les événements à venir ${IN} ({count, number})`,
   'empty.nothing': 'Le catalogue n’a pas encore d’événements à venir.',
 
   'event.cancelledTitle': 'Annulé\u00a0: {title}',

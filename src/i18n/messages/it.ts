@@ -1,6 +1,7 @@
 import type { Messages } from './en.js';
 
-const IN = '{country, select, ch {in Svizzera} de {in Germania} other {in Austria}}';
+const IN =
+  '{country, select, ch {in Svizzera} de {in Germania} all {in Svizzera, in Germania e in Austria} other {in Austria}}';
 
 export const it: Messages = {
   'site.name': 'Eventi tech',
@@ -14,7 +15,7 @@ export const it: Messages = {
   'site.sourceSnapshot': '{source} {date} (istantanea inclusa)',
   'site.sourceNotRead': '{source} non ancora letta',
 
-  'country.name': '{country, select, ch {Svizzera} de {Germania} other {Austria}}',
+  'country.name': '{country, select, ch {Svizzera} de {Germania} all {Svizzera, Germania e Austria} other {Austria}}',
   'country.in': IN,
 
   'home.title': `Eventi tech ${IN}`,
@@ -162,14 +163,26 @@ export const it: Messages = {
   'cfp.open': 'Call for papers aperta fino al {date}',
   'cfp.openNoDeadline': 'Call for papers aperta',
 
-  'empty.query': `Nessun evento in programma ${IN} corrisponde alla ricerca. Prova con meno parole o un’altra città.`,
+  'search.allCountries': 'Tutti e tre i paesi',
+  'results.applied':
+    'Cercato {country, select, ch {in Svizzera} de {in Germania} all {in tutti e tre i paesi} other {in Austria}}: la tua ricerca lo nomina, e prevale sul menu.',
+  'facet.orHybrid': '{format} o ibrido',
+  'facet.cfp': 'call for paper aperto',
+  'facet.languageFirst': 'in {language} prima',
+  'alternatives.heading': 'Quasi',
+  'alternatives.intro': 'Non sono risultati: a ognuno manca una cosa che hai chiesto.',
+  'alternatives.differs': 'Differisce: {what}',
+  'alternatives.none': 'Nulla corrisponde a tutto questo.',
+  'alternatives.widen': 'Senza «{what}»: {count, plural, one {# evento} other {# eventi}}',
+  'alternatives.nothingClose': 'Nemmeno un evento manca di una sola cosa: chiedi di meno.',
+  'differs.when': '{when}, non {asked}',
+  'differs.distance': '{city}, a {km} km da {place}',
+  'differs.subject': 'su {topic}',
+  'differs.notKind': 'non {kind}',
+  'differs.audience': 'non per il pubblico richiesto',
+  'differs.online':
+    'online, organizzato {country, select, ch {in Svizzera} de {in Germania} all {in tutti e tre i paesi} other {in Austria}}',
   'empty.country': `Per ora nessun evento in programma ${IN}.`,
-  'empty.online':
-    '{country, select, ch {Eventi online a cui partecipare dalla Svizzera} de {Eventi online a cui partecipare dalla Germania} other {Eventi online a cui partecipare dall’Austria}}',
-  'empty.neighbour': `Prossimamente ${IN}`,
-  'empty.all': `Vedi {count, plural, one {l’evento} other {tutti i # eventi}} ${IN}`,
-  'empty.withoutSearch': 'Questa ricerca non trova nulla da nessuna parte. Prossimi eventi senza di essa:',
-  'empty.here': `Tutti i prossimi eventi ${IN} ({count, number})`,
   'empty.nothing': 'Il catalogo non ha ancora eventi in programma.',
 
   'event.cancelledTitle': 'Annullato: {title}',

@@ -2,10 +2,10 @@
  * Words that carry no search meaning in a prompt, in English, German, French and Italian: articles, pronouns,
  * auxiliaries and modals, prepositions and conjunctions, question words, greetings and politeness, the verbs and nouns
  * of asking ("looking for", "ich suche", "je cherche", "sto cercando", "recommend", "Tipps"), of the person's own
- * situation ("living", "based", "wohne", "habite"), vague praise ("good", "spannend") and words every event shares
- * ("event", "Veranstaltung", "developers", "tech"). Prompts are read for facets first (dates, lexicon terms, places),
- * so a word listed here only ever stops a leftover word from being searched as full text — and from being quoted in
- * `understood` as a word matched.
+ * situation ("living", "based", "wohne", "habite"), vague praise ("good", "spannend"), the words of a wish ("ideally",
+ * "am liebsten", "de préférence") and words every event shares ("event", "Veranstaltung", "developers", "tech").
+ * Prompts are read for facets first (dates, lexicon terms, places), so a word listed here only ever stops a leftover
+ * word from being searched as full text — and from being quoted in `understood` as a word matched.
  */
 
 const ENGLISH =
@@ -41,7 +41,9 @@ const ENGLISH =
   'good great best better nice cool interesting awesome decent worthwhile relevant suitable upcoming next new latest ' +
   // words every event shares, and time words a date window did not take ("this year")
   'event events tech technology technologies developer developers dev devs engineer engineers year years month ' +
-  'months week weeks today';
+  'months week weeks today ' +
+  // a wish (wishes.ts reads the language wished for): "ideally in English", "if possible held in German"
+  'ideally preferably possibly possible prefer preferred preference held spoken language';
 
 const GERMAN =
   'ich mich mir mein meine meinen meinem meiner meines du dich dir dein deine deinen deinem er sie es ihn ihm ihr ' +
@@ -65,7 +67,8 @@ const GERMAN =
   'passend passende neue neuen nächste nächsten kommende kommenden bald demnächst gerade jetzt aktuell aktuelle ' +
   'momentan derzeit hier dort da dann also denn ' +
   'veranstaltung veranstaltungen leute personen menschen kollegen entwickler entwicklerinnen technologie jahr ' +
-  'jahres jahre monat monats woche wochen heute';
+  'jahres jahre monat monats woche wochen heute ' +
+  'liebsten gerne gern vorzugsweise bevorzugt bevorzuge idealerweise möglichst möglich wenn gehalten sprache';
 
 const FRENCH =
   'je me moi mon ma mes tu te toi ton ta tes il ils elle elles on nous vous lui leur leurs se notre nos votre vos ' +
@@ -85,7 +88,8 @@ const FRENCH =
   'habite habites habitons vis vivons réside viens venons travaille ' +
   'bon bonne bons bonnes meilleur meilleure meilleurs meilleures intéressant intéressants prochain prochaine ' +
   'prochains prochaines nouveau nouvelle nouveaux actuellement bientôt maintenant ici là voici voilà ' +
-  'événement événements gens personnes communauté développeur développeurs année années mois semaine semaines';
+  'événement événements gens personnes communauté développeur développeurs année années mois semaine semaines ' +
+  'préférence préférablement idéalement possible si préfère préférerais langue';
 
 const ITALIAN =
   'io mi me mio mia miei mie tu ti te tuo tua tuoi tue lui lei ci noi ce ve vi voi loro si suo sua suoi sue ' +
@@ -108,7 +112,8 @@ const ITALIAN =
   'abito abitiamo vivo viviamo risiedo vengo veniamo lavoro ' +
   'buono buona buoni buone migliore migliori interessante interessanti prossimo prossima prossimi prossime nuovo ' +
   'nuova nuovi adesso ora presto qui qua là ' +
-  'evento eventi gente persone comunità sviluppatore sviluppatori anno anni mese mesi settimana settimane oggi';
+  'evento eventi gente persone comunità sviluppatore sviluppatori anno anni mese mesi settimana settimane oggi ' +
+  'preferibilmente idealmente possibilmente possibile preferenza preferisco preferirei lingua se';
 
 /** Folded the way a word's `lower` is compared (accents kept: "è" and "e" are both listed where both occur). */
 const FILLER = new Set(

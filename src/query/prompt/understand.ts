@@ -15,6 +15,7 @@ import { matchPlacePhrase, type Place } from '../../places/gazetteer.js';
 import { type DateWindowHit, findDateWindow } from './dates.js';
 import { isFiller } from './filler.js';
 import { findHome } from './home.js';
+import { readWishes, type SpokenLanguage } from './wishes.js';
 import { blank, type Word, words } from './words.js';
 
 /** A topic term of the prompt. */
@@ -36,7 +37,12 @@ export interface AskedTechnology {
   ids: readonly string[];
 }
 
-/** What a free-text prompt asks for. Every part ranks; none hard-filters. */
+/**
+ * What a free-text prompt asks for. What it names — fields and technologies, kinds, formats, price, audience, the
+ * place, the country, the date window, a call for papers — is a constraint every answer meets (see
+ * ranking/constraints.ts); where the person is and the language they wish for only order the answers; the words
+ * left rank, and find what mentions them when nothing else is asked.
+ */
 export interface Understanding {
   /** Every field the prompt names, or implies by a specific word. */
   topics: AskedTopic[];
@@ -54,6 +60,10 @@ export interface Understanding {
   /** A country named in the prompt ("KI Events in Österreich"); a place named too decides over it. */
   country: Country | undefined;
   window: DateWindowHit | undefined;
+  /** A call for papers asked for ("Call for Papers offen", "appel à conférences ouvert"): `cfp=open`. */
+  cfp: boolean;
+  /** The language the person would like events held in ("ideally in English"): a wish that orders, not a filter. */
+  language: SpokenLanguage | undefined;
   /** Words left for full-text relevance, as the user wrote them. */
   terms: string[];
   /** The prompt without the filler around it ("I'm looking for Rust Day" → "Rust Day"), for names found as typed. */
@@ -143,11 +153,16 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     home: undefined,
     country: undefined,
     window: undefined,
+    cfp: false,
+    language: undefined,
     terms: [],
     phrase: '',
   };
   if (!q.trim()) return result;
-  const plainQ = q.replace(IDIOMS, (idiom) => ' '.repeat(idiom.length));
+  const wishes = readWishes(q.replace(IDIOMS, (idiom) => ' '.repeat(idiom.length)));
+  result.cfp = wishes.cfp;
+  result.language = wishes.language;
+  const plainQ = wishes.rest;
   let rest = plainQ;
 
   const window = findDateWindow(rest, now, timeZone);
@@ -168,11 +183,12 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   // A word naming a field and an audience ("CTO", "leadership") asks for the field: counting its audience too would
   // weigh one word twice, enough to outweigh the place asked ("a conference for a CTO in Munich").
   const fieldWords = new Set(hits.filter((h) => h.kind === 'topic').map((h) => h.start));
+  const levels: { level: Seniority; at: number }[] = [];
   for (const hit of hits) {
     if (hit.kind === 'topic' && isTopic(hit.value)) {
       topicTerm(hit.value, hit.term, q.slice(hit.start, hit.start + hit.length));
     } else if (hit.kind === 'seniority' && isSeniority(hit.value)) {
-      if (!fieldWords.has(hit.start) && !result.seniority.includes(hit.value)) result.seniority.push(hit.value);
+      if (!fieldWords.has(hit.start)) levels.push({ level: hit.value, at: hit.start });
     } else if (hit.kind === 'format' && isFormat(hit.value)) {
       if (!result.formats.includes(hit.value)) result.formats.push(hit.value);
     } else if (hit.kind === 'price') {
@@ -184,8 +200,6 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     }
     rest = blank(rest, hit.start, hit.length);
   }
-  // "Founders" is an audience, not a seniority level of its own: keep the executive reading out of the way.
-  if (result.founders) result.seniority = result.seniority.filter((s) => s !== 'executive');
 
   for (const w of words(rest)) {
     // Country names in en/de/fr/it: "in Österreich" searches Austria when `country` is not given.
@@ -197,9 +211,19 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
 
   let list = words(rest);
   const home = findHome(list, rest);
+  let self: [number, number] | undefined;
   if (home) {
     result.home = { place: home.place, mode: home.mode };
+    const last = list[home.to - 1]!;
+    self = [list[home.from]!.start, last.start + last.text.length];
     list = list.filter((_, i) => i < home.from || i >= home.to);
+  }
+  // A level said of the person where they say where they are ("I am a senior engineer living in Munich") describes
+  // them, not what they ask for; "Founders" is an audience, not a seniority level of its own.
+  for (const { level, at } of levels) {
+    if (self && at >= self[0] && at < self[1]) continue;
+    if (result.founders && level === 'executive') continue;
+    if (!result.seniority.includes(level)) result.seniority.push(level);
   }
   const place = findPlace(list);
   if (place) result.place = { place: place.place, mode: place.mode };

@@ -1,3 +1,4 @@
+import { PLAIN_FIELDS } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
 import {
@@ -11,14 +12,14 @@ import {
   type TopicSlug,
   topicLabel,
 } from '../../catalogue/taxonomy.js';
-import type { Place } from '../../places/gazetteer.js';
-import { CELL_LAT, CELL_LNG, type CountryShard, formatCode } from '../index/country-shard.js';
+import { formatCode } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
-import { remembered } from '../memo.js';
+import { memoKeys } from '../memo.js';
 import type { DateWindowHit } from '../prompt/dates.js';
+import type { SpokenLanguage } from '../prompt/wishes.js';
 import {
   type AskedPlace,
   AT_PLACE,
@@ -67,7 +68,7 @@ const FIELD_ORDER: SearchField[] = ['title', 'organizer', 'topics', 'venue', 'ci
 
 const phrase: Facet<readonly string[]> = {
   name: 'phrase',
-  role: 'name',
+  role: 'words',
   asks: (q) => (q.phraseWords.length > 0 ? [q.phraseWords] : NONE),
   candidates(shard, words, _q, visit) {
     // Every word of a phrase found in a name is a word of that name: the events on every word's list (rarest first).
@@ -101,10 +102,17 @@ const phrase: Facet<readonly string[]> = {
   },
 };
 
+/** A technology is met by a title or organizer naming it, another name of it or a part of it, or a description naming it. */
+function meetsTechnology(evidence: number): boolean {
+  return evidence !== NOT_A_CANDIDATE && evidence >> 1 >= Strength.Described;
+}
+
 const technology: Facet<PreparedTechnology> = {
   name: 'technology',
-  role: 'match',
+  role: 'filter',
+  constraint: 'subject',
   asks: (q) => q.technologies,
+  meets: (shard, slot, t) => meetsTechnology(evidenceAt(shard, slot, t)),
   candidates(shard, t, _q, visit) {
     const mark = visitTopics(shard, t.topics, visit);
     for (const slot of t.hits) if (shard.visited[slot] !== mark) visit(slot);
@@ -135,7 +143,8 @@ function titleOnTopic(e: IndexedEvent, _slot: number, slug: TopicSlug): number {
 
 const topic: Facet<AskedField> = {
   name: 'topic',
-  role: 'match',
+  role: 'filter',
+  constraint: 'subject',
   asks: (q) => q.fields,
   candidates: (shard, f, _q, visit) => visitList(shard.byTopic.get(f.slug), visit),
   score(shard, slot, f) {
@@ -153,7 +162,8 @@ const topic: Facet<AskedField> = {
 
 const place: Facet<AskedPlace> = {
   name: 'place',
-  role: 'match',
+  role: 'filter',
+  constraint: 'place',
   asks: (q) => (q.u.place ? [q.u.place] : NONE),
   candidates: (shard, { place: here }, _q, visit) => visitAround(shard, here, visit),
   score(shard, slot, { place: here, mode }) {
@@ -170,7 +180,7 @@ const place: Facet<AskedPlace> = {
 
 const text: Facet<PreparedQuery['text'][number]> = {
   name: 'text',
-  role: 'match',
+  role: 'words',
   asks: (q) => q.text,
   candidates: (_shard, { hits }, _q, visit) => {
     for (let i = 0; i < hits.size; i++) visit(hits.slots[i]!);
@@ -189,7 +199,8 @@ const text: Facet<PreparedQuery['text'][number]> = {
 
 const window: Facet<DateWindowHit> = {
   name: 'window',
-  role: 'qualify',
+  role: 'filter',
+  constraint: 'window',
   asks: (q) => (q.u.window ? [q.u.window] : NONE),
   candidates(shard, w, _q, visit) {
     const from = w.from.getTime();
@@ -239,16 +250,8 @@ function impliedFit(e: IndexedEvent, _slot: number, f: ImpliedFields): number {
 
 const field: Facet<ImpliedFields> = {
   name: 'field',
-  role: 'qualify',
+  role: 'rank',
   asks: (q) => (q.implied ? [q.implied] : NONE),
-  candidates(shard, f, _q, visit) {
-    const mark = visitTopics(shard, f.slugs, visit);
-    if (f.general) {
-      visitList(shard.byTopic.get('general'), (slot) => {
-        if (shard.visited[slot] !== mark) visit(slot);
-      });
-    }
-  },
   score(shard, slot, f) {
     const fit = shard.memo(f.memo, slot, impliedFit, f);
     return fit === 1 ? POINTS.implied : fit === 2 ? POINTS.general : 0;
@@ -266,7 +269,8 @@ const HYBRID_POINTS = points(WEIGHT.format * 0.75);
 
 const format: Facet<Format> = {
   name: 'format',
-  role: 'qualify',
+  role: 'filter',
+  constraint: 'format',
   asks: (q) => q.u.formats,
   candidates(shard, f, _q, visit) {
     visitList(shard.byFormat.get(f), visit);
@@ -284,24 +288,6 @@ const format: Facet<Format> = {
   },
 };
 
-/**
- * The memo key of a facet's value, made once (a key built per candidate would be hashed per candidate). Asked for
- * the same value thousands of times in a row (once per candidate), so the last one is at hand without a lookup, and
- * the shard's memo (see CountryShard.memo) recognises the very same string.
- */
-function memoKeys(prefix: string): (value: string) => string {
-  const keys = new Map<string, string>();
-  const make = (value: string) => `${prefix}|${value}`;
-  let lastValue: string | undefined;
-  let lastKey = '';
-  return (value) => {
-    if (value !== lastValue) {
-      lastKey = remembered(keys, value, 1_000, make);
-      lastValue = value;
-    }
-    return lastKey;
-  };
-}
 const TITLE_KEY = memoKeys('title');
 const PRICE_KEY = memoKeys('price');
 const SENIORITY_KEY = memoKeys('seniority');
@@ -314,7 +300,8 @@ const ofKind = (e: IndexedEvent, _slot: number, k: EventKind) => (e.kinds.has(k)
 
 const price: Facet<'free' | 'paid'> = {
   name: 'price',
-  role: 'qualify',
+  role: 'filter',
+  constraint: 'price',
   asks: (q) => (q.u.price ? [q.u.price] : NONE),
   candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
   score: (shard, slot, p) => (shard.memo(PRICE_KEY(p), slot, pricedAs, p) === 1 ? POINTS.price : 0),
@@ -326,7 +313,8 @@ const FOUNDER_POINTS = [0, points(WEIGHT.founders / 2), POINTS.founders];
 
 const founders: Facet<true> = {
   name: 'founders',
-  role: 'qualify',
+  role: 'filter',
+  constraint: 'audience',
   asks: (q) => (q.u.founders ? [true] : NONE),
   candidates: (shard, _a, _q, visit) => visitList(shard.founders().slots, visit),
   // From the shard's column of fits (0, 1 or 2): half the weight for a fit of 1.
@@ -336,7 +324,8 @@ const founders: Facet<true> = {
 
 const seniority: Facet<Seniority> = {
   name: 'seniority',
-  role: 'qualify',
+  role: 'filter',
+  constraint: 'audience',
   asks: (q) => q.u.seniority,
   candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
   score: (shard, slot, s) => (shard.memo(SENIORITY_KEY(s), slot, forSeniority, s) === 1 ? POINTS.seniority : 0),
@@ -345,7 +334,8 @@ const seniority: Facet<Seniority> = {
 
 const kind: Facet<EventKind> = {
   name: 'kind',
-  role: 'qualify',
+  role: 'filter',
+  constraint: 'kind',
   asks: (q) => q.u.kinds,
   candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
   score: (shard, slot, k) => (shard.memo(KIND_KEY(k), slot, ofKind, k) === 1 ? POINTS.kind : 0),
@@ -357,31 +347,10 @@ function worthTheTrip(e: IndexedEvent): boolean {
   return e.kinds.has('conference') || e.kinds.has('hackathon');
 }
 
-/** Whether an event is one `visitAround` visits: located, and at the place or in the grid cells around it. */
-function isAround(shard: CountryShard, slot: number, here: Place): boolean {
-  const lat = shard.lat[slot]!;
-  const lng = shard.lng[slot]!;
-  if (shard.formatCode[slot] === ONLINE || Number.isNaN(lat) || Number.isNaN(lng)) return false;
-  if (shard.geonameId[slot] === here.geonameId) return true;
-  return (
-    Math.abs(Math.floor(lat / CELL_LAT) - Math.floor(here.lat / CELL_LAT)) <= 1 &&
-    Math.abs(Math.floor(lng / CELL_LNG) - Math.floor(here.lng / CELL_LNG)) <= 1
-  );
-}
-
 const home: Facet<AskedPlace> = {
   name: 'home',
-  role: 'prefer',
+  role: 'rank',
   asks: (q) => (q.u.home ? [q.u.home] : NONE),
-  candidates(shard, { place: here }, _q, visit) {
-    visitAround(shard, here, visit);
-    const elsewhere = (slot: number) => !isAround(shard, slot, here);
-    visitList(shard.byKind.get('conference'), (slot) => elsewhere(slot) && visit(slot));
-    visitList(shard.byKind.get('hackathon'), (slot) => {
-      if (elsewhere(slot) && !shard.at(slot).kinds.has('conference')) visit(slot);
-    });
-    visitList(shard.byFormat.get('online'), (slot) => !worthTheTrip(shard.at(slot)) && visit(slot));
-  },
   score(shard, slot, { place: here }) {
     const near = closeness(shard, slot, here);
     if (near === AT_PLACE) return POINTS.home;
@@ -396,6 +365,14 @@ const home: Facet<AskedPlace> = {
     else if (shard.formatCode[slot] === ONLINE) out.push(`Online: no travel from ${here.name}`);
     else out.push(`Worth the trip from ${here.name}`);
   },
+};
+
+const language: Facet<SpokenLanguage> = {
+  name: 'language',
+  role: 'rank',
+  asks: (q) => (q.u.language ? [q.u.language] : NONE),
+  score: (shard, slot, l) => (shard.at(slot).event.language === l ? POINTS.language : 0),
+  reasons: (_shard, _slot, l, _q, out) => out.push(`Language: ${PLAIN_FIELDS.language.labels[l]}`),
 };
 
 /** Every facet, in the order their weights are added up. */
@@ -413,4 +390,5 @@ export const FACETS: readonly Facet<unknown>[] = [
   seniority,
   kind,
   home,
+  language,
 ] as Facet<never>[] as Facet<unknown>[];

@@ -6,6 +6,7 @@ import {
   widerTechnologies,
 } from '../../catalogue/lexicon-technologies.js';
 import type { TopicSlug } from '../../catalogue/taxonomy.js';
+import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { plain } from '../index/names.js';
 import { remembered } from '../memo.js';
@@ -35,8 +36,10 @@ function describeTechnology(term: string, typed: string, ids: readonly string[])
     parts,
     wider,
     topics,
-    description: remembered(FINDERS, [...own, ...parts].sort().join(' '), 1000, (key) =>
-      technologyFinder(key.split(' ')),
+    // Keyed by the ids joined with a character no id holds: the id of a term of its own may hold a space
+    // ("term:crypto valley"), and split at it would look for "crypto" alone.
+    description: remembered(FINDERS, [...own, ...parts].sort().join('\n'), 1000, (key) =>
+      technologyFinder(key.split('\n')),
     ),
     // Everything the evidence depends on: the term, the words as typed (its full-text hits), the technologies.
     memo: `tech|${term}|${typed}|${[...own].join(',')}`,
@@ -68,8 +71,16 @@ function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAske
   });
 }
 
-/** What a query asks of the facets, worked out once (see PreparedQuery). */
-export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: Date) => string): PreparedQuery {
+/**
+ * What a query asks of the facets in one shard, worked out once (see PreparedQuery); `country` is the country every
+ * event must be in, when the query names one and no place.
+ */
+export function prepareQuery(
+  u: Understanding,
+  shard: CountryShard,
+  day: (date: Date) => string,
+  country: Country | undefined,
+): PreparedQuery {
   const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
   const fields = [...broad].map((slug) => ({ slug, term: u.topics.find((t) => t.slug === slug)!.term }));
   const technologies = u.technologies.map((t) => prepareTechnology(shard, t.term, t.typed, t.ids));
@@ -82,6 +93,7 @@ export function prepareQuery(u: Understanding, shard: CountryShard, day: (date: 
   const phraseWords = plain(foldText(u.phrase)).trim().split(' ');
   return {
     u,
+    country,
     fields,
     technologies,
     implied,

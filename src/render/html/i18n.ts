@@ -2,7 +2,7 @@ import type { CatalogueEvent } from '../../catalogue/event.js';
 import { LANGUAGES, type Language } from '../../i18n/languages.js';
 import type { MessageId } from '../../i18n/messages/index.js';
 import type { Translator } from '../../i18n/translator.js';
-import type { Country } from '../../places/countries.js';
+import type { Scope } from '../../query/params.js';
 import { escapeHtml, html, SafeHtml } from './template.js';
 
 /** A message whose values may be markup (links, code): its text escaped, the markup kept. */
@@ -12,10 +12,10 @@ export function message(t: Translator, id: MessageId, values: Record<string, str
 }
 
 /** "Switzerland", "Schweiz", "Suisse", "Svizzera": the country as the reader's language names it. */
-export const countryName = (t: Translator, country: Country) => t.t('country.name', { country });
+export const countryName = (t: Translator, country: Scope) => t.t('country.name', { country });
 
 /** "in Switzerland", "in der Schweiz", "en Suisse", "in Svizzera". */
-export const inCountry = (t: Translator, country: Country) => t.t('country.in', { country });
+export const inCountry = (t: Translator, country: Scope) => t.t('country.in', { country });
 
 /** Each language named in itself, for the switcher: "English", "Deutsch", "Français", "Italiano". */
 export const OWN_NAMES: Record<Language, string> = Object.fromEntries(

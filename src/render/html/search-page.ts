@@ -2,18 +2,18 @@ import type { FieldError } from '../../catalogue/errors.js';
 import { FORMATS, TOPICS } from '../../catalogue/taxonomy.js';
 import { dayHeading, formatWhen, listingDay, machineTime, periodOf } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
-import { COUNTRIES, COUNTRY_INFO, type Country } from '../../places/countries.js';
-import type { RankedEvent, SearchResult } from '../../query/engine.js';
-import { toQueryString } from '../../query/params.js';
-import type { Alternatives } from '../../use-cases/alternatives.js';
+import { COUNTRIES, COUNTRY_INFO } from '../../places/countries.js';
+import { type RankedEvent, type SearchResult, zoneOf } from '../../query/engine.js';
+import { type Scope, toQueryString } from '../../query/params.js';
 import { eventPageUrl } from '../event-json.js';
+import { differenceText } from './differs.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
 import { organizerText, siteOf, whereText } from './event-text.js';
 import { countryName, message, titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
 import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
-import { isPlainListing, understoodFacets } from './understood.js';
+import { constraintText, isPlainListing, understoodFacets } from './understood.js';
 
 /** How results are laid out: by relevance (the engine's order), or grouped by day. */
 export type ResultOrder = 'relevance' | 'date';
@@ -23,7 +23,8 @@ export interface SearchPageInput {
   baseUrl: string;
   /** The page's path (`/` or `/{country}`): the language switcher keeps it. */
   path: string;
-  country: Country;
+  /** What the menu chose (all three countries on `/`, the country on `/{country}`); the text may decide otherwise. */
+  country: Scope;
   now: Date;
   /** The raw form values, echoed back into the form. */
   form: Record<string, string>;
@@ -31,7 +32,6 @@ export interface SearchPageInput {
   order?: ResultOrder;
   result?: SearchResult;
   errors?: FieldError[];
-  alternatives?: Alternatives;
   freshness?: PageMeta['freshness'];
 }
 
@@ -61,8 +61,16 @@ function errorText(error: FieldError, input: SearchPageInput): string {
   return t.t('errors.item', { field, message: what });
 }
 
-/** One event in a list: title, when and where, language and call for papers, why it matches, other listings. */
-function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: SearchResult['understanding']) {
+/**
+ * One event in a list: title, when and where, language and call for papers, why it matches (for a near miss, how it
+ * differs first), other listings.
+ */
+function eventCard(
+  ranked: RankedEvent,
+  input: SearchPageInput,
+  understanding?: SearchResult['understanding'],
+  differs?: string,
+) {
   const { t, now } = input;
   const { event } = ranked.entry;
   const zone = COUNTRY_INFO[event.country].timeZone;
@@ -77,6 +85,7 @@ function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: 
   return html`<li>
   <h3${titleLang(event, t)}><a href="${eventPageUrl(input.baseUrl, event)}?lang=${t.lang}">${event.title}</a></h3>
   <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${organizerText(event, t)}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
+  ${differs ? html`<p class="differs"><strong>${t.t('alternatives.differs', { what: differs })}</strong></p>` : ''}
   ${languages || cfp ? html`<p class="extras">${languages ? html`<span class="badge">${languages}</span>` : ''}${cfp ? html`<span class="badge cfp">${cfp}</span>` : ''}</p>` : ''}
   ${reasons.length ? html`<ul class="reasons" aria-label="${t.t('results.why')}">${reasons.map((r) => html`<li${r.lang ? html` lang="${r.lang}"` : ''}>${r.text}</li>`)}</ul>` : ''}
   ${others.length ? html`<p class="also">${message(t, 'results.alsoListedAt', { sites: html`${others.map((u, i) => html`${i > 0 ? ', ' : ''}<a href="${u}" rel="noopener nofollow">${siteOf(u)}</a>`)}` })}</p>` : ''}
@@ -85,7 +94,7 @@ function eventCard(ranked: RankedEvent, input: SearchPageInput, understanding?: 
 
 /** Results grouped by the local day they are listed under, each day headed "Today · …", "Next week · …". */
 function byDay(events: RankedEvent[], input: SearchPageInput, result: SearchResult): SafeHtml {
-  const zone = COUNTRY_INFO[result.country].timeZone;
+  const zone = zoneOf(result.country);
   const days = new Map<string, RankedEvent[]>();
   const sorted = [...events].sort((a, b) => a.entry.event.start.getTime() - b.entry.event.start.getTime());
   for (const ranked of sorted) {
@@ -114,38 +123,31 @@ function orderSwitch(input: SearchPageInput, order: ResultOrder): SafeHtml {
   return html`<nav class="order" aria-label="${t.t('results.order')}">${t.t('results.order')}: ${link('relevance', t.t('results.byRelevance'))} · ${link('date', t.t('results.byDate'))}</nav>`;
 }
 
-function alternativesSection(input: SearchPageInput, result: SearchResult, alt: Alternatives): SafeHtml {
-  const { t } = input;
-  const country = result.country;
+/** The near misses, under their own heading after the matches; an empty answer says so and what would widen it. */
+function apartSection(input: SearchPageInput, result: SearchResult): SafeHtml {
+  const { t, now } = input;
+  const alternatives = result.alternatives ?? [];
+  const empty = result.total === 0;
   const plain = isPlainListing(result);
-  // The same search in another country, less what belongs to this one (its city).
-  const query = (target: Country) => {
-    const same = new URLSearchParams(alt.sameSearch ? input.form : {});
-    for (const field of ['country', 'city', 'near']) same.delete(field);
-    return withLanguage(`/${target}`, same, t.lang);
-  };
-  const noneAnywhere = alt.online.length === 0 && alt.neighbours.every((n) => n.next.length === 0);
-  // Lists for the same search carry its reasons (a date window's among them), read back by its understanding.
-  const understanding = alt.sameSearch ? result.understanding : undefined;
-  return html`<section class="alternatives">
-<p>${plain ? t.t('empty.country', { country }) : t.t('empty.query', { country })}</p>
-${!plain && alt.hereWithoutSearch > 0 ? html`<p><a href="${withLanguage(`/${country}`, new URLSearchParams(), t.lang)}">${t.t('empty.here', { country, count: alt.hereWithoutSearch })}</a></p>` : ''}
-${!alt.sameSearch && !noneAnywhere ? html`<p>${t.t('empty.withoutSearch')}</p>` : ''}
-${
-  alt.online.length
-    ? html`<h2>${t.t('empty.online', { country })}</h2>
-<ol class="results">${alt.online.map((ranked) => eventCard(ranked, input, understanding))}</ol>`
-    : ''
-}
-${alt.neighbours
-  .filter((n) => n.next.length > 0)
-  .map(
-    (n) => html`<h2>${t.t('empty.neighbour', { country: n.country })}</h2>
-<ol class="results">${n.next.map((ranked) => eventCard(ranked, input, understanding))}</ol>
-<p><a href="${query(n.country)}">${t.t('empty.all', { count: n.total, country: n.country })}</a></p>`,
-  )}
-${noneAnywhere ? html`<p>${t.t('empty.nothing')}</p>` : ''}
-</section>`;
+  const widen = result.widen ?? [];
+  return html`${
+    empty
+      ? html`<section class="empty">
+<p>${plain && result.country !== 'all' ? t.t('empty.country', { country: result.country }) : t.t('alternatives.none')}</p>
+${widen.length ? html`<ul class="widen">${widen.map((w) => html`<li>${t.t('alternatives.widen', { what: constraintText(result, w.constraint, t, now), count: w.total })}</li>`)}</ul>` : ''}
+${!plain && alternatives.length === 0 ? html`<p>${t.t('alternatives.nothingClose')}</p>` : ''}
+${plain && alternatives.length === 0 ? html`<p>${t.t('empty.nothing')}</p>` : ''}
+</section>`
+      : ''
+  }${
+    alternatives.length
+      ? html`<section class="alternatives" aria-labelledby="alternatives">
+<h2 id="alternatives">${t.t('alternatives.heading')}</h2>
+<p>${t.t('alternatives.intro')}</p>
+<ol class="results">${alternatives.map((alt) => eventCard(alt, input, result.understanding, differenceText(alt, result, t, now)))}</ol>
+</section>`
+      : ''
+  }`;
 }
 
 function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml {
@@ -153,12 +155,17 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
   const order: ResultOrder = input.order ?? (result.params.q ? 'relevance' : 'date');
   const qs = toQueryString({ ...result.params, country: result.country });
   const calendar = `${input.baseUrl}/api/calendar?${qs}`;
+  // The text decides over the menu: when the search names another country than the menu's, the page says so.
+  const applied =
+    result.country !== input.country
+      ? html`<p class="applied">${t.t('results.applied', { country: result.country })}</p>`
+      : '';
   const understood = isPlainListing(result)
     ? t.t('results.upcoming', { country: result.country })
     : t.t('results.lookingFor', { facets: understoodFacets(result, t, input.now).join(' · ') });
   const count = t.t('results.count', { count: result.total });
   const shown = { ...input, order };
-  return html`
+  return html`${applied}
 <p class="understood" aria-live="polite">${t.t('results.summary', { understood, count })}</p>
 <p class="muted">${message(t, 'results.outputs', {
     markdown: html`<a href="${input.baseUrl}/api/md?${qs}">${t.t('results.markdown')}</a>`,
@@ -169,14 +176,13 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
 ${result.params.q && result.events.length > 1 ? orderSwitch(input, order) : ''}
 ${
   result.events.length === 0
-    ? input.alternatives
-      ? alternativesSection(input, result, input.alternatives)
-      : ''
+    ? ''
     : order === 'date'
       ? byDay(result.events, shown, result)
       : html`<h2 class="visually-hidden">${t.t('results.heading')}</h2>
 <ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
-}`;
+}
+${apartSection(input, result)}`;
 }
 
 /** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
@@ -190,12 +196,10 @@ export function renderSearchPage(input: SearchPageInput): string {
   <label class="wide">${t.t('search.label')}
     <input type="search" name="q" value="${form.q ?? ''}" placeholder="${t.t('search.placeholder')}" autofocus>
   </label>
-  ${select(
-    'country',
-    t.t('search.country'),
-    country,
-    COUNTRIES.map((c) => [c, countryName(t, c)]),
-  )}
+  ${select('country', t.t('search.country'), country, [
+    ['all', t.t('search.allCountries')],
+    ...COUNTRIES.map((c): [string, string] => [c, countryName(t, c)]),
+  ])}
   <label>${t.t('search.city')}<input type="text" name="city" value="${form.city ?? ''}" placeholder="${t.t('search.cityAny')}"></label>
   ${select('topic', t.t('search.topic'), form.topic ?? '', [
     ['', t.t('search.any')],
@@ -221,8 +225,9 @@ ${result ? resultsSection(input, result) : ''}`;
       baseUrl: input.baseUrl,
       path: input.path,
       query: pageQuery(input),
-      // Every search canonicalises to its country's page in the same language: result lists are not for indexing.
-      canonical: `${input.baseUrl}${withLanguage(`/${country}`, new URLSearchParams(), t.lang)}`,
+      // Every search canonicalises to its country's page (the home page for all three) in the same language: result
+      // lists are not for indexing.
+      canonical: `${input.baseUrl}${withLanguage(country === 'all' ? '/' : `/${country}`, new URLSearchParams(), t.lang)}`,
       ...(input.freshness ? { freshness: input.freshness } : {}),
     },
     body,

@@ -1,38 +1,76 @@
 import { calendarDay, dayRange, isoDayLabel, localDay, periodOf, weeksAhead } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
-import { COUNTRY_INFO } from '../../places/countries.js';
-import type { SearchResult } from '../../query/engine.js';
+import { type SearchResult, zoneOf } from '../../query/engine.js';
 import type { DateWindowHit } from '../../query/prompt/dates.js';
-import { inCountry } from './i18n.js';
+import type { ConstraintName } from '../../query/ranking/constraints.js';
+import { inCountry, languageName } from './i18n.js';
+
+/** A part of what the page says it looked for, and the constraint it restates when it is one. */
+interface Facet {
+  text: string;
+  constraint?: ConstraintName;
+}
 
 /**
  * How the page read a search, in the reader's language: the parts of the query as short phrases ("AI & ML ·
  * meetups · in or near Zürich · next week (3–9 Mar 2025)"), built from the engine's structured understanding
- * rather than its English sentence. Short phrases, not one sentence: a sentence assembled from parts would need
- * each language's agreement and word order ("kostenlose KI-Meetups", "meetups IA gratuits").
+ * rather than its English sentence, and each constraint as its entry in the engine's table says it (a technology as
+ * typed, "online or hybrid"). Short phrases, not one sentence: a sentence assembled from parts would need each
+ * language's agreement and word order ("kostenlose KI-Meetups", "meetups IA gratuits").
  */
-export function understoodFacets(result: SearchResult, t: Translator, now: Date): string[] {
+function facetsOf(result: SearchResult, t: Translator, now: Date): Facet[] {
   const { params: p, understanding: u } = result;
-  const zone = COUNTRY_INFO[result.country].timeZone;
-  const facets: string[] = [];
-  const topics = [...new Set([...u.topics.map((topic) => topic.slug), ...p.topics])];
-  if (topics.length) facets.push(t.or(topics.map((slug) => t.t(`topic.${slug}`))));
-  if (u.kinds.length) facets.push(t.or(u.kinds.map((kind) => t.t(`kinds.${kind}`))));
-  for (const format of new Set([...u.formats, ...(p.format ? [p.format] : [])])) facets.push(t.t(`format.${format}`));
-  if (u.price) facets.push(t.t(u.price === 'free' ? 'facet.free' : 'facet.paid'));
-  if (u.founders || p.who === 'founders') facets.push(t.t('audience.founders'));
-  for (const level of new Set([...u.seniority, ...p.seniority])) facets.push(t.t('audience.seniority', { level }));
-  if (p.org) facets.push(t.t('facet.by', { org: p.org }));
+  const zone = zoneOf(result.country);
+  const facets: Facet[] = [];
+  const subject = [
+    ...u.technologies.map((tech) => tech.term),
+    ...[...new Set([...u.topics.filter((topic) => !topic.specific).map((topic) => topic.slug), ...p.topics])].map(
+      (slug) => t.t(`topic.${slug}`),
+    ),
+  ];
+  if (subject.length) facets.push({ text: t.or([...new Set(subject)]), constraint: 'subject' });
+  if (u.kinds.length) facets.push({ text: t.or(u.kinds.map((kind) => t.t(`kinds.${kind}`))), constraint: 'kind' });
+  const formats = u.formats.map((f) =>
+    f === 'hybrid' ? t.t('format.hybrid') : t.t('facet.orHybrid', { format: t.t(`format.${f}`) }),
+  );
+  if (formats.length) facets.push({ text: t.or(formats), constraint: 'format' });
+  if (p.format) facets.push({ text: t.t(`format.${p.format}`) });
+  if (u.price) facets.push({ text: t.t(u.price === 'free' ? 'facet.free' : 'facet.paid'), constraint: 'price' });
+  const audience = [
+    ...(u.founders ? [t.t('audience.founders')] : []),
+    ...u.seniority.map((level) => t.t('audience.seniority', { level })),
+  ];
+  if (audience.length) facets.push({ text: t.or(audience), constraint: 'audience' });
+  if (p.who === 'founders') facets.push({ text: t.t('audience.founders') });
+  for (const level of p.seniority) facets.push({ text: t.t('audience.seniority', { level }) });
+  if (p.org) facets.push({ text: t.t('facet.by', { org: p.org }) });
   if (p.city)
-    facets.push(p.near ? t.t('facet.within', { km: 45, place: p.city.name }) : t.t('facet.in', { place: p.city.name }));
+    facets.push({
+      text: p.near ? t.t('facet.within', { km: 45, place: p.city.name }) : t.t('facet.in', { place: p.city.name }),
+    });
   if (u.place)
-    facets.push(t.t(u.place.mode === 'near' ? 'facet.near' : 'facet.inOrNear', { place: u.place.place.name }));
-  if (!p.city && !u.place) facets.push(inCountry(t, result.country));
-  if (u.window) facets.push(windowText(u.window, zone, now, t));
-  if (p.from) facets.push(t.t('facet.from', { date: isoDayLabel(p.from, zone, t) }));
-  if (p.to) facets.push(t.t('facet.until', { date: isoDayLabel(p.to, zone, t) }));
-  for (const term of u.terms) facets.push(t.t('facet.term', { term }));
+    facets.push({
+      text: t.t(u.place.mode === 'near' ? 'facet.near' : 'facet.inOrNear', { place: u.place.place.name }),
+      constraint: 'place',
+    });
+  if (!p.city && !u.place) facets.push({ text: inCountry(t, result.country), constraint: 'country' });
+  if (p.cfp === 'open' || u.cfp) facets.push({ text: t.t('facet.cfp') });
+  if (u.window) facets.push({ text: windowText(u.window, zone, now, t), constraint: 'window' });
+  if (p.from) facets.push({ text: t.t('facet.from', { date: isoDayLabel(p.from, zone, t) }) });
+  if (p.to) facets.push({ text: t.t('facet.until', { date: isoDayLabel(p.to, zone, t) }) });
+  if (u.language) facets.push({ text: t.t('facet.languageFirst', { language: languageName(t, u.language) }) });
+  for (const term of u.terms) facets.push({ text: t.t('facet.term', { term }) });
   return facets;
+}
+
+/** What the page says it looked for, part by part. */
+export function understoodFacets(result: SearchResult, t: Translator, now: Date): string[] {
+  return facetsOf(result, t, now).map((f) => f.text);
+}
+
+/** A constraint of the search as the page says it (for "without …"), or the engine's words when it has none. */
+export function constraintText(result: SearchResult, name: ConstraintName, t: Translator, now: Date): string {
+  return facetsOf(result, t, now).find((f) => f.constraint === name)?.text ?? name;
 }
 
 /** Whether a search asks for anything beyond the country's upcoming events. */

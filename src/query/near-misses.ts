@@ -1,0 +1,108 @@
+import { COUNTRIES, type Country } from '../places/countries.js';
+import type { CountryShard } from './index/country-shard.js';
+import type { SearchParams } from './params.js';
+import { type Plan, rankIn } from './plan.js';
+import { best, type ShardRanking } from './rank-shard.js';
+import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
+import { POINTS, type PreparedQuery } from './ranking/facet.js';
+
+/**
+ * Near misses: the events an answer shows apart when fewer events match than asked for — those missing exactly one
+ * constraint of the query (ranking/constraints.ts), best first, each with what differs — and, for an empty answer,
+ * how many dropping each constraint would find.
+ */
+
+/** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
+export const ALTERNATIVES_SHOWN = 10;
+
+/** How many events dropping one constraint would find (said by an empty answer). */
+export interface Widening {
+  constraint: ConstraintName;
+  /** The constraint as `understood` says it ("next week (3–9 Mar 2025)"). */
+  without: string;
+  total: number;
+}
+
+/** A slot of some shard, as the best of several shards are merged. */
+export interface Found {
+  shard: CountryShard;
+  slot: number;
+  q: PreparedQuery;
+  /** For a near miss, the constraint missed. */
+  missed?: number | 'country';
+}
+
+export function before(a: Found, b: Found): number {
+  const sa = a.shard.score[a.slot]!;
+  const sb = b.shard.score[b.slot]!;
+  if (sa !== sb) return sb - sa;
+  const ta = a.shard.startMs[a.slot]!;
+  const tb = b.shard.startMs[b.slot]!;
+  if (ta !== tb) return ta - tb;
+  const ia = a.shard.at(a.slot).event.id;
+  const ib = b.shard.at(b.slot).event.id;
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+/** The first `n` of several shards' own best lists, merged. */
+export function merged(lists: Found[][], n: number): Found[] {
+  return lists.flat().sort(before).slice(0, n);
+}
+
+/**
+ * Whether an answer shows near misses: a first page of a prompt with room left for them, or an empty listing (a
+ * country's page with nothing in it shows the other countries' next events). A listing that is only short shows its
+ * country's events alone: every country's would otherwise come with the others'.
+ */
+export function wantsAlternatives(p: Plan, total: number, limit: number): boolean {
+  return total < limit && (p.order === 'prompt' || total === 0);
+}
+
+/**
+ * The near misses of a query, each country's best first (`lists`), and how many there are per constraint (`widen`):
+ * in the countries searched, the events missing one constraint; when the country is a constraint, what matches in
+ * the other countries (added to `consulted`).
+ */
+export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, consulted: Set<Country>) {
+  const { asked, searched } = p;
+  const room = Math.min(ALTERNATIVES_SHOWN, params.limit);
+  const lists: Found[][] = [];
+  const counts = new Map<number | 'country', number>();
+  rankings.forEach((r, i) => {
+    const { shard, q } = searched[i]!;
+    for (const m of r.missed) counts.set(m, (counts.get(m) ?? 0) + 1);
+    const missedAt = new Map(r.near.map((slot, k) => [slot, r.missed[k]!]));
+    lists.push(best(shard, r.near, room, () => true).map((slot) => ({ shard, slot, q, missed: missedAt.get(slot)! })));
+  });
+  for (const r of elsewhere(p, false)) {
+    consulted.add(r.shard.country);
+    counts.set('country', (counts.get('country') ?? 0) + r.matches.length);
+    const sq = p.queryFor(r.shard.country);
+    lists.push(
+      best(sq.shard, r.matches, room, () => true).map((slot) => ({ ...sq, slot, missed: 'country' as const })),
+    );
+  }
+  const widen: Widening[] = [];
+  const q = searched[0]!.q;
+  for (const [missed, total] of counts) {
+    const constraint =
+      missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[missed]!;
+    if (total > 0) widen.push({ constraint: constraint.name, without: constraint.says(q), total });
+  }
+  widen.sort((a, b) => b.total - a.total);
+  return { lists, widen };
+}
+
+/**
+ * When the query's country is a constraint: what matches in each other country, their near misses on the country.
+ * Each loses what a place asked would give (WEIGHT.elsewhere), so they come after what misses something else at home.
+ */
+export function elsewhere(p: Plan, byScan: boolean): ShardRanking[] {
+  const country = p.searched[0]!.q.country;
+  if (country === undefined) return [];
+  return COUNTRIES.filter((c) => c !== country).map((c) => {
+    const r = rankIn(p, p.queryFor(c), false, byScan);
+    for (const slot of r.matches) r.shard.score[slot] = r.shard.score[slot]! - POINTS.elsewhere;
+    return r;
+  });
+}

@@ -1,0 +1,153 @@
+import { DateTime } from 'luxon';
+import { foldText } from '../catalogue/lexicon.js';
+import { COUNTRIES, COUNTRY_INFO, type Country } from '../places/countries.js';
+import { passesFilters } from './filters.js';
+import type { CatalogueIndex } from './index/catalogue-index.js';
+import { formatCode } from './index/country-shard.js';
+import type { Scope, SearchParams } from './params.js';
+import { type Understanding, understandQuery } from './prompt/understand.js';
+import {
+  type Asked,
+  askedOf,
+  asksAnything,
+  rankShard,
+  rankShardByScan,
+  type ShardQuery,
+  type ShardRanking,
+} from './rank-shard.js';
+import { prepareQuery } from './ranking/prepare.js';
+
+/**
+ * What a query resolves to before any event is looked at: the countries it searches, what it asks of each country's
+ * shard, and how it orders (see engine.ts).
+ */
+
+/** Local day bounds of the `from`/`to` parameters in the country's zone; open ends are ±infinity. */
+function dateBounds(p: SearchParams, zone: string): [number, number] {
+  const from = p.from ? DateTime.fromISO(p.from, { zone }).startOf('day').toMillis() : Number.NEGATIVE_INFINITY;
+  const to = p.to
+    ? DateTime.fromISO(p.to, { zone }).plus({ days: 1 }).startOf('day').toMillis()
+    : Number.POSITIVE_INFINITY;
+  return [from, to];
+}
+
+/**
+ * The countries a query searches. Text wins over the parameter: a place named in `q` decides ("PHP in Berlin"
+ * searches Germany whatever `country` says), else a country named ("in Österreich"); else `country` (one, or `all`);
+ * else where the person says they are; else Switzerland.
+ */
+export function scopeOf(u: Understanding, params: SearchParams): Scope {
+  if (u.place) return u.place.place.country;
+  if (u.country) return u.country;
+  if (params.countryExplicit) return params.country;
+  return u.home?.place.country ?? params.country;
+}
+
+/** The time zone a query's dates are read in: its country's (the three share their rules). */
+export function zoneOf(scope: Scope): string {
+  return COUNTRY_INFO[scope === 'all' ? 'ch' : scope].timeZone;
+}
+
+/** What a query resolves to before any event is looked at. */
+export interface Plan {
+  understanding: Understanding;
+  scope: Scope;
+  /** One query per country searched, in COUNTRIES order. */
+  searched: ShardQuery[];
+  asked: Asked;
+  /** Whether ranking orders by prompt, by call-for-papers deadline, or is a listing in start order. */
+  order: 'prompt' | 'deadline' | 'start';
+  /** A query for any country's shard (the searched ones and, for near misses, the others). */
+  queryFor: (country: Country) => ShardQuery;
+}
+
+export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
+  const understanding = understandQuery(params.q, now, zoneOf(params.country));
+  const scope = scopeOf(understanding, params);
+  const zone = zoneOf(scope);
+  const nowMs = now.getTime();
+  const [from, to] = dateBounds(params, zone);
+  // The country asked is a constraint of its own when no place is (the place decides the country then).
+  const country = scope !== 'all' && !understanding.place && !params.city ? scope : undefined;
+
+  const days = new Map<number, string>();
+  const day = (date: Date) => {
+    const key = Math.floor(date.getTime() / 3_600_000);
+    let label = days.get(key);
+    if (label === undefined) {
+      label = DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
+      days.set(key, label);
+    }
+    return label;
+  };
+
+  const org = params.org === undefined ? undefined : foldText(params.org);
+  const format = params.format === undefined ? -1 : formatCode(params.format);
+  // Time, format and call-for-papers filters read the shard's columns; the others need the event itself.
+  const needsEvent =
+    params.topics.length > 0 ||
+    params.seniority.length > 0 ||
+    org !== undefined ||
+    params.who !== undefined ||
+    params.city !== undefined ||
+    Object.keys(params.plain).length > 0;
+  const cfpOpen = params.cfp === 'open' || understanding.cfp;
+  const queries = new Map<Country, ShardQuery>();
+  const queryFor = (c: Country): ShardQuery => {
+    let sq = queries.get(c);
+    if (!sq) {
+      const shard = index.shard(c);
+      const accept = (slot: number) =>
+        shard.endsAt[slot]! > nowMs &&
+        (!cfpOpen || shard.cfpClosesAt[slot]! > nowMs) &&
+        shard.startMs[slot]! >= from &&
+        shard.startMs[slot]! < to &&
+        (format === -1 || shard.formatCode[slot] === format) &&
+        (!needsEvent || passesFilters(shard.at(slot), params, org));
+      sq = { shard, q: prepareQuery(understanding, shard, day, country), accept };
+      queries.set(c, sq);
+    }
+    return sq;
+  };
+  const searched = (scope === 'all' ? COUNTRIES : [scope]).map(queryFor);
+  // Full-text points are relative to the best match of the countries searched together.
+  if (searched.length > 1) {
+    const maxText = Math.max(...searched.map((s) => s.q.maxText));
+    for (const s of searched) s.q = { ...s.q, maxText };
+  }
+  const asked = askedOf(searched[0]!.q);
+  const order = params.q !== '' && asksAnything(asked) ? 'prompt' : cfpOpen ? 'deadline' : 'start';
+  return { understanding, scope, searched, asked, order, queryFor };
+}
+
+/** Scores every event with a call for papers by its deadline, the soonest highest (`-closesAt`). */
+function rankByDeadline(sq: ShardQuery): ShardRanking {
+  const { shard, accept } = sq;
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  for (let i = 0; i < shard.order.length; i++) {
+    const slot = shard.order.items[i]!;
+    if (Number.isNaN(shard.cfpClosesAt[slot]!) || !accept(slot)) continue;
+    shard.score[slot] = -shard.cfpClosesAt[slot]!;
+    out.matches.push(slot);
+  }
+  return out;
+}
+
+/** A shard's listing in start order: every accepted event, each scoring 0. */
+function rankByStart(sq: ShardQuery): ShardRanking {
+  const { shard, accept } = sq;
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  for (let i = 0; i < shard.order.length; i++) {
+    const slot = shard.order.items[i]!;
+    if (!accept(slot)) continue;
+    shard.score[slot] = 0;
+    out.matches.push(slot);
+  }
+  return out;
+}
+
+export function rankIn(p: Plan, sq: ShardQuery, nearToo: boolean, byScan = false): ShardRanking {
+  if (p.order === 'deadline') return rankByDeadline(sq);
+  if (p.order === 'start') return rankByStart(sq);
+  return (byScan ? rankShardByScan : rankShard)(sq, p.asked, nearToo);
+}

@@ -1,0 +1,185 @@
+import type { CountryShard } from './index/country-shard.js';
+import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
+import type { Facet, PreparedQuery } from './ranking/facet.js';
+import { FACETS } from './ranking/facets.js';
+
+/**
+ * Ranking one country's events for a query (see engine.ts for several countries, pages and the answer). What
+ * matches follows from the constraints the query states (ranking/constraints.ts):
+ * - `constraints`: it states some — an event matches when it meets every one; it is a near miss when it misses
+ *   exactly one and earns points from a filter or the prompt's words (so it has something to do with the question);
+ * - `words`: it states none, but has words of its own — an event matches when it earns points from them;
+ * - `everything`: neither (a listing, or only where the person lives or a language wished for) — every event
+ *   matches, ordered by what ranks.
+ * An event's score is the sum of the points of every facet asked. The country asked is a constraint too, met by every
+ * event of its shard: events elsewhere are near misses found by ranking their own shards (engine.ts).
+ */
+export type Mode = 'constraints' | 'words' | 'everything';
+
+/** A query as one shard ranks it. */
+export interface ShardQuery {
+  shard: CountryShard;
+  q: PreparedQuery;
+  /** Upcoming and passing the parameters' filters (and an open call for papers, when asked). */
+  accept: (slot: number) => boolean;
+}
+
+/** What a query asks, worked out once per ranking. */
+export interface Asked {
+  mode: Mode;
+  /** The constraints asked, the country's aside (a shard meets it or not as a whole). */
+  constraints: readonly Constraint[];
+  /** The facets asked, and those whose candidates hold every event that matches or nearly matches. */
+  facets: readonly Facet<unknown>[];
+  searched: readonly Facet<unknown>[];
+}
+
+export function askedOf(q: PreparedQuery): Asked {
+  const facets = FACETS.filter((f) => f.asks(q).length > 0);
+  const constraints = CONSTRAINTS.filter((c) => c.name !== 'country' && c.asked(q));
+  const words = facets.filter((f) => f.role === 'words');
+  const mode: Mode = constraints.length > 0 ? 'constraints' : words.length > 0 ? 'words' : 'everything';
+  const searched = mode === 'constraints' ? facets.filter((f) => f.role !== 'rank') : words;
+  return { mode, constraints, facets, searched };
+}
+
+/** Whether the query asks anything of any facet: else it is a listing, in start order. */
+export const asksAnything = (asked: Asked) => asked.facets.length > 0;
+
+/** The event meets every constraint; MISSES_MORE: it misses two or more; otherwise the index of the one it misses. */
+export const MEETS_ALL = -1;
+export const MISSES_MORE = -2;
+
+export function missedConstraint(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
+  let missed = MEETS_ALL;
+  for (let i = 0; i < asked.constraints.length; i++) {
+    if (asked.constraints[i]!.meets(shard, slot, q)) continue;
+    if (missed !== MEETS_ALL) return MISSES_MORE;
+    missed = i;
+  }
+  return missed;
+}
+
+/** The event's score: the points of every facet asked. */
+export function scoreOf(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
+  let total = 0;
+  for (const facet of asked.facets) for (const a of facet.asks(q)) total += facet.score(shard, slot, a, q);
+  return total;
+}
+
+/** Whether the event earns points from a filter or the prompt's words (a near miss must). */
+function earns(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): boolean {
+  for (const facet of asked.searched)
+    for (const a of facet.asks(q)) if (facet.score(shard, slot, a, q) > 0) return true;
+  return false;
+}
+
+/**
+ * How the event at a slot answers the query: MEETS_ALL when it matches, the index of the constraint it misses when it
+ * is a near miss, MISSES_MORE when it is neither.
+ */
+export function classify(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
+  if (asked.mode === 'everything') return MEETS_ALL;
+  if (asked.mode === 'words') return earns(shard, slot, q, asked) ? MEETS_ALL : MISSES_MORE;
+  const missed = missedConstraint(shard, slot, q, asked);
+  return missed >= 0 && !earns(shard, slot, q, asked) ? MISSES_MORE : missed;
+}
+
+/** A shard's matches and near misses (accepted slots), their scores in `shard.score`. */
+export interface ShardRanking {
+  shard: CountryShard;
+  matches: number[];
+  near: number[];
+  /** For each near miss, the index in `Asked.constraints` of the constraint it misses. */
+  missed: number[];
+}
+
+/**
+ * Ranks a shard: visits the candidates of the facets that decide (every event, for `everything`), classifies and
+ * scores each once. Near misses are kept only when `nearToo`.
+ */
+export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+  const { shard, q, accept } = sq;
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const consider = (slot: number) => {
+    if (!accept(slot)) return;
+    const how = classify(shard, slot, q, asked);
+    if (how === MISSES_MORE || (how >= 0 && !nearToo)) return;
+    shard.score[slot] = scoreOf(shard, slot, q, asked);
+    if (how === MEETS_ALL) out.matches.push(slot);
+    else {
+      out.near.push(slot);
+      out.missed.push(how);
+    }
+  };
+  if (asked.mode === 'everything') {
+    const { items, length } = shard.order;
+    for (let i = 0; i < length; i++) consider(items[i]!);
+    return out;
+  }
+  const { stamp } = shard;
+  const epoch = shard.nextEpoch();
+  for (const facet of asked.searched) {
+    for (const a of facet.asks(q)) {
+      facet.candidates!(shard, a, q, (slot) => {
+        if (stamp[slot] === epoch) return;
+        stamp[slot] = epoch;
+        consider(slot);
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The same by looking at every event of the shard in turn: what the candidates must agree with (the reference scan
+ * of test/engine-postings.test.ts).
+ */
+export function rankShardByScan(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+  const { shard, q, accept } = sq;
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const { items, length } = shard.order;
+  for (let i = 0; i < length; i++) {
+    const slot = items[i]!;
+    if (!accept(slot)) continue;
+    const how = classify(shard, slot, q, asked);
+    if (how === MISSES_MORE || (how >= 0 && !nearToo)) continue;
+    shard.score[slot] = scoreOf(shard, slot, q, asked);
+    if (how === MEETS_ALL) out.matches.push(slot);
+    else {
+      out.near.push(slot);
+      out.missed.push(how);
+    }
+  }
+  return out;
+}
+
+/** Whether slot `a` ranks before slot `b` of the same shard: higher score, then earlier start, then lower id. */
+export function ranksBefore(shard: CountryShard, a: number, b: number): boolean {
+  const sa = shard.score[a]!;
+  const sb = shard.score[b]!;
+  if (sa !== sb) return sa > sb;
+  const ta = shard.startMs[a]!;
+  const tb = shard.startMs[b]!;
+  if (ta !== tb) return ta < tb;
+  return shard.at(a).event.id < shard.at(b).event.id;
+}
+
+/** The best `limit` of `slots` that `keep` lets through, best first: a sorted window, no sort of them all. */
+export function best(shard: CountryShard, slots: readonly number[], limit: number, keep: (slot: number) => boolean) {
+  const top: number[] = [];
+  for (const slot of slots) {
+    if (!keep(slot)) continue;
+    if (top.length === limit && !ranksBefore(shard, slot, top[limit - 1]!)) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ranksBefore(shard, top[mid]!, slot)) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, slot);
+    if (top.length > limit) top.pop();
+  }
+  return top;
+}
