@@ -1,18 +1,27 @@
 /**
- * npm run soak — a bounded mixed read/write load against a real server process on loopback.
+ * npm run soak — a bounded mixed read/write load against real server processes on loopback.
  *
- * Starts `tech-events serve` on the embedded engine (temporary data directory, the curated catalogue, default rate
- * limits unless the environment sets them), issues host keys through the admin API, then for SOAK_SECONDS runs:
+ * Starts `tech-events serve` — on a temporary embedded database, or, with SOAK_DATABASE_URL (a PostgreSQL server),
+ * SOAK_NODES (2) nodes on a fresh database of that server — seeded with the curated catalogue and default rate limits
+ * unless the environment sets them, issues host keys through the admin API, then for SOAK_SECONDS runs, against
+ * every node:
  *  - readers: JSON, markdown, iCal, pages, event pages and MCP searches, each request from one of many client
  *    addresses (X-Forwarded-For, trusted from the loopback peer), so that each client stays within its limit;
- *  - writers: creates, updates, cancels, restores and identical resends over a pool of keys, honouring Retry-After;
+ *  - writers: creates, updates, cancels, restores, identical resends and batches (some `complete: true`) over a pool
+ *    of keys, each write to any node, honouring Retry-After;
  *  - two flooders that deliberately exceed the limits (one address reading, one key writing): their 429s are the
- *    intended ones and are counted separately.
- * Then it compares every acknowledged write with the key's `mine=1` list and prints requests served, errors
- * (anything but a 2xx, a 304 or a well-formed 429), rate-limited requests and writes lost. Exit code 1 on any error
- * or lost write.
+ *    intended ones and are counted separately;
+ *  - for the last SOAK_BURST_SECONDS (10), SOAK_BURST_CONNECTIONS (2,000) keep-alive connections opened at once,
+ *    each a client reading back to back (scripts/soak-burst.ts): overload, to be refused early with 429 or 503 and
+ *    Retry-After while connecting stays quick.
+ * Then it compares every acknowledged write with the key's `mine=1` list (lost, duplicated) and every node's public
+ * listing of each key's events with the database's (diverged), and prints requests served, errors (anything but a
+ * 2xx, a 304 or a well-formed 429/503 with Retry-After), refusals, writes lost, duplicated and diverged, and the
+ * burst's connect times. Exit code 1 on any error, lost, duplicated or diverged write, failed burst request, or a
+ * connect of a second or more.
  *
- * SOAK_SECONDS (60), SOAK_READERS (12), SOAK_WRITERS (4), SOAK_KEYS (16), SOAK_PORT (a free port).
+ * SOAK_SECONDS (60), SOAK_READERS (12), SOAK_WRITERS (4), SOAK_KEYS (16), SOAK_DATABASE_URL, SOAK_NODES (2 with a
+ * database), SOAK_BURST_CONNECTIONS (2000), SOAK_BURST_SECONDS (10; 0 for none).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,41 +29,57 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { SEMI_SPACE_FLAG } from '../src/runtime/heap.js';
+import { type BurstFigures, burst } from './soak-burst.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const READERS = Number(process.env.SOAK_READERS ?? 12);
 const WRITERS = Number(process.env.SOAK_WRITERS ?? 4);
 const KEYS = Number(process.env.SOAK_KEYS ?? 16);
+const DATABASE_URL = process.env.SOAK_DATABASE_URL || undefined;
+const NODES = DATABASE_URL ? Number(process.env.SOAK_NODES ?? 2) : 1;
+const BURST_CONNECTIONS = Number(process.env.SOAK_BURST_CONNECTIONS ?? 2000);
+const BURST_SECONDS = Math.min(SECONDS, Number(process.env.SOAK_BURST_SECONDS ?? 10));
 const NOW = '2025-03-01T09:00:00Z'; // the curated catalogue's dates are around this
 
 interface Figures {
+  nodes: number;
   requests: number;
   reads: number;
   writes: number;
   rateLimited: { reads: number; writes: number };
+  /** 503s with Retry-After (`overloaded`, `storage-busy`): overload refused early, as intended. */
+  refused: { reads: number; writes: number };
   errors: number;
   writesAcknowledged: number;
   writesLost: number;
   duplicates: number;
+  /** Keys whose public listing on some node differs from the database's once the nodes have caught up. */
+  diverged: number;
   latencyMs: { p50: number; p99: number; max: number };
   rssMb: { start: number; end: number };
+  burst: BurstFigures | undefined;
 }
 
 const errors: string[] = [];
 const latencies: number[] = [];
 const figures: Figures = {
+  nodes: NODES,
   requests: 0,
   reads: 0,
   writes: 0,
   rateLimited: { reads: 0, writes: 0 },
+  refused: { reads: 0, writes: 0 },
   errors: 0,
   writesAcknowledged: 0,
   writesLost: 0,
   duplicates: 0,
+  diverged: 0,
   latencyMs: { p50: 0, p99: 0, max: 0 },
   rssMb: { start: 0, end: 0 },
+  burst: undefined,
 };
 
 function freePort(): Promise<number> {
@@ -83,10 +108,11 @@ function recordError(what: string) {
 }
 
 type Kind = 'read' | 'write';
-/** What the workers read from an answer: the status, Retry-After, the id of a created event, a problem code. */
+/** What the workers read from an answer: the status, Retry-After, the body (an id, results, a problem code). */
 interface Answer {
   status: number;
-  body: { id?: string; code?: string } | string | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON of several shapes, read where its shape is known
+  body: any;
   headers: Headers;
 }
 
@@ -111,15 +137,16 @@ async function call(
   }
   latencies.push(performance.now() - started);
   const type = res.headers.get('content-type') ?? '';
-  const body: Answer['body'] = /json/.test(type) && text ? JSON.parse(text) : text;
-  if (res.status === 429) {
-    const wellFormed =
-      /^application\/problem\+json/.test(type) &&
-      typeof body === 'object' &&
-      body.code === 'rate-limited' &&
-      Number(res.headers.get('retry-after')) >= 1;
-    if (!wellFormed) recordError(`${kind} ${url}: malformed 429 ${text.slice(0, 200)}`);
-    figures.rateLimited[kind === 'read' ? 'reads' : 'writes']++;
+  const body = /json/.test(type) && text ? JSON.parse(text) : text;
+  const refusal = (status: number, codes: string[]) =>
+    res.status === status &&
+    /^application\/problem\+json/.test(type) &&
+    codes.includes(body?.code) &&
+    Number(res.headers.get('retry-after')) >= 1;
+  if (res.status === 429 || res.status === 503) {
+    if (refusal(429, ['rate-limited'])) figures.rateLimited[kind === 'read' ? 'reads' : 'writes']++;
+    else if (refusal(503, ['overloaded', 'storage-busy'])) figures.refused[kind === 'read' ? 'reads' : 'writes']++;
+    else recordError(`${kind} ${url}: malformed ${res.status} ${text.slice(0, 200)}`);
     return { status: res.status, body, headers: res.headers };
   }
   figures.requests++;
@@ -134,72 +161,130 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One of 2000 client addresses: real traffic comes from many clients, each well within its limit. */
 const clientIp = () => `198.18.${Math.floor(Math.random() * 8)}.${1 + Math.floor(Math.random() * 250)}`;
 
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'tev-soak-'));
-  const port = Number(process.env.SOAK_PORT) || (await freePort());
-  const base = `http://127.0.0.1:${port}`;
-  const adminToken = randomBytes(24).toString('hex');
-  const { BASE_URL: _b, DATABASE_URL: _d, DATA_DIR: _dd, ...parentEnv } = process.env;
-  let server: ChildProcess | undefined;
-  let output = '';
-  const stopServer = async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((r) => server!.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000)]);
-      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+/** A fresh database on the SOAK_DATABASE_URL server, dropped afterwards. */
+async function createDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `tev_soak_${randomBytes(5).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
     }
-    rmSync(dir, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => void stopServer().then(() => process.exit(130)));
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+interface Node {
+  base: string;
+  process: ChildProcess;
+  output: () => string;
+}
+
+async function startNode(storageEnv: Record<string, string>, adminToken: string): Promise<Node> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { BASE_URL: _b, DATABASE_URL: _d, DATA_DIR: _dd, ...parentEnv } = process.env;
+  const child = spawn(
+    process.execPath,
+    [
+      SEMI_SPACE_FLAG,
+      '--import',
+      'tsx',
+      join(ROOT, 'src/cli/main.ts'),
+      'serve',
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...parentEnv,
+        ...storageEnv,
+        BASE_URL: base,
+        ADMIN_TOKEN: adminToken,
+        TECH_EVENTS_NOW: NOW,
+        SEED: '1',
+        SYNC_INTERVAL_MINUTES: '0',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (d) => (output = (output + d).slice(-20_000)));
+  child.stderr!.on('data', (d) => (output = (output + d).slice(-20_000)));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`a server exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`a server did not become ready:\n${output}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  return { base, process: child, output: () => output };
+}
+
+async function stopNode(node: Node): Promise<void> {
+  const child = node.process;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Every page of a listing, following `next`. */
+async function allPages<E>(url: string, headers: Record<string, string>): Promise<E[] | undefined> {
+  const events: E[] = [];
+  let next: string | undefined = url;
+  while (next) {
+    const res: globalThis.Response = await fetch(next, { headers });
+    if (res.status !== 200) return undefined;
+    const body = (await res.json()) as { events: E[]; next?: string };
+    events.push(...body.events);
+    next = body.next;
+  }
+  return events;
+}
+
+type Expected = Map<string, { title: string; lifecycle: 'listed' | 'cancelled' }>;
+
+async function main() {
+  const adminToken = randomBytes(24).toString('hex');
+  const dir = DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'tev-soak-'));
+  const database = DATABASE_URL ? await createDatabase(DATABASE_URL) : undefined;
+  const storageEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: dir! };
+  const nodes: Node[] = [];
+  const cleanUp = async () => {
+    await Promise.all(nodes.map(stopNode));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await database?.drop().catch(() => {});
+  };
+  process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
   try {
-    server = spawn(
-      process.execPath,
-      [
-        SEMI_SPACE_FLAG,
-        '--import',
-        'tsx',
-        join(ROOT, 'src/cli/main.ts'),
-        'serve',
-        '--port',
-        String(port),
-        '--host',
-        '127.0.0.1',
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...parentEnv,
-          DATA_DIR: dir,
-          BASE_URL: base,
-          ADMIN_TOKEN: adminToken,
-          TECH_EVENTS_NOW: NOW,
-          SEED: '1',
-          SYNC_INTERVAL_MINUTES: '0',
-          LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    server.stdout!.on('data', (d) => (output = (output + d).slice(-20_000)));
-    server.stderr!.on('data', (d) => (output = (output + d).slice(-20_000)));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`the server did not become healthy:\n${output}`);
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      await sleep(100);
-    }
-    figures.rssMb.start = rssMb(server.pid!);
+    // All at once: each seeds the fresh database, one source at a time (imports of a source take its lock).
+    const started = await Promise.allSettled(Array.from({ length: NODES }, () => startNode(storageEnv, adminToken)));
+    for (const s of started) if (s.status === 'fulfilled') nodes.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    figures.rssMb.start = rssMb(nodes[0]!.process.pid!);
+    const anyNode = () => pick(nodes).base;
+    const base = nodes[0]!.base;
 
     // Keys through the admin API (the server owns the embedded database).
-    const keys: string[] = [];
+    const keys: { key: string; name: string }[] = [];
     for (let i = 0; i <= KEYS; i++) {
+      const name = `Soak Host ${i}`;
       const res = await fetch(`${base}/api/admin/keys`, {
         method: 'POST',
         headers: {
@@ -207,16 +292,16 @@ async function main() {
           'content-type': 'application/json',
           'x-forwarded-for': clientIp(),
         },
-        body: JSON.stringify({ name: `Soak Host ${i}`, country: pick(['ch', 'de', 'at']) }),
+        body: JSON.stringify({ name, country: pick(['ch', 'de', 'at']) }),
       });
       if (res.status !== 201) throw new Error(`could not create a key: ${res.status} ${await res.text()}`);
-      keys.push(((await res.json()) as { key: string }).key);
+      keys.push({ key: ((await res.json()) as { key: string }).key, name });
     }
-    const floodKey = keys.pop()!;
+    const floodKey = keys.pop()!.key;
 
     // What every acknowledged write implies, per key and externalId.
-    const expected = new Map<string, Map<string, { title: string; lifecycle: 'listed' | 'cancelled' }>>();
-    for (const key of keys) expected.set(key, new Map());
+    const expected = new Map<string, Expected>();
+    for (const { key } of keys) expected.set(key, new Map());
     const eventIds: string[] = ['devopsdays-zurich'];
 
     let running = true;
@@ -237,18 +322,20 @@ async function main() {
         const q = encodeURIComponent(pick(queries));
         const country = pick(['ch', 'de', 'at']);
         const ip = clientIp();
+        const node = anyNode();
         const which = Math.random();
-        if (which < 0.3) await call('read', `${base}/api/events?country=${country}&q=${q}`, { ip });
-        else if (which < 0.45) await call('read', `${base}/api/md?country=${country}&q=${q}`, { ip });
-        else if (which < 0.55) await call('read', `${base}/api/calendar?country=${country}&q=${q}`, { ip });
-        else if (which < 0.65) await call('read', `${base}/${country}?q=${q}`, { ip });
-        else if (which < 0.75) await call('read', `${base}/${country}.md`, { ip });
+        let res: Answer | undefined;
+        if (which < 0.3) res = await call('read', `${node}/api/events?country=${country}&q=${q}`, { ip });
+        else if (which < 0.45) res = await call('read', `${node}/api/md?country=${country}&q=${q}`, { ip });
+        else if (which < 0.55) res = await call('read', `${node}/api/calendar?country=${country}&q=${q}`, { ip });
+        else if (which < 0.65) res = await call('read', `${node}/${country}?q=${q}`, { ip });
+        else if (which < 0.75) res = await call('read', `${node}/${country}.md`, { ip });
         else if (which < 0.85) {
           const id = pick(eventIds);
-          const res = await call('read', `${base}/ch/events/${id}`, { ip }, (s) => s === 200 || s === 404);
+          res = await call('read', `${node}/ch/events/${id}`, { ip }, (s) => s === 200 || s === 404);
           if (res?.status === 404 && id === 'devopsdays-zurich') recordError('the seeded event page is missing');
         } else if (which < 0.95) {
-          await call('read', `${base}/api/mcp`, {
+          res = await call('read', `${node}/api/mcp`, {
             ip,
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -259,84 +346,93 @@ async function main() {
               params: { name: 'search_events', arguments: { q: pick(queries), country } },
             }),
           });
-        } else await call('read', `${base}/healthz`, { ip });
+        } else res = await call('read', `${node}/healthz`, { ip });
+        // A refused reader waits as asked, like a polite client.
+        if (res?.status === 503) await sleep(Number(res.headers.get('retry-after')) * 1000);
       }
     };
 
     const writer = async (w: number) => {
-      const own = keys.filter((_, i) => i % WRITERS === w);
+      const own = keys.filter((_, i) => i % WRITERS === w).map((k) => k.key);
       let n = 0;
       const pausedUntil = new Map<string, number>();
+      const startAt = () =>
+        `2025-0${3 + Math.floor(Math.random() * 6)}-1${Math.floor(Math.random() * 9)}T18:30:00+01:00`;
       while (running) {
         const key = pick(own);
         const wait = (pausedUntil.get(key) ?? 0) - Date.now();
         if (wait > 0) {
-          // This key is over its limit: use another, or wait like a well-behaved client.
+          // This key is over its limit, or its writes were refused: use another, or wait like a well-behaved client.
           if (own.every((k) => (pausedUntil.get(k) ?? 0) > Date.now())) await sleep(Math.min(wait, 500));
           continue;
         }
         const mine = expected.get(key)!;
         const known = [...mine.keys()];
         const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+        const post = (path: string, body: unknown) =>
+          call('write', `${anyNode()}${path}`, { method: 'POST', headers, ip: clientIp(), body: JSON.stringify(body) });
         const r = Math.random();
-        let res: Awaited<ReturnType<typeof call>>;
+        let res: Answer | undefined;
         let effect: (() => void) | undefined;
-        if (r < 0.5 || known.length === 0) {
+        if (r < 0.45 || known.length === 0) {
           const externalId = `w${w}-${n++}`;
           const title = `Soak ${externalId} ${pick(['Meetup', 'Workshop', 'Night', 'Conf'])}`;
-          res = await call('write', `${base}/api/events`, {
-            method: 'POST',
-            headers,
-            ip: clientIp(),
-            body: JSON.stringify({
-              title,
-              startAt: `2025-0${3 + Math.floor(Math.random() * 6)}-1${Math.floor(Math.random() * 9)}T18:30:00+01:00`,
-              city: pick(cities),
-              externalId,
-              topics: ['ai-ml'],
-            }),
+          res = await post('/api/events', {
+            title,
+            startAt: startAt(),
+            city: pick(cities),
+            externalId,
+            topics: ['ai-ml'],
           });
           effect = () => {
             mine.set(externalId, { title, lifecycle: 'listed' });
-            const id = typeof res?.body === 'object' ? res.body.id : undefined;
+            const id = res?.body?.id;
             if (id && eventIds.length < 500) eventIds.push(id);
+          };
+        } else if (r < 0.55) {
+          // A batch of a few known events renamed and one new; one in four is the key's complete list.
+          const complete = Math.random() < 0.25;
+          const items = [...new Set(Array.from({ length: 1 + Math.floor(Math.random() * 4) }, () => pick(known)))];
+          items.push(`w${w}-${n++}`);
+          const titles = new Map(items.map((x) => [x, `Soak ${x} batch ${n++}`]));
+          res = await post('/api/events/batch', {
+            complete,
+            events: items.map((x) => ({ externalId: x, title: titles.get(x), startAt: startAt(), city: pick(cities) })),
+          });
+          effect = () => {
+            for (const [x, title] of titles) {
+              const lifecycle = complete ? 'listed' : (mine.get(x)?.lifecycle ?? 'listed');
+              mine.set(x, { title, lifecycle });
+            }
+            if (complete) for (const [x, e] of mine) if (!titles.has(x)) mine.set(x, { ...e, lifecycle: 'cancelled' });
           };
         } else {
           const externalId = pick(known);
           const current = mine.get(externalId)!;
           if (r < 0.75) {
             const title = `${current.title.split(' v')[0]} v${n++}`;
-            res = await call('write', `${base}/api/events`, {
-              method: 'POST',
-              headers,
-              ip: clientIp(),
-              body: JSON.stringify({
-                title,
-                startAt: '2025-05-10T18:30:00+02:00',
-                city: 'Bern',
-                externalId,
-                topics: ['web'],
-              }),
+            res = await post('/api/events', {
+              title,
+              startAt: '2025-05-10T18:30:00+02:00',
+              city: 'Bern',
+              externalId,
+              topics: ['web'],
             });
             effect = () => mine.set(externalId, { ...current, title });
           } else if (r < 0.87) {
-            res = await call('write', `${base}/api/events?externalId=${encodeURIComponent(externalId)}`, {
+            res = await call('write', `${anyNode()}/api/events?externalId=${encodeURIComponent(externalId)}`, {
               method: 'DELETE',
               headers: { authorization: `Bearer ${key}` },
               ip: clientIp(),
             });
             effect = () => mine.set(externalId, { ...current, lifecycle: 'cancelled' });
           } else {
-            res = await call('write', `${base}/api/events`, {
-              method: 'POST',
-              headers,
-              ip: clientIp(),
-              body: JSON.stringify({ action: 'restore', externalId }),
-            });
+            res = await post('/api/events', { action: 'restore', externalId });
             effect = () => mine.set(externalId, { ...current, lifecycle: 'listed' });
           }
         }
-        if (res?.status === 429) pausedUntil.set(key, Date.now() + Number(res.headers.get('retry-after') ?? 1) * 1000);
+        if (res?.status === 429 || res?.status === 503)
+          pausedUntil.set(key, Date.now() + Number(res.headers.get('retry-after') ?? 1) * 1000);
         else if (res && res.status >= 200 && res.status < 300) {
           figures.writesAcknowledged++;
           effect?.();
@@ -348,7 +444,7 @@ async function main() {
     const floodReader = async () => {
       while (running) {
         const res = await call('read', `${base}/api/events?country=at&limit=1`, { ip: '203.0.113.99' });
-        if (res?.status === 429) await sleep(20);
+        if (res?.status === 429 || res?.status === 503) await sleep(20);
       }
     };
     const floodWriter = async () => {
@@ -365,46 +461,99 @@ async function main() {
             externalId: `flood-${i++ % 50}`,
           }),
         });
-        if (res?.status === 429) await sleep(20);
+        if (res?.status === 429 || res?.status === 503) await sleep(20);
       }
+    };
+    // The crowd: many connections at once for the last seconds, while the readers and writers go on.
+    const crowd = async () => {
+      if (BURST_SECONDS <= 0 || BURST_CONNECTIONS <= 0) return;
+      await sleep(Math.max(0, endAt - BURST_SECONDS * 1000 - Date.now()));
+      let i = 0;
+      figures.burst = await burst(
+        nodes.map((node) => node.base),
+        BURST_CONNECTIONS,
+        BURST_SECONDS,
+        () => {
+          const q = encodeURIComponent(`${pick(queries)}${i++ % 4 === 0 ? ` ${i % 50}` : ''}`);
+          const country = pick(['ch', 'de', 'at']);
+          return pick([`/api/events?country=${country}&q=${q}`, `/${country}.md`, `/${country}?q=${q}`]);
+        },
+      );
     };
 
     console.log(
-      `soak: ${SECONDS} s against ${base} — ${READERS} readers, ${WRITERS} writers over ${keys.length} keys, flooders on one address and one key; limits ${process.env.RATE_LIMIT_READS_PER_MINUTE ?? 600} reads/min per address, ${process.env.RATE_LIMIT_WRITES_PER_MINUTE ?? 120} writes/min per key`,
+      `soak: ${SECONDS} s against ${NODES} node${NODES > 1 ? 's' : ''} (${database ? 'PostgreSQL' : 'PGlite'}) — ${READERS} readers, ${WRITERS} writers over ${keys.length} keys, flooders on one address and one key, ${BURST_SECONDS > 0 ? `${BURST_CONNECTIONS} connections at once for the last ${BURST_SECONDS} s` : 'no crowd'}; limits ${process.env.RATE_LIMIT_READS_PER_MINUTE ?? 600} reads/min per address, ${process.env.RATE_LIMIT_WRITES_PER_MINUTE ?? 120} writes/min per key`,
     );
-    const started = Date.now();
+    const startedAt = Date.now();
     const workers = [
       ...Array.from({ length: READERS }, reader),
       ...Array.from({ length: WRITERS }, (_, w) => writer(w)),
       ...Array.from({ length: 4 }, floodReader),
       floodWriter(),
     ];
+    const crowding = crowd();
     await sleep(Math.max(0, endAt - Date.now()));
     running = false;
-    await Promise.all(workers);
-    const elapsed = (Date.now() - started) / 1000;
-    figures.rssMb.end = rssMb(server.pid!);
+    await Promise.all([...workers, crowding]);
+    const elapsed = (Date.now() - startedAt) / 1000;
+    figures.rssMb.end = rssMb(nodes[0]!.process.pid!);
 
     // Every acknowledged write must be in mine=1, in its last acknowledged state, exactly once.
-    for (const [key, events] of expected) {
-      const res = await fetch(`${base}/api/events?mine=1`, {
-        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': clientIp() },
-      });
-      if (res.status !== 200) {
-        recordError(`mine=1: ${res.status}`);
-        figures.writesLost += events.size;
+    const listed = new Map<string, Map<string, string>>();
+    for (const { key } of keys) {
+      const events = await allPages<{ id: string; externalId: string; title: string; lifecycle: string }>(
+        `${base}/api/events?mine=1&limit=100`,
+        { authorization: `Bearer ${key}`, 'x-forwarded-for': clientIp() },
+      );
+      const want = expected.get(key)!;
+      if (!events) {
+        recordError('mine=1 did not answer 200');
+        figures.writesLost += want.size;
         continue;
       }
-      const body = (await res.json()) as { events: { externalId: string; title: string; lifecycle: string }[] };
+      listed.set(key, new Map(events.filter((e) => e.lifecycle === 'listed').map((e) => [e.id, e.title])));
       const seen = new Map<string, number>();
-      for (const e of body.events) seen.set(e.externalId, (seen.get(e.externalId) ?? 0) + 1);
+      for (const e of events) seen.set(e.externalId, (seen.get(e.externalId) ?? 0) + 1);
       for (const count of seen.values()) if (count > 1) figures.duplicates += count - 1;
-      for (const [externalId, want] of events) {
-        const got = body.events.find((e) => e.externalId === externalId);
-        if (!got || got.title !== want.title || got.lifecycle !== want.lifecycle) {
+      for (const [externalId, state] of want) {
+        const got = events.find((e) => e.externalId === externalId);
+        if (!got || got.title !== state.title || got.lifecycle !== state.lifecycle) {
           figures.writesLost++;
           if (errors.length < 20)
-            errors.push(`lost ${externalId}: want ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+            errors.push(`lost ${externalId}: want ${JSON.stringify(state)}, got ${JSON.stringify(got)}`);
+        }
+      }
+    }
+
+    // Every node lists each key's listed events exactly as the database holds them, once it has caught up.
+    const publicListing = async (node: string, name: string) => {
+      const shown = new Map<string, string>();
+      for (const country of ['ch', 'de', 'at']) {
+        const url = `${node}/api/events?country=${country}&org=${encodeURIComponent(name)}&limit=100`;
+        const events = await allPages<{ id: string; title: string }>(url, { 'x-forwarded-for': clientIp() });
+        if (!events) return undefined;
+        for (const e of events) shown.set(e.id, e.title);
+      }
+      return shown;
+    };
+    const same = (a: Map<string, string> | undefined, b: Map<string, string>) =>
+      a !== undefined && a.size === b.size && [...b].every(([id, title]) => a.get(id) === title);
+    for (const node of nodes) {
+      for (let i = 0; i < 100 && (await fetch(`${node.base}/readyz`)).status !== 200; i++) await sleep(100);
+    }
+    for (const { key, name } of keys) {
+      const want = listed.get(key);
+      if (!want) continue;
+      for (const node of nodes) {
+        let shown = await publicListing(node.base, name);
+        for (let i = 0; i < 30 && !same(shown, want); i++) {
+          await sleep(100);
+          shown = await publicListing(node.base, name);
+        }
+        if (!same(shown, want)) {
+          figures.diverged++;
+          if (errors.length < 20)
+            errors.push(`diverged on ${node.base} for ${name}: ${shown?.size} shown, ${want.size} listed`);
         }
       }
     }
@@ -420,23 +569,40 @@ async function main() {
     console.log(
       `rate limited (429): ${figures.rateLimited.reads + figures.rateLimited.writes} (${figures.rateLimited.reads} reads, ${figures.rateLimited.writes} writes) — intended`,
     );
+    console.log(
+      `refused (503):     ${figures.refused.reads + figures.refused.writes} (${figures.refused.reads} reads, ${figures.refused.writes} writes) — overload, intended`,
+    );
     console.log(`errors:            ${figures.errors}`);
     console.log(
-      `writes acknowledged: ${figures.writesAcknowledged}, lost: ${figures.writesLost}, duplicated: ${figures.duplicates}`,
+      `writes acknowledged: ${figures.writesAcknowledged}, lost: ${figures.writesLost}, duplicated: ${figures.duplicates}, diverged between nodes: ${figures.diverged}`,
     );
     console.log(
       `latency ms:        p50 ${figures.latencyMs.p50}, p99 ${figures.latencyMs.p99}, max ${figures.latencyMs.max}`,
     );
+    const b = figures.burst;
+    if (b) {
+      console.log(
+        `crowd:             ${b.connections} connections — connect ms (new client while it ran) p50 ${b.probeConnectMs.p50}, p99 ${b.probeConnectMs.p99}, max ${b.probeConnectMs.max}; answered ${b.answered}, refused ${b.refused[429]} × 429 and ${b.refused[503]} × 503, failed ${b.failed}; latency ms p50 ${b.latencyMs.p50}, p99 ${b.latencyMs.p99}, max ${b.latencyMs.max} (first answer of a connection: p50 ${b.firstAnswerMs.p50}, max ${b.firstAnswerMs.max})`,
+      );
+      for (const f of b.failures) console.log(`  ! crowd: ${f}`);
+    }
     console.log(`server RSS MB:     ${figures.rssMb.start} → ${figures.rssMb.end}`);
     for (const e of errors) console.log(`  ! ${e}`);
     console.log(`SOAK ${JSON.stringify(figures)}`);
-    if (server.exitCode !== null) {
-      recordError(`the server exited during the run:\n${output}`);
+    for (const node of nodes) {
+      if (node.process.exitCode !== null) recordError(`a server exited during the run:\n${node.output()}`);
     }
   } finally {
-    await stopServer();
+    await cleanUp();
   }
-  const failed = figures.errors > 0 || figures.writesLost > 0 || figures.duplicates > 0 || figures.requests === 0;
+  const b = figures.burst;
+  const failed =
+    figures.errors > 0 ||
+    figures.writesLost > 0 ||
+    figures.duplicates > 0 ||
+    figures.diverged > 0 ||
+    figures.requests === 0 ||
+    (b !== undefined && (b.failed > 0 || b.probeConnectMs.max >= 1000));
   process.exitCode = failed ? 1 : 0;
 }
 

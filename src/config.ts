@@ -13,6 +13,8 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections to PostgreSQL per process (DATABASE_POOL_SIZE); requests queue for them (storage/database.ts). */
+  databasePoolSize: number;
   /** Enables /api/admin routes when set. */
   adminToken: string | undefined;
   /** Fixes "now" for the whole service (tests, demos over past data). */
@@ -35,6 +37,8 @@ export interface Config {
   trustProxy: boolean | string;
   /** How far the JS heap may grow past its live size before a full collection, in percent; 0 = V8's choice (see heap.ts). */
   heapGrowingPercent: number;
+  /** Open connections the HTTP server keeps at most; more are closed as they arrive (MAX_CONNECTIONS). */
+  maxConnections: number;
   /** Socket-level limits of the HTTP server, in milliseconds. */
   timeouts: {
     /** The whole request (headers and body) must arrive within this (Node `requestTimeout`); else 408. */
@@ -121,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: positive('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
     adminToken: env.ADMIN_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     seed: env.SEED !== '0' && env.SEED !== 'false',
@@ -144,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       allowPrivateAddresses: parseAddressRanges(env.CALENDARS_ALLOW_PRIVATE_ADDRESSES),
     },
     heapGrowingPercent: parseCount('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT, 20),
+    maxConnections: positive('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 10_000),
     timeouts: {
       requestMs: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000),
       keepAliveMs: positive('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 72_000),

@@ -41,9 +41,16 @@ export interface AppContext {
   metrics: Metrics | undefined;
 }
 
+/** Whether the read index has caught up with the database: index-sync keeps it, /readyz and /metrics report it. */
+export interface IndexFreshness {
+  /** Since when (epoch ms) refreshes have failed without one succeeding since; undefined while caught up. */
+  behindSince: number | undefined;
+}
+
 /** The context of a process that serves reads: HTTP and MCP run on it. */
 export interface ServingContext extends AppContext {
   index: CatalogueIndex;
+  freshness: IndexFreshness;
   metrics: Metrics;
   /** Signs pagination cursors; shared by the app nodes of one database (see settings.repository.ts). */
   cursorSecret: Buffer;
@@ -94,6 +101,10 @@ export function createServingContext(
 ): ServingContext {
   const base = baseContext(config, storage, logger, feeds);
   const index = new CatalogueIndex(base.now);
-  const metrics = new Metrics(() => COUNTRIES.map((c) => [c, index.shard(c).size]));
-  return { ...base, index, metrics, cursorSecret, turns: new TurnQueue() };
+  const freshness: IndexFreshness = { behindSince: undefined };
+  const metrics = new Metrics(
+    () => COUNTRIES.map((c) => [c, index.shard(c).size]),
+    () => freshness,
+  );
+  return { ...base, index, freshness, metrics, cursorSecret, turns: new TurnQueue() };
 }

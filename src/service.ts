@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { createServingContext, type ServingContext } from './context.js';
 import { type ControlChannel, openControlChannel } from './control/server.js';
 import { buildApp } from './http/app.js';
+import { LISTEN_BACKLOG } from './http/limits.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
 import { openStorage } from './storage/database.js';
 import { sharedSecret } from './storage/settings.repository.js';
@@ -25,7 +26,11 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   // Before the database: a broken feeds file is a configuration error, reported at once.
   const feeds = await loadFeeds(config.feedsFile.path, { optional: !config.feedsFile.named });
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storage = await openStorage({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   const cursorSecret = await sharedSecret(storage, 'cursor-key').catch(async (error: unknown) => {
     await storage.close();
     throw error;
@@ -38,7 +43,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     if (config.seed) await seedFromFeeds(ctx, feeds);
     stopSync = await startIndexSync(ctx);
     app = await buildApp(ctx);
-    const address = await app.listen({ port: config.port, host: config.host });
+    const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     // The embedded database belongs to this process: `tech-events keys …` and `sync` ask it over a local socket.
     if (storage.engine === 'pglite') control = await openControl(ctx, config.dataDir);
     ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');

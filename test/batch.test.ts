@@ -91,31 +91,63 @@ describe.each(ENGINES)('batch pushes on %s', (engine) => {
     expect((await request(`${server.base}/api/events?country=ch&q=complete&limit=20`)).body.total).toBe(10);
   });
 
-  it('never duplicates under 100 concurrent batches sharing externalIds', async () => {
-    const host = await server.createKey('Racing Platform', 'ch');
-    const pool = Array.from({ length: 40 }, (_, i) => `race-${i}`);
-    // As a platform sends them: a batch answered 503 with Retry-After (every connection busy for longer than a request
-    // waits for one, which 100 batches at once on a busy machine can reach) is sent again unchanged (here after
-    // 200 ms rather than the 5 s it asks, to keep the test short).
-    const send = async (body: unknown) => {
-      for (let attempt = 1; ; attempt++) {
-        const res = await batch(body, host);
-        if (res.status !== 503 || attempt === 5) return res;
-        expect(res.headers.get('retry-after')).toBe('5');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    };
-    const batches = Array.from({ length: 100 }, (_, b) =>
-      send({ events: Array.from({ length: 12 }, (_, i) => event(pool[(b * 7 + i * 3) % pool.length]!)) }),
+  it('with complete: true also retires the host’s events sent without an externalId, which no batch can name', async () => {
+    const host = await server.createKey('Complete Platform Without Ids', 'ch');
+    const loose = await request(`${server.base}/api/events`, {
+      key: host,
+      json: { title: 'Loose Meetup', startAt: '2026-12-12T18:30:00+01:00', city: 'Bern' },
+    });
+    expect(loose.status).toBe(201);
+    const res = await batch({ events: [event('kept')], complete: true }, host);
+    expect(res.status).toBe(200);
+    expect(res.body.cancelled).toEqual([{ externalId: null, id: loose.body.id }]);
+    const states = Object.fromEntries((await mine(host)).map((e) => [e.externalId, e.lifecycle]));
+    expect(states).toEqual({ kept: 'listed', null: 'cancelled' });
+    // Restored like any event: by id.
+    const back = await request(`${server.base}/api/events`, {
+      key: host,
+      json: { action: 'restore', id: loose.body.id },
+    });
+    expect(back.body).toMatchObject({ restored: true });
+  });
+
+  it('with complete: true cancels nothing when not one item is usable (a broken list, not an empty one)', async () => {
+    const host = await server.createKey('Broken List Platform', 'ch');
+    await batch({ events: [event('p1'), event('p2')], complete: true }, host);
+    const broken = await batch({ events: [event('p3', { startAt: 'next tuesday' })], complete: true }, host);
+    expect(broken.status).toBe(200);
+    expect(broken.body.results[0].error).toMatchObject({ status: 422 });
+    expect(broken.body.cancelled).toEqual([]);
+    expect((await mine(host)).map((e) => e.lifecycle)).toEqual(['listed', 'listed']);
+    // One usable item is a list: the rest is cancelled, the refused item (named) is left alone.
+    const one = await batch({ events: [event('p1'), event('p2', { title: '' })], complete: true }, host);
+    expect(one.body.cancelled).toEqual([]);
+    const single = await batch({ events: [event('p1')], complete: true }, host);
+    expect(single.body.cancelled.map((c: { externalId: string }) => c.externalId)).toEqual(['p2']);
+  });
+
+  it('answers 100 concurrent batches of 20 events all with 200, in turn, and duplicates nothing they share', async () => {
+    // Half from one platform (its batches take turns under its lock), half from ten others (they take turns for the
+    // database's connections): not one is refused.
+    const platform = await server.createKey('Racing Platform', 'ch');
+    const others = await Promise.all(Array.from({ length: 10 }, (_, i) => server.createKey(`Other ${i}`, 'ch')));
+    const pool = Array.from({ length: 400 }, (_, i) => `race-${i}`);
+    const items = (b: number) => Array.from({ length: 20 }, (_, i) => event(pool[(b * 13 + i * 7) % pool.length]!));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, b) =>
+        batch({ events: items(b) }, b % 2 === 0 ? platform : others[(b >> 1) % 10]!),
+      ),
     );
-    const answers = await Promise.all(batches);
     for (const res of answers) {
       expect(res.status, res.text).toBe(200);
       expect(res.body.results.every((r: Result) => r.id)).toBe(true);
     }
-    const stored = (await mine(host)).map((e) => e.externalId);
+    const sent = new Set(
+      answers.filter((_, b) => b % 2 === 0).flatMap((r) => r.body.results.map((x: Result) => x.externalId)),
+    );
+    const stored = (await mine(platform)).map((e) => e.externalId);
     expect(stored.length).toBe(new Set(stored).size);
-    expect(new Set(stored)).toEqual(new Set(pool));
+    expect(new Set(stored)).toEqual(sent);
   });
 
   it('refuses a malformed envelope whole', async () => {

@@ -212,6 +212,9 @@ describe('fuzzing the write API', () => {
         expect(stored.visibility).toBe(submission.visibility ?? 'public');
         expect(stored.sourceUrl).toBe(submission.url ?? res.body.url);
         expect(stored.price.type).toBe(submission.price ?? 'unknown');
+        // Kept as sent; a blank description is none.
+        expect(stored.description).toBe(submission.description?.trim() ? submission.description : null);
+        expect(stored.capacity).toBe(submission.capacity ?? null);
         if (submission.topics) expect(stored.topics).toEqual([...new Set(submission.topics)]);
         if (submission.seniority) expect(stored.seniority).toEqual(submission.seniority);
         expect(res.body.url).toBe(

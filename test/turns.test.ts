@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TurnQueue } from '../src/runtime/turns.js';
+import { QueueTooLong, TurnQueue } from '../src/runtime/turns.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const busy = (ms: number) => {
@@ -56,6 +56,40 @@ describe('TurnQueue', () => {
     // outside an I/O callback have no fixed order); what the queue decides is that it never fires between the jobs.
     expect(log.filter((l) => l !== 'timer')).toEqual(['job 1', 'job 2', 'job 3', 'job 4', 'job 5']);
     expect([0, 5]).toContain(log.indexOf('timer'));
+  });
+});
+
+describe('a TurnQueue too long to wait in', () => {
+  it('refuses work at once when the backlog would take longer than its caller allows, at the rate it drains', async () => {
+    const turns = new TurnQueue(2);
+    // Ten jobs of 20 ms: one per turn, so the queue learns it drains about one job per 20 ms.
+    const jobs = Array.from({ length: 10 }, () => turns.run(() => busy(20)));
+    await new Promise((resolve) => setTimeout(resolve, 90));
+    expect(turns.waiting).toBeGreaterThan(3);
+    expect(turns.expectedWaitMs()).toBeGreaterThan(40);
+    const refused = turns.run(() => 'ranked', 10);
+    await expect(refused).rejects.toBeInstanceOf(QueueTooLong);
+    await expect(refused).rejects.toMatchObject({ waitMs: expect.any(Number) });
+    // Without a bound, or with one it fits in, work still queues and runs.
+    await expect(turns.run(() => 'ranked', 60_000)).resolves.toBe('ranked');
+    await Promise.all(jobs);
+    // An empty queue refuses nothing.
+    expect(turns.expectedWaitMs()).toBe(0);
+    await expect(turns.run(() => 'ranked', 1)).resolves.toBe('ranked');
+  });
+
+  it('refuses work that waited longer than its caller allows when its turn comes, instead of running it', async () => {
+    const turns = new TurnQueue(2);
+    // Queued together before the queue knows how fast it drains: nothing is refused on arrival.
+    const ahead = Array.from({ length: 5 }, () => turns.run(() => busy(20)));
+    let ran = false;
+    const late = turns.run(() => {
+      ran = true;
+    }, 30);
+    await expect(late).rejects.toMatchObject({ waitMs: expect.any(Number) });
+    await expect(late).rejects.toBeInstanceOf(QueueTooLong);
+    expect(ran).toBe(false);
+    await Promise.all(ahead);
   });
 });
 

@@ -275,6 +275,33 @@ describe.each(ENGINES)('write API on %s', (engine) => {
       expect(huge.body.code).toBe('payload-too-large');
     });
 
+    it('answers a JSON body sent as text/plain with 415, and invalid UTF-8 with 400, storing nothing', async () => {
+      const before = (await request(`${api}?mine=1`, { key })).body.total;
+      const plain = await request(api, {
+        key,
+        body: JSON.stringify(event({ externalId: 'as-text' })),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(plain.status).toBe(415);
+      expect(plain.body.code).toBe('unsupported-media-type');
+      // "Zürich" with its ü as the Latin-1 byte 0xFC: not UTF-8, so not JSON; never stored as U+FFFD.
+      const latin1 = Buffer.from(JSON.stringify(event({ externalId: 'latin-1' })), 'latin1');
+      for (const [url, body] of [
+        [api, latin1],
+        [`${api}/batch`, Buffer.concat([Buffer.from('{"events":['), latin1, Buffer.from(']}')])],
+      ] as const) {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status, url).toBe(400);
+        const problem = await res.json();
+        expect(problem).toMatchObject({ code: 'malformed-json', detail: expect.stringMatching(/UTF-8/) });
+      }
+      expect((await request(`${api}?mine=1`, { key })).body.total).toBe(before);
+    });
+
     it('rejects a JSON array or scalar body with 422', async () => {
       for (const body of [[], 42, 'hello', null]) {
         const res = await request(api, { key, json: body });

@@ -124,6 +124,18 @@ export const PROBLEMS = {
     title: 'The database is unavailable',
     explanation: 'The service cannot reach its database right now. Retry shortly; nothing was changed.',
   },
+  overloaded: {
+    status: 503,
+    title: 'The service is overloaded',
+    explanation:
+      'Reads that rank wait their turn, and this one would have waited longer than a few seconds behind those ahead of it, so it was refused at once rather than left to time out. Wait the number of seconds given in `Retry-After` (also `retryAfter` in the body) and ask again; other nodes may answer sooner.',
+  },
+  'storage-busy': {
+    status: 503,
+    title: 'The database is busy',
+    explanation:
+      'Writes wait their turn for the database, up to a bound on how many may wait and for how long; this one found the queue full or waited its longest. Wait the number of seconds given in `Retry-After` (also `retryAfter` in the body) and send it again unchanged; nothing was changed.',
+  },
   internal: {
     status: 500,
     title: 'Internal error',

@@ -1,10 +1,17 @@
+import { isUtf8 } from 'node:buffer';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
 import { refuseKeyInQuery } from './authenticate.js';
 import { registerCaching } from './caching.js';
-import { clientErrorHandler, MAX_HEADER_BYTES, MAX_PARAM_LENGTH, registerRateLimits } from './limits.js';
+import {
+  clientErrorHandler,
+  MAX_HEADER_BYTES,
+  MAX_PARAM_LENGTH,
+  registerLoadShedding,
+  registerRateLimits,
+} from './limits.js';
 import { sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
@@ -20,6 +27,8 @@ import { registerSourcesRoutes } from './routes/sources.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
+/** The longest a read should wait behind those in flight before the node refuses it instead (see LoadShedder). */
+const OVERLOAD_WAIT_MS = 2_000;
 
 /** Logs the path but never a secret: query strings are dropped from request logs. */
 function requestSerializer(request: { method: string; url: string; ip?: string; id?: string }) {
@@ -59,6 +68,21 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
     },
   });
 
+  // Bodies are JSON, read as bytes: invalid UTF-8 is refused (400) rather than decoded into U+FFFD and stored, and
+  // no other type is taken — a JSON body sent as text/plain is a 415, not a string that fails validation.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!isUtf8(body as Buffer)) {
+      return done(new ServiceError('malformed-json', 'The body is not valid UTF-8, which JSON must be.'), undefined);
+    }
+    parseJson(request, (body as Buffer).toString('utf8'), done);
+  });
+
+  // Beyond this many open connections, new ones are closed as they arrive: a quick refusal its client can take
+  // elsewhere, rather than a socket the process may lack a file descriptor for.
+  app.server.maxConnections = ctx.config.maxConnections;
+
   // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
   await app.register(cors, {
     origin: '*',
@@ -73,6 +97,8 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
 
   // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
   const rateLimitUnknownPaths = await registerRateLimits(app, ctx.config);
+  // Reads the node cannot answer within a couple of seconds are refused at once (503 with Retry-After).
+  registerLoadShedding(app, OVERLOAD_WAIT_MS);
 
   app.addHook('onRequest', (request, _reply, done) => {
     try {

@@ -13,6 +13,13 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /** Longest path parameter (event ids are at most ~66 characters); longer ones match no route (404). */
 export const MAX_PARAM_LENGTH = 200;
 
+/**
+ * Connections the kernel holds for the server until it accepts them (capped by net.core.somaxconn). Node's default,
+ * 511, overflows when a crowd connects at once while the event loop is busy: the kernel drops the rest of the SYNs,
+ * and their clients retry after 1, 3, 7… seconds. This holds thousands, so connecting stays a matter of milliseconds.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 const WINDOW_MS = 60_000;
 
 /** The route a request matched (its pattern), else its path. */
@@ -133,3 +140,87 @@ export class ItemAllowance {
     entry.count += n;
   }
 }
+
+/**
+ * Reads are refused early when the node is overloaded, rather than queued until their clients give up: requests in
+ * flight are counted, and a new read is refused (503 `overloaded`, Retry-After) when those ahead of it would take
+ * longer than `maxWaitMs` to answer at the rate the node has been answering while busy (Little's law: requests in
+ * flight over completions per second). Writes are never refused here — they are bounded by the per-key limits and
+ * the database's queue — and neither are the operations endpoints and preflights.
+ */
+export class LoadShedder {
+  private inFlight = 0;
+  /** Requests answered per millisecond while a backlog waited throughout (moving average). */
+  private rate: number | undefined;
+  private windowStart: number;
+  private windowDone = 0;
+  /** The fewest requests in flight during the current window. */
+  private windowLeast = 0;
+
+  constructor(
+    private readonly maxWaitMs: number,
+    /** Requests in flight below which nothing is refused: a burst any node answers in a moment. */
+    private readonly floor: number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.windowStart = clock();
+  }
+
+  /** Admits a request, to be released once answered, or says in how many seconds to come back. */
+  admit(): { retryAfter: number } | undefined {
+    this.measure();
+    if (this.inFlight >= this.floor && this.rate !== undefined) {
+      const waitMs = this.inFlight / this.rate;
+      if (waitMs > this.maxWaitMs) return { retryAfter: Math.min(30, Math.max(1, Math.ceil(waitMs / 1000))) };
+    }
+    this.inFlight++;
+    return undefined;
+  }
+
+  release(): void {
+    this.inFlight--;
+    this.windowDone++;
+    this.windowLeast = Math.min(this.windowLeast, this.inFlight);
+    this.measure();
+  }
+
+  private measure(): void {
+    const now = this.clock();
+    const elapsed = now - this.windowStart;
+    if (elapsed < WINDOW_OF_RATE_MS) return;
+    const sample = this.windowDone / elapsed;
+    // Only a window with a backlog throughout shows how fast the node answers, and moves the estimate either way; a
+    // quieter one shows how much was asked, and may only raise it.
+    if (this.windowLeast >= this.floor / 4) {
+      this.rate = this.rate === undefined ? sample : 0.7 * this.rate + 0.3 * sample;
+    } else if (this.rate !== undefined && sample > this.rate) this.rate = sample;
+    this.windowStart = now;
+    this.windowDone = 0;
+    this.windowLeast = this.inFlight;
+  }
+}
+
+const WINDOW_OF_RATE_MS = 250;
+
+/** Registers the LoadShedder for reads: 503 problem+json with Retry-After past it. */
+export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): void {
+  const shedder = new LoadShedder(maxWaitMs, SHED_FLOOR);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (exempt(request) || isWrite(request)) return done();
+    const refused = shedder.admit();
+    if (refused) {
+      return done(
+        new ServiceError(
+          'overloaded',
+          `The service is answering more reads than it can; retry in ${refused.retryAfter} s.`,
+          refused,
+        ),
+      );
+    }
+    reply.raw.once('close', () => shedder.release());
+    done();
+  });
+}
+
+/** Reads in flight below which the LoadShedder refuses nothing. */
+const SHED_FLOOR = 64;

@@ -382,8 +382,11 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       },
       '/readyz': {
         get: {
-          summary: 'Readiness: the database answers and the read index is loaded',
-          responses: { 200: { description: 'Ready' }, 503: { description: 'Database unreachable or index loading' } },
+          summary: 'Readiness: the database answers and the read index is loaded and caught up with it',
+          responses: {
+            200: { description: 'Ready' },
+            503: { description: 'Database unreachable, index loading, or index behind the database' },
+          },
         },
       },
       '/metrics': {

@@ -32,6 +32,11 @@ export class Metrics {
     labelNames: ['source', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly indexRefreshFailures = new Counter({
+    name: 'read_index_refresh_failures_total',
+    help: 'Refreshes of the read index from the database that failed (each is tried again until it succeeds)',
+    registers: [this.registry],
+  });
   readonly cache = new Counter({
     name: 'response_cache_lookups_total',
     help: 'Cacheable reads by whether the response cache answered them (hit) or not (miss)',
@@ -39,9 +44,23 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** `events(country)` is read at each scrape: the events the read index shows per country. */
-  constructor(events?: () => Iterable<[string, number]>) {
+  /**
+   * Read at each scrape: `events()`, the events the read index shows per country; `freshness()`, since when (epoch
+   * ms) the index has been behind the database, if it is.
+   */
+  constructor(events?: () => Iterable<[string, number]>, freshness?: () => { behindSince: number | undefined }) {
     collectDefaultMetrics({ register: this.registry });
+    if (freshness) {
+      new Gauge({
+        name: 'read_index_behind_seconds',
+        help: 'How long the read index has been unable to catch up with the database (0: caught up)',
+        registers: [this.registry],
+        collect() {
+          const since = freshness().behindSince;
+          this.set(since === undefined ? 0 : (Date.now() - since) / 1000);
+        },
+      });
+    }
     if (events) {
       new Gauge({
         name: 'catalogue_events',

@@ -68,11 +68,13 @@ export const eventViewSchema = z.object({
 });
 export type EventView = z.output<typeof eventViewSchema>;
 
-/** The owner's view (`mine=1`) adds what only the owner needs. */
+/** The owner's view (`mine=1`) adds what only the owner needs, and every value the owner sent reads back. */
 export const ownEventViewSchema = eventViewSchema.extend({
   lifecycle: z.enum(LIFECYCLES),
   visibility: z.enum(VISIBILITIES),
   externalId: z.string().nullable(),
+  description: z.string().nullable(),
+  capacity: z.number().int().nullable(),
 });
 export type OwnEventView = z.output<typeof ownEventViewSchema>;
 
@@ -125,6 +127,8 @@ export function toOwnEventView(event: CatalogueEvent, baseUrl: string): OwnEvent
     lifecycle: event.lifecycle,
     visibility: event.visibility,
     externalId: event.externalId,
+    description: event.description,
+    capacity: event.capacity,
   };
 }
 

@@ -3,10 +3,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect } from 'kysely';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import { lockDataDirectory } from './lock.js';
 import type { Database } from './schema.js';
+import { busy, KeyedTurns, Turns, type WaitLimits } from './turns.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -28,7 +38,95 @@ export interface Storage {
    * `onReconnect` (notifications sent in between are lost: re-read what may have changed).
    */
   listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /**
+   * Runs `work` in one transaction that holds the lock named `key`: work under one key runs one at a time, on every
+   * app node of the database (a transaction-scoped advisory lock), and waits for its turn in this process without
+   * holding a connection, so that one key's queue cannot take the pool from everybody else. The wait is bounded
+   * (503 `storage-busy`).
+   */
+  transactionUnder<T>(key: string, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, which may span many transactions, holding the lock named `key` as `transactionUnder` takes it: on
+   * PostgreSQL a session lock on a connection kept for the purpose. Waits without bound. `work` itself must not ask
+   * for the same lock.
+   */
+  whileHolding<T>(key: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * How requests queue for the database's connections: they take them in arrival order, and wait at most this long,
+ * at most this many per connection (at least MIN_WAITING in all), before they are refused with 503 `storage-busy`
+ * and Retry-After. A connection is held for a statement, or a transaction, of a few milliseconds.
+ */
+const CONNECTION_WAIT_MS = 10_000;
+const WAITING_PER_CONNECTION = 64;
+const MIN_WAITING = 256;
+/**
+ * Writes under one lock (one host's batches) wait their turn at most this long, in this process and then for the
+ * database's lock (another node's turn), before 503 `storage-busy`. Imports holding a lock wait without bound.
+ */
+const LOCK_WAIT: WaitLimits = { maxWaiting: 1_000, maxWaitMs: 15_000 };
+const UNBOUNDED: WaitLimits = { maxWaiting: Number.POSITIVE_INFINITY, maxWaitMs: Number.POSITIVE_INFINITY };
+/** PostgreSQL's code for a lock not had within `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * The first key of every advisory lock the service takes, so that its locks never meet another application's on a
+ * shared server; the second is a hash of the lock's name (two names sharing a hash only wait for each other).
+ */
+const LOCK_SPACE = 0x74657673; // "tevs"
+const lockOf = (key: string) => sql`${sql.lit(LOCK_SPACE)}, hashtext(${key})`;
+
+/**
+ * A node-postgres pool whose connections are handed out by `turns`: pg-pool's own wait for a free connection is
+ * bounded by its connection timeout, meant for reaching the server, so a burst of writes failed after it instead of
+ * taking turns. With at most `max` connections asked of it at once, the pool never makes anyone wait.
+ */
+function inTurn(pool: pg.Pool, turns: Turns): PostgresPool {
+  return {
+    async connect() {
+      const leave = await turns.enter();
+      try {
+        const client = await pool.connect();
+        const release = client.release;
+        client.release = (error?: Error | boolean) => {
+          release.call(client, error);
+          leave();
+        };
+        return client as unknown as PostgresPoolClient;
+      } catch (error) {
+        leave();
+        throw error;
+      }
+    },
+    end: () => pool.end(),
+  };
+}
+
+function connectionTurns(connections: number): Turns {
+  return new Turns(connections, {
+    maxWaiting: Math.max(MIN_WAITING, WAITING_PER_CONNECTION * connections),
+    maxWaitMs: CONNECTION_WAIT_MS,
+  });
+}
+
+/** `transactionUnder` for both engines. */
+function transactionUnder(db: Kysely<Database>, lines: KeyedTurns) {
+  return <T>(key: string, work: (trx: Kysely<Database>) => Promise<T>) =>
+    lines.run(key, () =>
+      db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`SET LOCAL lock_timeout = ${sql.lit(`${LOCK_WAIT.maxWaitMs}ms`)}`.execute(trx);
+          await sql`SELECT pg_advisory_xact_lock(${lockOf(key)})`.execute(trx);
+          return work(trx);
+        })
+        .catch((error: { code?: unknown }) => {
+          if (error?.code !== LOCK_NOT_AVAILABLE) throw error;
+          throw busy('Earlier writes of this owner, on another node, are still running');
+        }),
+    );
 }
 
 /** int8 (count(*) and friends) as numbers: our counts stay far below 2^53. */
@@ -76,7 +174,7 @@ async function migrate(db: Kysely<Database>): Promise<void> {
   }
 }
 
-/** How long a request waits for a PostgreSQL connection before it fails (503) instead of hanging. */
+/** How long opening a PostgreSQL connection may take before the request fails (503) instead of hanging. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
 async function openPostgres(connectionString: string, max: number): Promise<Storage> {
@@ -87,11 +185,27 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
   // in flight fails (503), and the pool drops the broken client on release; the next query reconnects.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: inTurn(pool, connectionTurns(max)) }) });
   const listeners = new Set<() => Promise<void>>();
+  const lines = new KeyedTurns(LOCK_WAIT, 'Earlier writes of this owner are still waiting');
   return {
     db,
     engine: 'postgres',
+    transactionUnder: transactionUnder(db, lines),
+    whileHolding: (key, work) =>
+      lines.run(
+        key,
+        () =>
+          db.connection().execute(async (connection) => {
+            await sql`SELECT pg_advisory_lock(${lockOf(key)})`.execute(connection);
+            try {
+              return await work();
+            } finally {
+              await sql`SELECT pg_advisory_unlock(${lockOf(key)})`.execute(connection).catch(() => {});
+            }
+          }),
+        UNBOUNDED,
+      ),
     async listen(channel, onNotify, onReconnect) {
       const stop = await listenWithReconnect(connectionString, channel, onNotify, onReconnect);
       listeners.add(stop);
@@ -191,10 +305,17 @@ async function openPglite(dataDir: string): Promise<Storage> {
     unlock();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool(createPgConfig(pglite)) }) });
+  // One connection (PGlite is one session); requests take turns for it as for PostgreSQL's pool.
+  const pool = new pg.Pool(createPgConfig(pglite));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: inTurn(pool, connectionTurns(1)) }) });
+  const lines = new KeyedTurns(LOCK_WAIT, 'Earlier writes of this owner are still waiting');
   return {
     db,
     engine: 'pglite',
+    transactionUnder: transactionUnder(db, lines),
+    // One process owns the embedded database, so turns in this process are all it takes; a connection held for a
+    // session lock would be the only one, and the work could not run.
+    whileHolding: (key, work) => lines.run(key, work, UNBOUNDED),
     async listen(channel, onNotify) {
       return pglite.listen(channel, onNotify);
     },

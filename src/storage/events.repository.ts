@@ -127,13 +127,14 @@ export class EventsRepository {
     });
   }
 
-  /** Sets the lifecycle of many events at once (a revision each); returns them as they are now. */
+  /** Sets the lifecycle of many events (a revision each), skipping those already in it; returns the changed. */
   async setLifecycleMany(ids: readonly string[], lifecycle: Lifecycle): Promise<CatalogueEvent[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .updateTable('events')
       .set((eb) => ({ lifecycle, revision: eb('revision', '+', 1), updated_at: new Date() }))
       .where('id', 'in', ids as string[])
+      .where('lifecycle', '!=', lifecycle)
       .returningAll()
       .execute();
     return rows.map(rowToEvent);

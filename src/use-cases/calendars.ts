@@ -13,7 +13,7 @@ import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
 import { runCounts } from './import-records.js';
-import { setLifecycleForMany } from './store-many.js';
+import { retireByExternalIds } from './store-many.js';
 import {
   type CalendarRun,
   type CalendarTarget,
@@ -224,11 +224,10 @@ export async function unlinkCalendar(
   const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
     (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
   );
-  const retired = await setLifecycleForMany(
-    ctx.events,
+  const retired = await retireByExternalIds(
+    ctx.storage,
     { owner, actor: `calendar:${id}` },
     upcoming.map((e) => e.externalId!),
-    'cancelled',
   );
   for (const event of retired) {
     ctx.index?.apply(event);

@@ -4,7 +4,7 @@ import { enrichRecord, isElsewhere } from '../importers/enrich.js';
 import type { Importer, ParseResult, RecordError } from '../importers/importer.js';
 import type { Country } from '../places/countries.js';
 import type { RunCounts } from '../storage/sources.repository.js';
-import { type BatchItem, setLifecycleForMany, upsertMany } from './store-many.js';
+import { type BatchItem, cancelAbsent, retiresAbsent, upsertMany } from './store-many.js';
 
 export interface ImportOptions {
   /** The source's name: owner of its events (`source:<name>`, unless `owner` says) and their public `source` field. */
@@ -106,8 +106,23 @@ export async function runImport(
   return storeRecords(ctx, importer, parsed, options);
 }
 
-/** Stores parsed records (of one input, or merged from several) as `runImport` does. */
-export async function storeRecords(
+/**
+ * Stores parsed records (of one input, or merged from several) as `runImport` does, holding the source's lock
+ * throughout (Storage.whileHolding): imports of one source, on any app node, run one after the other, so that each
+ * cancel-missing decides on the source's state as its own import left it.
+ */
+export function storeRecords(
+  ctx: AppContext,
+  importer: Pick<Importer, 'format' | 'worldwide'>,
+  parsed: ParseResult,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  return ctx.storage.whileHolding(options.owner ?? sourceOwner(options.source), () =>
+    store(ctx, importer, parsed, options),
+  );
+}
+
+async function store(
   ctx: AppContext,
   importer: Pick<Importer, 'format' | 'worldwide'>,
   parsed: ParseResult,
@@ -181,19 +196,9 @@ export async function storeRecords(
   if (batch.size > 0) await flush();
   // Input that yielded errors and not one usable record (an HTML error page, a broken file) is not an empty feed:
   // cancelling on it would wipe the source's listings.
-  if (options.cancelMissing && !(report.touched.length === 0 && report.skipped.length > 0)) {
-    const now = ctx.now();
-    const missing = (await ctx.events.listByOwner(owner, options.missingPrefix)).filter((event) => {
-      const over = (event.end ?? event.start) < now;
-      const covered = !options.cancelMissingFrom || event.start >= options.cancelMissingFrom;
-      return event.lifecycle === 'listed' && !over && covered && event.externalId && !seen.has(event.externalId);
-    });
-    const cancelled = await setLifecycleForMany(
-      ctx.events,
-      { owner, actor },
-      missing.map((e) => e.externalId!),
-      'cancelled',
-    );
+  if (options.cancelMissing && retiresAbsent(report.touched.length, report.skipped.length)) {
+    const list = { named: seen, now: ctx.now(), from: options.cancelMissingFrom, prefix: options.missingPrefix };
+    const cancelled = await ctx.events.transaction((repo) => cancelAbsent(repo, { owner, actor }, list));
     for (const event of cancelled) {
       report.cancelled++;
       report.touched.push(event.id);

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor, eventDigest, SeenFilter } from '../query/cu
 import { type SearchResult, search } from '../query/engine.js';
 import type { CatalogueIndex } from '../query/index/catalogue-index.js';
 import { DEFAULT_LIMIT, parseSearchParams, type Scope, type SearchParams, toQueryString } from '../query/params.js';
+import { QueueTooLong } from '../runtime/turns.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { RegistrationCounts } from '../storage/registrations.repository.js';
 
@@ -25,6 +26,12 @@ function pagedQuery(params: SearchParams, country: Scope): string {
   return toQueryString({ ...params, country, limit: DEFAULT_LIMIT });
 }
 
+/**
+ * The longest a read waits for its turn to rank, at the rate the queue drains: past it the read is refused at once
+ * (503 `overloaded`, Retry-After) rather than answered after its client has given up.
+ */
+const MAX_TURN_WAIT_MS = 3_000;
+
 /** Who asked: `gone` says whether they have gone away (closed the connection, cancelled the tool call). */
 export interface Asker {
   gone?: () => boolean;
@@ -35,7 +42,8 @@ export interface Asker {
  * a URL or a tool call carries them: ranked events with reasons, how the prompt was understood, and — when more
  * events match than the page holds — the cursor of the next page (see query/cursor.ts). Ranking takes its turn
  * among the reads in progress (`ctx.turns`), so a write's database replies and cached reads are not held up by it;
- * when its turn comes and the asker has gone, it is not ranked at all (`client-gone`).
+ * when its turn comes and the asker has gone, it is not ranked at all (`client-gone`), and when the queue is too long
+ * to wait in, it is refused at once (`overloaded`).
  */
 export async function searchEvents(
   ctx: ServingContext,
@@ -46,10 +54,18 @@ export async function searchEvents(
   const page = params.cursor
     ? decodeCursor(ctx.cursorSecret, pagedQuery(params, params.country), params.cursor)
     : undefined;
-  const result = await ctx.turns.run(() => {
-    if (asker.gone?.()) throw new ServiceError('client-gone');
-    return search(readIndex(ctx), params, ctx.now(), page);
-  });
+  const result = await ctx.turns
+    .run(() => {
+      if (asker.gone?.()) throw new ServiceError('client-gone');
+      return search(readIndex(ctx), params, ctx.now(), page);
+    }, MAX_TURN_WAIT_MS)
+    .catch((error: unknown) => {
+      if (!(error instanceof QueueTooLong)) throw error;
+      const retryAfter = Math.min(30, Math.ceil(error.waitMs / 1000));
+      throw new ServiceError('overloaded', `Too many reads are waiting to be ranked; retry in ${retryAfter} s.`, {
+        retryAfter,
+      });
+    });
   const next = result.next && encodeCursor(ctx.cursorSecret, pagedQuery(params, result.country), result.next);
   return { ...result, nextCursor: next };
 }

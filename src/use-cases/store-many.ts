@@ -1,6 +1,7 @@
 import { type CatalogueEvent, type EventContent, type Lifecycle, sameContent } from '../catalogue/event.js';
 import { firstFreeSlug, slugBase } from '../catalogue/slug.js';
-import type { EventsRepository } from '../storage/events.repository.js';
+import type { Storage } from '../storage/database.js';
+import { EventsRepository } from '../storage/events.repository.js';
 import type { UpsertIdentity, UpsertResult } from './store-events.js';
 
 /** One event of a batch: the owner's id for it, its content, and what was received (for the revision log). */
@@ -37,17 +38,63 @@ type Revision = Parameters<EventsRepository['appendRevisions']>[0][number];
  * the size: the owner's existing rows, the taken slugs, one multi-row insert, the updates, one insert of revisions
  * and at most two lifecycle updates. The externalIds must be distinct. One result per item, in order.
  */
-export async function upsertMany(
+export function upsertMany(
   events: EventsRepository,
   identity: Omit<UpsertIdentity, 'externalId'>,
   items: readonly BatchItem[],
   options: { keepOthersCancels?: boolean | undefined } = {},
 ): Promise<BatchResult[]> {
-  for (let attempt = 1; ; attempt++) {
+  return retrying(() =>
+    events.transaction((repo) => storeBatch(repo, identity, items, options.keepOthersCancels ?? false)),
+  );
+}
+
+/** A complete list of an owner's events: what it names, and which of the owner's events it speaks for. */
+export interface CompleteList {
+  /** The externalIds the list names, refused items included: what was sent is not missing. */
+  named: ReadonlySet<string>;
+  now: Date;
+  /** Only events starting at or after this (a feed of this year's and next year's files says nothing of before). */
+  from?: Date | undefined;
+  /** Only events whose externalId starts with this: one calendar's part of its owner's events (`rust-zurich|`). */
+  prefix?: string | undefined;
+}
+
+/**
+ * Stores a list of one owner's events as upsertMany does, in one transaction that holds the owner's lock
+ * (Storage.transactionUnder), and with `complete` also cancels what the list leaves out (cancelAbsent): lists of one
+ * owner sent at once, to one app node or to several, end as they would one after the other.
+ */
+export function storeList(
+  storage: Storage,
+  identity: Omit<UpsertIdentity, 'externalId'>,
+  items: readonly BatchItem[],
+  complete: CompleteList | undefined,
+): Promise<{ results: BatchResult[]; cancelled: CatalogueEvent[] }> {
+  return retrying(() =>
+    storage.transactionUnder(identity.owner, async (trx) => {
+      const repo = new EventsRepository(trx);
+      const results = await storeBatch(repo, identity, items, false);
+      return { results, cancelled: complete ? await cancelAbsent(repo, identity, complete) : [] };
+    }),
+  );
+}
+
+/**
+ * The one rule for a list that claims to be complete (a batch with `complete: true`, a feed or an import with
+ * cancel-missing): when not one of its items is usable and some were refused, it is taken for a broken list, not an
+ * empty one, and cancels nothing.
+ */
+export function retiresAbsent(usable: number, refused: number): boolean {
+  return usable > 0 || refused === 0;
+}
+
+async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
     try {
-      return await events.transaction((repo) => storeBatch(repo, identity, items, options.keepOthersCancels ?? false));
+      return await attempt();
     } catch (error) {
-      if (attempt < MAX_ATTEMPTS && isRetryable(error)) continue;
+      if (n < MAX_ATTEMPTS && isRetryable(error)) continue;
       throw error;
     }
   }
@@ -154,24 +201,48 @@ async function storeBatch(
 }
 
 /**
- * Sets the lifecycle of many of one owner's events in one transaction (a complete batch or a feed cancelling what it
- * no longer lists): those already in it are left as they are; a revision each for the others. Returns the changed.
+ * Cancels, as a complete list of the owner's events would, the owner's upcoming listed events the list does not
+ * name — those without an externalId too, which no list can name — with a revision each. Run in the transaction that
+ * stored the list. Returns the cancelled.
  */
-export async function setLifecycleForMany(
-  events: EventsRepository,
+export async function cancelAbsent(
+  repo: EventsRepository,
+  identity: Pick<UpsertIdentity, 'owner' | 'actor'>,
+  list: CompleteList,
+): Promise<CatalogueEvent[]> {
+  const absent = (await repo.listByOwner(identity.owner, list.prefix)).filter(
+    (e) =>
+      e.lifecycle === 'listed' &&
+      (e.end ?? e.start) >= list.now &&
+      (!list.from || e.start >= list.from) &&
+      (e.externalId === null || !list.named.has(e.externalId)),
+  );
+  const cancelled = await repo.setLifecycleMany(
+    absent.map((e) => e.id),
+    'cancelled',
+  );
+  await repo.appendRevisions(cancelled.map((event) => ({ event, action: 'cancel', actor: identity.actor })));
+  return cancelled;
+}
+
+/**
+ * Retires (cancels) those of an owner's events, named by externalId, that are still listed — a revision each — in
+ * one transaction holding the owner's lock: what a calendar taken out of its feed, or unlinked, leaves behind.
+ */
+export function retireByExternalIds(
+  storage: Storage,
   identity: Pick<UpsertIdentity, 'owner' | 'actor'>,
   externalIds: readonly string[],
-  lifecycle: Lifecycle,
 ): Promise<CatalogueEvent[]> {
-  if (externalIds.length === 0) return [];
-  return events.transaction(async (repo) => {
+  if (externalIds.length === 0) return Promise.resolve([]);
+  return storage.transactionUnder(identity.owner, async (trx) => {
+    const repo = new EventsRepository(trx);
     const current = await repo.findByExternalIds(identity.owner, externalIds, { forUpdate: true });
-    const changed = await repo.setLifecycleMany(
-      current.filter((e) => e.lifecycle !== lifecycle).map((e) => e.id),
-      lifecycle,
+    const cancelled = await repo.setLifecycleMany(
+      current.filter((e) => e.lifecycle === 'listed').map((e) => e.id),
+      'cancelled',
     );
-    const action = lifecycle === 'cancelled' ? 'cancel' : 'restore';
-    await repo.appendRevisions(changed.map((event) => ({ event, action, actor: identity.actor })));
-    return changed;
+    await repo.appendRevisions(cancelled.map((event) => ({ event, action: 'cancel', actor: identity.actor })));
+    return cancelled;
   });
 }

@@ -5,7 +5,7 @@ import { resolveSubmission } from '../catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
-import { setLifecycleForMany, upsertMany } from './store-many.js';
+import { retiresAbsent, storeList } from './store-many.js';
 
 /** Events one batch may carry. */
 export const MAX_BATCH = 1_000;
@@ -65,9 +65,11 @@ function prepare(host: ApiKeyRecord, item: unknown, index: number, taken: Set<st
 /**
  * A host pushes many events at once (a platform syncing its listings): each item is validated and stored exactly as
  * POST /api/events would store it — idempotent on its externalId, which every item must carry — and a bad item is
- * refused alone. All good items are stored in one transaction. With `complete: true` the batch is the host's whole
- * list of upcoming events: those it leaves out are cancelled (reversibly), and items of cancelled events are
- * restored. Events and read index are in step before this returns.
+ * refused alone. All good items are stored in one transaction, which holds the host's lock: the host's batches run
+ * one after the other, on every app node. With `complete: true` the batch is the host's whole list of upcoming
+ * events: those it leaves out are cancelled (reversibly), events sent without an externalId included, and items of
+ * cancelled events are restored — unless not one item was usable (see retiresAbsent). Events and read index are in
+ * step before this returns.
  */
 export async function submitBatch(ctx: AppContext, host: ApiKeyRecord, body: unknown): Promise<BatchResult> {
   const { events, complete } = parseOrThrow(batchSchema, body);
@@ -88,10 +90,14 @@ export async function submitBatch(ctx: AppContext, host: ApiKeyRecord, body: unk
       results[index] = { externalId: typeof externalId === 'string' ? externalId : undefined, error };
     }
   });
-  const stored = await upsertMany(
-    ctx.events,
+  const retires = complete === true && retiresAbsent(good.length, events.length - good.length);
+  // Not one usable item: nothing to store, and (a broken list, not an empty one) nothing to cancel.
+  if (good.length === 0 && !retires) return { results: results as BatchItemResult[], cancelled: [] };
+  const { results: stored, cancelled } = await storeList(
+    ctx.storage,
     identity,
     good.map((g) => ({ ...g, ...(complete ? { lifecycle: 'listed' as const } : {}) })),
+    retires ? { named, now: ctx.now() } : undefined,
   );
   stored.forEach((result, n) => {
     const { index, externalId } = good[n]!;
@@ -100,22 +106,9 @@ export async function submitBatch(ctx: AppContext, host: ApiKeyRecord, body: unk
     if (result.changed) ctx.metrics?.writes.inc({ action: result.created ? 'create' : 'update' });
     if (result.lifecycleChanged) ctx.metrics?.writes.inc({ action: 'restore' });
   });
-  let cancelled: CatalogueEvent[] = [];
-  if (complete) {
-    const now = ctx.now();
-    const missing = (await ctx.events.listByOwner(owner)).filter(
-      (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now && e.externalId !== null && !named.has(e.externalId),
-    );
-    cancelled = await setLifecycleForMany(
-      ctx.events,
-      identity,
-      missing.map((e) => e.externalId!),
-      'cancelled',
-    );
-    for (const event of cancelled) {
-      ctx.index?.apply(event);
-      ctx.metrics?.writes.inc({ action: 'cancel' });
-    }
+  for (const event of cancelled) {
+    ctx.index?.apply(event);
+    ctx.metrics?.writes.inc({ action: 'cancel' });
   }
   return { results: results as BatchItemResult[], cancelled };
 }

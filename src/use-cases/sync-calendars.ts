@@ -6,7 +6,7 @@ import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import { type PartState, validatorsOf } from '../storage/source-parts.repository.js';
 import { type ImportReport, runCounts, storeRecords } from './import-records.js';
-import { setLifecycleForMany } from './store-many.js';
+import { retireByExternalIds } from './store-many.js';
 
 /** One calendar to sync: where it is, whose its events are, and what it does not say of itself. */
 export interface CalendarTarget {
@@ -241,11 +241,10 @@ export async function retireOrphans(
     const key = event.externalId?.includes('|') ? event.externalId.slice(0, event.externalId.indexOf('|')) : null;
     return event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !(key !== null && keys.has(key));
   });
-  const cancelled = await setLifecycleForMany(
-    ctx.events,
+  const cancelled = await retireByExternalIds(
+    ctx.storage,
     { owner, actor },
     orphans.flatMap((e) => (e.externalId ? [e.externalId] : [])),
-    'cancelled',
   );
   for (const event of cancelled) {
     ctx.index?.apply(event);

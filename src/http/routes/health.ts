@@ -4,7 +4,8 @@ import type { ServingContext } from '../../context.js';
 
 /**
  * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
- * loaded and prepared ahead, a second or so after loading at 100k events; a load balancer sends traffic only then)
+ * loaded, prepared ahead — a second or so after loading at 100k events — and caught up with the database; a load
+ * balancer sends traffic only then)
  * and metrics (`/metrics`, Prometheus text format).
  */
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
@@ -17,9 +18,18 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
       .then(() => true)
       .catch(() => false);
     const index = ctx.index.loaded && ctx.index.prepared;
-    const ready = storage && index;
+    // A node whose index cannot catch up with the database answers from an old catalogue: out of rotation until it has.
+    const behind = ctx.freshness.behindSince;
+    const caughtUp = behind === undefined;
+    const ready = storage && index && caughtUp;
     reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'unavailable', engine, checks: { storage, index }, events: ctx.index.size };
+    return {
+      status: ready ? 'ready' : 'unavailable',
+      engine,
+      checks: { storage, index, caughtUp },
+      events: ctx.index.size,
+      ...(caughtUp ? {} : { behindSeconds: Math.round((Date.now() - behind) / 100) / 10 }),
+    };
   });
 
   app.get('/metrics', async (_request, reply) =>
