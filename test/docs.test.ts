@@ -34,6 +34,8 @@ describe('API documentation', () => {
         '/api/admin/keys/{id}/rotate',
         '/api/admin/sync',
         '/api/sources',
+        '/api/calendars',
+        '/api/calendars/{id}',
         '/healthz',
         '/readyz',
         '/metrics',

@@ -266,11 +266,13 @@ describe('feeds file', () => {
     expect(await loadFeeds(join(dir, 'missing.json'), { optional: true })).toEqual([]);
   });
 
-  it('the shipped feeds file is valid: confs.tech and devopsdays on, developers.events off', async () => {
+  it('the shipped feeds file is valid: confs.tech, devopsdays and the calendars on, developers.events off', async () => {
     const feeds = await loadFeeds(new URL('../feeds.json', import.meta.url).pathname);
     expect(feeds.map((f) => [f.source, f.format, f.licence, f.enabled !== false])).toEqual([
       ['confs-tech', 'confs-tech', 'MIT', true],
       ['devopsdays', 'devopsdays', 'Apache-2.0', true],
+      ['meetup', 'ical', 'Meetup terms of service', true],
+      ['community-calendars', 'ical', "Google Calendar terms; each calendar's publisher", true],
       ['developers-events', 'developers-events', 'CC-BY-NC-4.0', false],
     ]);
     const urls = feedUrls(feeds[0]!, now);
