@@ -31,20 +31,55 @@ function eveningGathering(
 }
 
 /**
- * What kind of event this is (meetup, conference, …): from the words of its title; for the conference data sets
- * (confs.tech, devopsdays, developers.events) a conference unless the title says otherwise; and a meetup, too, when
- * it has a meetup's shape (an evening of a few hours in person: see eveningGathering).
+ * Words that name a day of talks in a title ("Rust Day", "IT-Tage") but only a span of time in a description
+ * ("une journée pour découvrir…").
+ */
+const DAY_TERMS: ReadonlySet<string> = new Set(['day', 'tag', 'tage', 'journee', 'giornata']);
+
+/** The kinds of event a text names, in the order it names them. */
+function kindsNamed(text: string, skipDays = false): EventKind[] {
+  const kinds: EventKind[] = [];
+  for (const hit of matchLexicon(text)) {
+    if (hit.kind !== 'eventKind' || !isEventKind(hit.value)) continue;
+    if (skipDays && DAY_TERMS.has(hit.term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase())) continue;
+    kinds.push(hit.value);
+  }
+  return kinds;
+}
+
+/** The first sentence of a description: where a listing says what the event is ("Ganztägiger Workshop für …"). */
+function firstSentence(description: string | undefined): string {
+  if (!description) return '';
+  const end = description.search(/[.!?:\n]/);
+  return (end < 0 ? description : description.slice(0, end)).slice(0, 200);
+}
+
+/** A gathering of a few hours in person: a founders' breakfast or an apéro is a meetup as much as an evening talk. */
+function shortInPerson(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'format'>): boolean {
+  if (event.allDay || event.format === 'online') return false;
+  const hours = event.end ? (event.end.getTime() - event.start.getTime()) / 3_600_000 : 3;
+  return hours <= MEETUP_HOURS;
+}
+
+/**
+ * What kind of event this is (meetup, conference, …): from the words of its title, or when the title names none, of
+ * its description's first sentence; for the conference data sets (confs.tech, devopsdays, developers.events) a
+ * conference unless the title says otherwise; and a meetup, too, when it has a meetup's shape (an evening of a few
+ * hours in person: see eveningGathering) or is a networking gathering of a few hours in person.
  */
 export function classifyKinds(
-  event: Pick<CatalogueEvent, 'title' | 'source' | 'start' | 'end' | 'allDay' | 'format' | 'country'>,
+  event: Pick<CatalogueEvent, 'title' | 'description' | 'source' | 'start' | 'end' | 'allDay' | 'format' | 'country'>,
 ): Set<EventKind> {
-  const kinds = new Set<EventKind>();
-  for (const hit of matchLexicon(event.title))
-    if (hit.kind === 'eventKind' && isEventKind(hit.value)) kinds.add(hit.value);
+  const kinds = new Set<EventKind>(kindsNamed(event.title));
   if (CONFERENCE_SOURCES.has(event.source)) {
     if (kinds.size === 0) kinds.add('conference');
-  } else if (!kinds.has('meetup') && eveningGathering(event, kinds)) {
-    kinds.add('meetup');
+    return kinds;
   }
+  if (kinds.size === 0) {
+    const first = kindsNamed(firstSentence(event.description ?? undefined), true)[0];
+    if (first) kinds.add(first);
+  }
+  if (!kinds.has('meetup') && (eveningGathering(event, kinds) || (kinds.has('networking') && shortInPerson(event))))
+    kinds.add('meetup');
   return kinds;
 }
