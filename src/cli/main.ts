@@ -8,7 +8,6 @@ import { FORMATS, InputError, importerFor, readInput } from '../importers/regist
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
 import { warmUpDateParsing } from '../query/prompt/dates.js';
-import { asyncStdout } from '../runtime/log-stream.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 import { runImport } from '../use-cases/import-records.js';
 import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';
@@ -53,7 +52,7 @@ async function serve(args: string[]): Promise<void> {
   if (values.host !== undefined) env.HOST = values.host;
   if (values['no-seed']) env.SEED = '0';
   const config = loadConfig(env);
-  const logger = createLogger(config.logLevel, asyncStdout());
+  const logger = createLogger(config.logLevel);
   // The first prompts with a date-like word would otherwise wait for chrono's patterns to compile.
   warmUpDateParsing();
   // Loaded here, not at the top: the HTTP stack (Fastify, the MCP SDK, OpenAPI) is module loading the other
