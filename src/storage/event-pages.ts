@@ -31,8 +31,8 @@ const BULK_ROW = sql`json_build_array(${sql.join(EVENT_COLUMNS.map(bulkValue))})
 
 /**
  * Every event that has not ended by `since`, in pages of at most `pageSize` rows ordered by id: the read index is
- * built page by page, so neither side ever holds the whole catalogue twice, and PGlite's WASM heap (which never
- * shrinks) only ever holds a page or two. Equal values within a read share one object (see `BulkDecoder`).
+ * built page by page, so neither side ever holds the whole catalogue twice, and PGlite's WebAssembly memory (which
+ * never shrinks) only ever holds a page or two. Equal values within a read share one object (see `BulkDecoder`).
  *
  * With `readAhead` > 0 the id ranges of all pages are read first (every `pageSize`th id, from the primary key) and
  * that many pages requested ahead of the one being consumed: a PostgreSQL server prepares them while the caller
@@ -170,7 +170,7 @@ class BulkDecoder {
     if (kind === 'list') return (values) => this.list(values as string[]);
     if (!recurs) return (value) => value;
     if (kind === 'float8') {
-      // A number that is not a small integer is an object of its own: events at a city's centre share one.
+      // Events placed at a city's centre share one number for each coordinate.
       const numbers = new Map<number, number>();
       return (value) => {
         if (value === null) return null;

@@ -203,7 +203,7 @@ export class EventsRepository {
 
   /**
    * Changes an event that is still at the revision it was read at (content and source, or lifecycle) and logs the
-   * new revision, in one statement: one round trip where a locked read, the update, the log and a commit took five.
+   * new revision, in one statement: one round trip, not a locked read, an update, a log and a commit.
    * Undefined when another write changed the event since (the caller reads it again and decides anew).
    */
   async changeLogged(
