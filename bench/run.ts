@@ -15,7 +15,6 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/observability/logger.js';
-import { SEMI_SPACE_FLAG } from '../src/runtime/heap.js';
 import { openStorage } from '../src/storage/database.js';
 import { KeysRepository } from '../src/storage/keys.repository.js';
 import { type CaseRequest, CONNECTIONS, type Measured, measure, measureAtRate, SECONDS } from './measure.js';
@@ -57,17 +56,6 @@ async function waitForLine(child: ChildProcess, logFile: string, pattern: RegExp
   }
 }
 
-/** The service's collections while idle so far, from its log: heap in use and young generation before → after. */
-function idleCollections(logFile: string): string[] {
-  return readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter((line) => line.includes('collected garbage while idle'))
-    .map((line) => {
-      const r = JSON.parse(line) as Record<string, number>;
-      return `heap ${r.heapMbBefore} → ${r.heapMbAfter} MB, young ${r.youngMbBefore} → ${r.youngMbAfter} MB in ${r.ms} ms`;
-    });
-}
-
 /** Resident memory of a process in MB, now or (`VmHWM`) at its peak so far. */
 function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -75,11 +63,8 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 }
 
 /**
- * How long the service is left idle before its resident memory "at rest" is read, after start-up and after the run.
- * An idle service collects the garbage of the last burst after 5 s of idleness (`collectWhenIdle`, src/runtime/heap.ts),
- * and tries again 5 s apart for the young generation, which V8 gives back only once little was allocated over its
- * last 5 s or so (at 100k events some 17 s after the index is built); V8's background threads then hand the freed
- * pages back to the system.
+ * How long the service is left idle before its resident memory "at rest" is read, after start-up and after the run:
+ * long enough for the runtime to hand back what the last burst of work left.
  */
 const REST_MS = 25_000;
 
@@ -238,7 +223,6 @@ async function main() {
     console.log(
       `\nRSS after the run: ${rssAfterRun.toFixed(0)} MB at rest (${rssUnderLoad.toFixed(0)} MB as the last case ended, ${rssMb(service.child.pid!, 'VmHWM').toFixed(0)} MB at the peak)\n`,
     );
-    console.log(`Collections while idle (service log): ${idleCollections(service.logFile).join('; ') || 'none'}\n`);
     const rss = Math.max(rssAfterBuild, rssAfterRun);
     const targets = targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss);
     targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl }, service.logFile)));
@@ -273,7 +257,8 @@ async function startService(
   const child = spawn(
     process.execPath,
     [
-      SEMI_SPACE_FLAG,
+      // As `npm start` and bin/tech-events.js start it.
+      '--max-semi-space-size=64',
       join(ROOT, 'dist/cli/main.js'),
       'serve',
       '--no-seed',

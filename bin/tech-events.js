@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=64
-// The flag sizes V8's young generation for the service (SEMI_SPACE_MB in src/runtime/heap.ts says why).
+// The flag gives short-lived request data room in the young generation (docs/operations.md says why).
 // The compiled CLI (built by `npm run build`, which `npm ci` runs through `prepare`).
 import { existsSync } from 'node:fs';
 

@@ -35,8 +35,6 @@ export interface Config {
   calendars: { perKey: number; allowPrivateAddresses: boolean | string[] };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
-  /** How far the JS heap may grow past its live size before a full collection, in percent; 0 = V8's choice (see heap.ts). */
-  heapGrowingPercent: number;
   /** Open connections the HTTP server keeps at most; more are closed as they arrive (MAX_CONNECTIONS). */
   maxConnections: number;
   /** Socket-level limits of the HTTP server, in milliseconds. */
@@ -148,7 +146,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perKey: positive('CALENDARS_PER_KEY', env.CALENDARS_PER_KEY, 20),
       allowPrivateAddresses: parseAddressRanges(env.CALENDARS_ALLOW_PRIVATE_ADDRESSES),
     },
-    heapGrowingPercent: parseCount('HEAP_GROWING_PERCENT', env.HEAP_GROWING_PERCENT, 20),
     maxConnections: positive('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 10_000),
     timeouts: {
       requestMs: positive('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000),

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -246,5 +246,15 @@ describe('tech-events keys rotate', SPAWNING, () => {
     expect(res.stderr).toMatch(/key-revoked/);
     expect(res.stdout).not.toMatch(/tev_/);
     expect((await runCli(['keys', 'list'], env)).stdout).toMatch(new RegExp(`${keyId}\\tde\\trevoked `));
+  });
+});
+
+describe('the node flags the service starts with', () => {
+  it('are the same for npm start and the tech-events command', () => {
+    const root = new URL('../', import.meta.url);
+    const scripts = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts as Record<string, string>;
+    const shebang = readFileSync(new URL('bin/tech-events.js', root), 'utf8').split('\n')[0];
+    expect(scripts.start).toBe('node --max-semi-space-size=64 bin/tech-events.js serve');
+    expect(shebang).toBe('#!/usr/bin/env -S node --max-semi-space-size=64');
   });
 });

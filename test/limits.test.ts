@@ -227,10 +227,8 @@ describe('limit settings', () => {
     expect(config.rateLimits).toEqual({ writesPerMinute: 120, readsPerMinute: 600, batchItemsPerMinute: 5000 });
     expect(config.timeouts).toEqual({ requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 120_000 });
     expect(config.trustProxy).toBe('loopback,linklocal,uniquelocal');
-    expect(config.heapGrowingPercent).toBe(20);
     expect(config.maxConnections).toBe(10_000);
     expect(config.databasePoolSize).toBe(10);
-    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
     expect(loadConfig({ RATE_LIMIT_READS_PER_MINUTE: '0' }).rateLimits.readsPerMinute).toBe(0);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     for (const [name, value] of [
@@ -238,7 +236,6 @@ describe('limit settings', () => {
       ['RATE_LIMIT_READS_PER_MINUTE', 'lots'],
       ['REQUEST_TIMEOUT_MS', '0'],
       ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
-      ['HEAP_GROWING_PERCENT', '-20'],
       ['MAX_CONNECTIONS', '0'],
       ['DATABASE_POOL_SIZE', 'ten'],
     ] as const) {

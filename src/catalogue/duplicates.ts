@@ -40,9 +40,8 @@ export function normaliseTitle(title: string): string {
 
 /** The bucket of an event: country and normalised title. Duplicates always share it (the converse needs checks). */
 export function duplicateKey(event: Pick<CatalogueEvent, 'country' | 'title'>): string {
-  // Joined, not concatenated: V8 keeps a concatenation as a pair of strings (a "cons string") until it is read
-  // character by character, and the read index keeps a key per event, one more object per event to mark in every
-  // full collection; `join` writes one flat string.
+  // Joined, not concatenated: one flat string, where a concatenation may be kept as its two parts, and the read
+  // index keeps a key per event.
   return [event.country, normaliseTitle(event.title)].join('|');
 }
 
@@ -125,7 +124,7 @@ function clusterBucket(bucket: { event: CatalogueEvent; order: number }[], out: 
 
 /**
  * Every event in exactly one group (most groups are single events with no duplicates), in the order of their first
- * appearance in `events`. Meant for the whole catalogue at once (100k events in well under a second).
+ * appearance in `events`. Meant for the whole catalogue at once.
  */
 export function groupDuplicates(events: CatalogueEvent[]): DuplicateGroup[] {
   const buckets = new Map<string, { event: CatalogueEvent; order: number }[]>();

@@ -7,17 +7,7 @@ import { syncSummary } from '../control/server.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
-import { releaseScoringScratch } from '../query/index/bulk-minisearch.js';
 import { warmUpDateParsing } from '../query/prompt/dates.js';
-import {
-  collectGarbage,
-  collectWhenIdle,
-  compileWasmBaselineOnly,
-  limitHeapGrowth,
-  SEMI_SPACE_FLAG,
-  youngGenerationSized,
-} from '../runtime/heap.js';
-import { asyncStdout } from '../runtime/log-stream.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 import { runImport } from '../use-cases/import-records.js';
 import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';
@@ -48,12 +38,9 @@ Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
 SYNC_INTERVAL_MINUTES, RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_READS_PER_MINUTE,
 RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, TRUST_PROXY,
-REQUEST_TIMEOUT_MS, HEAP_GROWING_PERCENT, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see docs/operations.md.`;
+REQUEST_TIMEOUT_MS, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see docs/operations.md.`;
 
 class UsageError extends Error {}
-
-/** A catalogue this large leaves enough garbage behind its loading to collect it at once (see `collectGarbage`). */
-const COLLECT_AFTER_LOADING = 10_000;
 
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -65,43 +52,19 @@ async function serve(args: string[]): Promise<void> {
   if (values.host !== undefined) env.HOST = values.host;
   if (values['no-seed']) env.SEED = '0';
   const config = loadConfig(env);
-  const logger = createLogger(config.logLevel, asyncStdout());
-  // Runtime tuning is process-wide, so it is set here, where the process is the service (tests start services in
-  // their workers); see src/runtime/ and docs/performance.md. Before PGlite's WebAssembly is compiled:
-  compileWasmBaselineOnly();
-  if (!youngGenerationSized()) {
-    logger.warn(
-      { flag: SEMI_SPACE_FLAG },
-      `the young generation has V8's default size: start node with ${SEMI_SPACE_FLAG} (or put it in NODE_OPTIONS), as npm start does, for fewer full collections under load`,
-    );
-  }
-  // The first prompts with a date-like word would otherwise wait for V8 to compile chrono's patterns.
+  const logger = createLogger(config.logLevel);
+  // The first prompts with a date-like word would otherwise wait for chrono's patterns to compile.
   warmUpDateParsing();
-  // Loaded here, not at the top: the HTTP stack (Fastify, the MCP SDK, OpenAPI) is a second or more of module
-  // loading that the other commands do not need.
+  // Loaded here, not at the top: the HTTP stack (Fastify, the MCP SDK, OpenAPI) is module loading the other
+  // commands do not need.
   const { startService } = await import('../service.js');
   const service = await startService(config, logger);
-  // Once the read index is loaded (while it loads, the live heap grows from nothing, and a growth limit would make a
-  // full collection of it every few megabytes). V8 sets the next limit as a full collection ends, so one now makes
-  // the limit hold from the start; it also frees what loading a large catalogue left behind.
-  const limited = limitHeapGrowth(config.heapGrowingPercent);
-  if (limited || service.ctx.index.size >= COLLECT_AFTER_LOADING) collectGarbage();
-  // Process-wide too: after a burst of requests, the garbage it left is collected once the service idles.
-  const stopCollecting = collectWhenIdle({
-    // Scratch that only a burst of queries needs goes first, so that the collection frees it too.
-    collect: () => {
-      releaseScoringScratch();
-      collectGarbage();
-    },
-    onCollected: (report) => logger.info(report, 'collected garbage while idle'),
-  });
   logger.info(
     { engine: service.ctx.storage.engine, baseUrl: config.baseUrl },
     `tech-events listening at ${service.address}`,
   );
   const stop = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    stopCollecting();
     await service.close();
     await flushLogs(logger);
     process.exit(0);

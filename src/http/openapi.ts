@@ -8,23 +8,13 @@ import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 
-/** JSON Schema of a zod schema as a request body (defaults make fields optional on input). */
-const inputSchema = (schema: z.ZodType) => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+/** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
+const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 };
-
-/** JSON Schema of a zod schema as a response body. */
-const outputSchema = (schema: z.ZodType) => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
-};
+const inputSchema = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
+const outputSchema = (schema: z.ZodType) => jsonSchemaOf(schema, 'output');
 
 const problem = (description: string) => ({
   description,

@@ -43,7 +43,7 @@ export interface ReadOptions {
 const TIMEOUT_MS = 30_000;
 /** A feed over the network: larger than any real event feed, small enough that a wrong URL cannot fill memory. */
 const MAX_BYTES = 20 * 1024 * 1024;
-/** A local file an operator chose: a 100k-event JSON-lines export is some 40 MB. */
+/** A local file an operator chose: room for an export of a catalogue many times the size of ours. */
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 const mb = (bytes: number) =>

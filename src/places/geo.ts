@@ -13,9 +13,8 @@ const EARTH_RADIUS_KM = 6371.0088;
 const toRad = (deg: number): number => (deg * Math.PI) / 180;
 
 /**
- * Great-circle distance in kilometres (haversine) from a place to a point. The point as two numbers: ranking asks
- * this of thousands of events per prompt, each a pair of numbers in the shard's columns, and an object made for
- * each would be garbage made per event.
+ * Great-circle distance in kilometres (haversine) from a place to a point, given as two numbers: ranking reads them
+ * from the shard's columns for thousands of events per prompt, without making an object for each.
  */
 export function distanceKm(a: LatLng, lat: number, lng: number): number {
   const dLat = toRad(lat - a.lat);

@@ -288,9 +288,9 @@ async function listenWithReconnect(
 }
 
 /**
- * PGlite's share of its WASM heap for cached table pages. initdb writes PostgreSQL's default, 128MB, and PGlite touches
- * all of it at start-up: that much resident memory before a single row is read, and a WASM heap never shrinks. The
- * embedded engine serves reads from the in-memory index and its files sit in the OS page cache anyway.
+ * PGlite's share of its WebAssembly memory for cached table pages. PGlite touches all of PostgreSQL's default at
+ * start-up, resident before a single row is read, in a memory that never shrinks; the embedded engine serves reads
+ * from the in-memory index, and its files sit in the OS page cache anyway.
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 

@@ -1,24 +1,8 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { CatalogueEvent, EventContent, Lifecycle, Owner } from '../catalogue/event.js';
-import {
-  BULK_ROW,
-  BulkDecoder,
-  type BulkRow,
-  contentColumns,
-  logRevision,
-  type RevisionLog,
-  rowToEvent,
-  snapshotOf,
-  unnestRows,
-} from './event-rows.js';
+import { pagesNotEndedSince } from './event-pages.js';
+import { contentColumns, logRevision, type RevisionLog, rowToEvent, snapshotOf, unnestRows } from './event-rows.js';
 import type { Database, EventRevisionsTable } from './schema.js';
-
-/**
- * Rows that have not ended by `since`. Events without an end are taken to last three hours (see `endsAt` in the read
- * index), so those that started up to three hours before it count too.
- */
-const notEndedSince = (since: Date) =>
-  sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${new Date(since.getTime() - 3 * 3_600_000)}))`;
 
 /** SQL for events lives here only. */
 export class EventsRepository {
@@ -219,7 +203,7 @@ export class EventsRepository {
 
   /**
    * Changes an event that is still at the revision it was read at (content and source, or lifecycle) and logs the
-   * new revision, in one statement: one round trip where a locked read, the update, the log and a commit took five.
+   * new revision, in one statement: one round trip, not a locked read, an update, a log and a commit.
    * Undefined when another write changed the event since (the caller reads it again and decides anew).
    */
   async changeLogged(
@@ -278,93 +262,19 @@ export class EventsRepository {
     return rows.map(rowToEvent);
   }
 
-  /** Every event that has not ended by `since`, for the in-memory read index (see `pagesNotEndedSince`). */
+  /** Every event that has not ended by `since`, for the in-memory read index. */
   async listNotEndedSince(since: Date): Promise<CatalogueEvent[]> {
     const events: CatalogueEvent[] = [];
     for await (const page of this.pagesNotEndedSince(since)) for (const event of page) events.push(event);
     return events;
   }
 
-  /**
-   * Every event that has not ended by `since`, in pages of at most `pageSize` rows ordered by id: the read index is
-   * built page by page, so neither side ever holds the whole catalogue twice, and PGlite's WASM heap (which never
-   * shrinks) only ever holds a page or two.
-   *
-   * A page is a single JSON value (an array of row arrays, timestamps as epoch milliseconds): one field to decode
-   * instead of 31 per row, which is what reading 100k rows costs on PGlite (its protocol layer copies every field),
-   * and JSON.parse instead of per-column text parsers on PostgreSQL. Equal values within a read share one object
-   * (see `BulkDecoder`).
-   *
-   * With `readAhead` > 0 the id ranges of all pages are read first (every `pageSize`th id, from the primary key) and
-   * that many pages requested ahead of the one being consumed: a PostgreSQL server prepares them while the caller
-   * indexes. PGlite runs queries on the caller's thread, where reading ahead gains nothing and the ranges query
-   * costs: there (readAhead 0) each page starts after the last id of the previous one.
-   */
-  async *pagesNotEndedSince(
+  /** Every event that has not ended by `since`, in pages ordered by id (see event-pages.ts). */
+  pagesNotEndedSince(
     since: Date,
-    { pageSize = 2_000, readAhead = 0 }: { pageSize?: number; readAhead?: number } = {},
+    options?: { pageSize?: number; readAhead?: number },
   ): AsyncGenerator<CatalogueEvent[]> {
-    const decoder = new BulkDecoder();
-    const pages = readAhead > 0 ? this.rangePages(since, pageSize, readAhead) : this.keysetPages(since, pageSize);
-    for await (const page of pages) yield page.map((row) => decoder.event(row));
-  }
-
-  private async *keysetPages(since: Date, pageSize: number): AsyncGenerator<BulkRow[]> {
-    let after: string | null = null;
-    for (;;) {
-      // The next `pageSize` ids through the primary key, the time filter applied within them: asked for the next
-      // `pageSize` matching rows instead, the planner may scan and sort the whole table for every page.
-      const result: { rows: { page: BulkRow[] | null; last: string | null }[] } = await sql<{
-        page: BulkRow[] | null;
-        last: string | null;
-      }>`
-        SELECT json_agg(r) FILTER (WHERE r IS NOT NULL) AS page, max(id) AS last FROM (
-          SELECT id, CASE WHEN ${notEndedSince(since)} THEN ${BULK_ROW} END AS r
-          FROM events ${after === null ? sql`` : sql`WHERE id > ${after}`}
-          ORDER BY id
-          LIMIT ${pageSize}
-        ) p`.execute(this.db);
-      const { page, last } = result.rows[0] ?? { page: null, last: null };
-      if (page?.length) yield page;
-      if (last === null) return;
-      after = last;
-    }
-  }
-
-  private async *rangePages(since: Date, pageSize: number, readAhead: number): AsyncGenerator<BulkRow[]> {
-    const { rows } = await sql<{ id: string }>`
-      SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM events) ids
-      WHERE n % ${pageSize} = 0 ORDER BY id`.execute(this.db);
-    // Page i holds the ids in (bounds[i], bounds[i + 1]]; null: unbounded.
-    const bounds: (string | null)[] = [null, ...rows.map((r) => r.id), null];
-    const pending: Promise<BulkRow[] | null>[] = [];
-    let next = 0;
-    const request = () => {
-      while (pending.length <= readAhead && next < bounds.length - 1) {
-        const page = this.rangePage(since, bounds[next]!, bounds[next + 1]!);
-        page.catch(() => {}); // awaited below; a caller that stops early must not leave it unhandled
-        pending.push(page);
-        next++;
-      }
-    };
-    request();
-    while (pending.length > 0) {
-      const page = await pending.shift()!;
-      request();
-      if (page?.length) yield page;
-    }
-  }
-
-  /** The rows with ids in (after, upTo] (null: unbounded) not ended by `since`, ordered by id. */
-  private async rangePage(since: Date, after: string | null, upTo: string | null): Promise<BulkRow[] | null> {
-    const { rows } = await sql<{ page: BulkRow[] | null }>`
-      SELECT json_agg(r) AS page FROM (
-        SELECT ${BULK_ROW} AS r FROM events
-        WHERE ${notEndedSince(since)}
-          ${after === null ? sql`` : sql`AND id > ${after}`} ${upTo === null ? sql`` : sql`AND id <= ${upTo}`}
-        ORDER BY id
-      ) p`.execute(this.db);
-    return rows[0]?.page ?? null;
+    return pagesNotEndedSince(this.db, since, options);
   }
 
   /** Bulk insert for synthetic catalogues: one multi-row insert of events and one of their `create` revisions. */

@@ -106,98 +106,113 @@ async function storeBatch(
   items: readonly BatchItem[],
   keepOthersCancels: boolean,
 ): Promise<BatchResult[]> {
-  const { owner, source, actor } = identity;
+  const batch = new BatchWrite(repo, identity, items);
   const ids = items.map((item) => item.externalId);
-  const existing = new Map(
-    (await repo.findByExternalIds(owner, ids, { forUpdate: true })).map((e) => [e.externalId!, e]),
-  );
-  const results: BatchResult[] = new Array(items.length);
-  const revisions: Revision[] = [];
-
-  const update = async (index: number, current: CatalogueEvent) => {
-    const item = items[index]!;
-    if (sameContent(current, item.content) && current.source === source) {
-      results[index] = { event: current, created: false, changed: false, lifecycleChanged: false };
-      return;
-    }
-    const updated = await repo.updateContent(current.id, item.content, source);
-    revisions.push({ event: updated, action: 'update', actor, submission: item.submission });
-    results[index] = { event: updated, created: false, changed: true, lifecycleChanged: false };
-  };
-
+  const existing = await batch.lockedByExternalId(ids);
   const creates: number[] = [];
   for (let i = 0; i < items.length; i++) {
     const found = existing.get(items[i]!.externalId);
-    if (found) await update(i, found);
+    if (found) await batch.update(i, found);
     else creates.push(i);
   }
+  if (creates.length > 0) await batch.create(creates);
+  await batch.settleLifecycles(keepOthersCancels);
+  await repo.appendRevisions(batch.revisions);
+  return batch.results;
+}
 
-  if (creates.length > 0) {
-    const bases = creates.map((i) => slugBase(items[i]!.content.title));
-    const taken = await repo.idsLikeAny([...new Set(bases)]);
-    const rows = creates.map((i, n) => {
+/** One batch being written in its transaction: a result per item, and the revisions to log. */
+class BatchWrite {
+  readonly results: BatchResult[];
+  readonly revisions: Revision[] = [];
+
+  constructor(
+    private readonly repo: EventsRepository,
+    private readonly identity: Omit<UpsertIdentity, 'externalId'>,
+    private readonly items: readonly BatchItem[],
+  ) {
+    this.results = new Array(items.length);
+  }
+
+  /** The owner's events with these externalIds, locked for the rest of the transaction. */
+  async lockedByExternalId(externalIds: string[]): Promise<Map<string, CatalogueEvent>> {
+    const found = await this.repo.findByExternalIds(this.identity.owner, externalIds, { forUpdate: true });
+    return new Map(found.map((e) => [e.externalId!, e]));
+  }
+
+  async update(index: number, current: CatalogueEvent): Promise<void> {
+    const item = this.items[index]!;
+    const { source, actor } = this.identity;
+    if (sameContent(current, item.content) && current.source === source) {
+      this.results[index] = { event: current, created: false, changed: false, lifecycleChanged: false };
+      return;
+    }
+    const updated = await this.repo.updateContent(current.id, item.content, source);
+    this.revisions.push({ event: updated, action: 'update', actor, submission: item.submission });
+    this.results[index] = { event: updated, created: false, changed: true, lifecycleChanged: false };
+  }
+
+  /** Inserts the items at these indexes, each under the first free slug of its title. */
+  async create(indexes: readonly number[]): Promise<void> {
+    const { owner, source, actor } = this.identity;
+    const items = this.items;
+    const bases = indexes.map((i) => slugBase(items[i]!.content.title));
+    const taken = await this.repo.idsLikeAny([...new Set(bases)]);
+    const rows = indexes.map((i, n) => {
       const id = firstFreeSlug(bases[n]!, taken);
       taken.add(id);
       return { id, owner, externalId: items[i]!.externalId, source, content: items[i]!.content };
     });
     // Inserted in externalId order, as rows are locked: concurrent batches wait for each other rather than deadlock.
     rows.sort((a, b) => (a.externalId < b.externalId ? -1 : 1));
-    const inserted = new Map((await repo.insertMany(rows)).map((e) => [e.externalId!, e]));
+    const inserted = new Map((await this.repo.insertMany(rows)).map((e) => [e.externalId!, e]));
     const raced: number[] = [];
-    for (const i of creates) {
+    for (const i of indexes) {
       const event = inserted.get(items[i]!.externalId);
       if (!event) raced.push(i);
       else {
-        revisions.push({ event, action: 'create', actor, submission: items[i]!.submission });
-        results[i] = { event, created: true, changed: true, lifecycleChanged: false };
+        this.revisions.push({ event, action: 'create', actor, submission: items[i]!.submission });
+        this.results[i] = { event, created: true, changed: true, lifecycleChanged: false };
       }
     }
     // Concurrent first writes of the same externalIds committed before ours: ours become updates of theirs.
-    const winners = new Map(
-      (
-        await repo.findByExternalIds(
-          owner,
-          raced.map((i) => items[i]!.externalId),
-          { forUpdate: true },
-        )
-      ).map((e) => [e.externalId!, e]),
-    );
-    for (const i of raced) await update(i, winners.get(items[i]!.externalId)!);
+    const winners = await this.lockedByExternalId(raced.map((i) => items[i]!.externalId));
+    for (const i of raced) await this.update(i, winners.get(items[i]!.externalId)!);
   }
 
-  // Cancelled by someone else (the host, through the API): left cancelled while the input still lists them.
-  const cancelledByOthers = keepOthersCancels
-    ? await repo.cancelledByOthers(
-        items.flatMap((item, i) =>
-          item.lifecycle === 'listed' && results[i]!.event.lifecycle === 'cancelled' ? [results[i]!.event.id] : [],
-        ),
-        actor,
-      )
-    : new Set<string>();
-  for (const lifecycle of ['cancelled', 'listed'] as const) {
-    const flip = items.flatMap((item, i) =>
-      item.lifecycle === lifecycle &&
-      results[i]!.event.lifecycle !== lifecycle &&
-      !(lifecycle === 'listed' && cancelledByOthers.has(results[i]!.event.id))
-        ? [i]
-        : [],
-    );
-    const flipped = new Map(
-      (
-        await repo.setLifecycleMany(
-          flip.map((i) => results[i]!.event.id),
-          lifecycle,
+  /** Cancels and restores the items that ask for a lifecycle their event is not in. */
+  async settleLifecycles(keepOthersCancels: boolean): Promise<void> {
+    const { actor } = this.identity;
+    const { items, results } = this;
+    // Cancelled by someone else (the host, through the API): left cancelled while the input still lists them.
+    const cancelledByOthers = keepOthersCancels
+      ? await this.repo.cancelledByOthers(
+          items.flatMap((item, i) =>
+            item.lifecycle === 'listed' && results[i]!.event.lifecycle === 'cancelled' ? [results[i]!.event.id] : [],
+          ),
+          actor,
         )
-      ).map((e) => [e.id, e]),
-    );
-    for (const i of flip) {
-      const event = flipped.get(results[i]!.event.id)!;
-      revisions.push({ event, action: lifecycle === 'cancelled' ? 'cancel' : 'restore', actor });
-      results[i] = { ...results[i]!, event, lifecycleChanged: true };
+      : new Set<string>();
+    for (const lifecycle of ['cancelled', 'listed'] as const) {
+      const flip = items.flatMap((item, i) =>
+        item.lifecycle === lifecycle &&
+        results[i]!.event.lifecycle !== lifecycle &&
+        !(lifecycle === 'listed' && cancelledByOthers.has(results[i]!.event.id))
+          ? [i]
+          : [],
+      );
+      const changed = await this.repo.setLifecycleMany(
+        flip.map((i) => results[i]!.event.id),
+        lifecycle,
+      );
+      const flipped = new Map(changed.map((e) => [e.id, e]));
+      for (const i of flip) {
+        const event = flipped.get(results[i]!.event.id)!;
+        this.revisions.push({ event, action: lifecycle === 'cancelled' ? 'cancel' : 'restore', actor });
+        results[i] = { ...results[i]!, event, lifecycleChanged: true };
+      }
     }
   }
-  await repo.appendRevisions(revisions);
-  return results;
 }
 
 /**

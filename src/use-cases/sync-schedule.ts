@@ -58,21 +58,7 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
   const { intervalMinutes } = options;
   const retryMinutes = Math.min(options.retryMinutes ?? 1, intervalMinutes);
   const start = Date.now() + (options.firstDelayMs ?? 0);
-  const states: FeedState[] = feeds.filter(isEnabled).map((feed) => ({
-    feed,
-    run: (syncOptions) => syncFeed(ctx, feed, syncOptions),
-    nextAt: start,
-    failures: 0,
-    loggedSkips: new Set(),
-  }));
-  if (options.linkedCalendars !== false)
-    states.push({
-      feed: LINKED_CALENDARS,
-      run: (syncOptions) => syncLinkedCalendars(ctx, syncOptions),
-      nextAt: start,
-      failures: 0,
-      loggedSkips: new Set(),
-    });
+  const states = feedStates(ctx, feeds, options.linkedCalendars !== false, start);
   // A little later than the interval, never sooner: nodes and restarts that began together drift apart.
   const afterInterval = () => Date.now() + intervalMinutes * 60_000 * (1 + Math.random() * 0.1);
   const abort = new AbortController();
@@ -81,45 +67,13 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
   let running: Promise<void> | undefined;
   let stopped = false;
 
-  const log = (state: FeedState, result: SyncResult) => {
-    const source = state.feed.source;
-    if (result.error !== undefined) {
-      state.failures++;
-      const retryIn = backoffMinutes(state.failures, retryMinutes, intervalMinutes);
-      const fields = { source, failures: state.failures, retryInMinutes: retryIn };
-      if (state.loggedError !== result.error) {
-        ctx.logger.warn({ ...fields, error: result.error }, `feed ${source} failed; serving its last good state`);
-        state.loggedError = result.error;
-      } else ctx.logger.debug(fields, `feed ${source} failed again`);
-      // A source that asked us to wait longer (Retry-After) is not asked sooner.
-      state.nextAt = Date.now() + Math.max(retryIn * 60_000, result.retryAfterMs ?? 0);
-      return;
-    }
-    if (result.feed === LINKED_CALENDARS && result.urls === 0) {
-      state.nextAt = afterInterval();
-      return;
-    }
-    const recovered = state.failures > 0 ? ` (working again after ${state.failures} failed runs)` : '';
-    ctx.logger.info(syncedFields(result), `feed ${source} synced${recovered}`);
-    for (const s of result.report!.skipped) {
-      const key = `${s.record}\n${s.message}`;
-      if (state.loggedSkips.has(key)) continue;
-      state.loggedSkips.add(key);
-      ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
-    }
-    logFailingCalendars(ctx, result);
-    state.failures = 0;
-    state.loggedError = undefined;
-    state.nextAt = afterInterval();
-  };
-
   const runDue = async () => {
     for (const state of states) {
       if (stopped) return;
       if (state.nextAt > Date.now()) continue;
       const result = await state.run(syncOptions);
       if (stopped) return;
-      log(state, result);
+      recordRun(ctx, state, result, { retryMinutes, intervalMinutes, afterInterval });
       if (result.feed !== LINKED_CALENDARS || result.urls > 0) options.onRun?.(result);
     }
   };
@@ -154,6 +108,58 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
       await running;
     },
   };
+}
+
+/** A state per enabled feed, and the hosts' linked calendars after them when asked, each due at `start`. */
+function feedStates(ctx: AppContext, feeds: readonly Feed[], linkedCalendars: boolean, start: number): FeedState[] {
+  const state = (feed: Feed, run: FeedState['run']): FeedState => ({
+    feed,
+    run,
+    nextAt: start,
+    failures: 0,
+    loggedSkips: new Set(),
+  });
+  const states = feeds.filter(isEnabled).map((feed) => state(feed, (options) => syncFeed(ctx, feed, options)));
+  if (linkedCalendars) states.push(state(LINKED_CALENDARS, (options) => syncLinkedCalendars(ctx, options)));
+  return states;
+}
+
+/**
+ * Logs a feed's run and sets when it runs next: a failure is logged once per feed (again only when its error changes)
+ * and the feed retried after its backoff; a success logs the recovery once, and skipped records once each.
+ */
+function recordRun(
+  ctx: AppContext,
+  state: FeedState,
+  result: SyncResult,
+  timing: { retryMinutes: number; intervalMinutes: number; afterInterval: () => number },
+): void {
+  const source = state.feed.source;
+  if (result.error !== undefined) {
+    state.failures++;
+    const retryIn = backoffMinutes(state.failures, timing.retryMinutes, timing.intervalMinutes);
+    const fields = { source, failures: state.failures, retryInMinutes: retryIn };
+    if (state.loggedError !== result.error) {
+      ctx.logger.warn({ ...fields, error: result.error }, `feed ${source} failed; serving its last good state`);
+      state.loggedError = result.error;
+    } else ctx.logger.debug(fields, `feed ${source} failed again`);
+    // A source that asked us to wait longer (Retry-After) is not asked sooner.
+    state.nextAt = Date.now() + Math.max(retryIn * 60_000, result.retryAfterMs ?? 0);
+    return;
+  }
+  state.nextAt = timing.afterInterval();
+  if (result.feed === LINKED_CALENDARS && result.urls === 0) return;
+  const recovered = state.failures > 0 ? ` (working again after ${state.failures} failed runs)` : '';
+  ctx.logger.info(syncedFields(result), `feed ${source} synced${recovered}`);
+  for (const s of result.report!.skipped) {
+    const key = `${s.record}\n${s.message}`;
+    if (state.loggedSkips.has(key)) continue;
+    state.loggedSkips.add(key);
+    ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
+  }
+  logFailingCalendars(ctx, result);
+  state.failures = 0;
+  state.loggedError = undefined;
 }
 
 /** Moves each feed's first run to when its state says it is due (see ScheduleOptions.resume). */

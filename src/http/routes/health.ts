@@ -4,9 +4,8 @@ import type { ServingContext } from '../../context.js';
 
 /**
  * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
- * loaded, prepared ahead — a second or so after loading at 100k events — and caught up with the database; a load
- * balancer sends traffic only then)
- * and metrics (`/metrics`, Prometheus text format).
+ * loaded, prepared ahead and caught up with the database; a load balancer sends traffic only then) and metrics
+ * (`/metrics`, Prometheus text format).
  */
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const engine = ctx.storage.engine;

@@ -1,0 +1,205 @@
+import { type Kysely, sql } from 'kysely';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import { EVENT_COLUMNS, type EventColumn } from './event-rows.js';
+import type { Database } from './schema.js';
+
+/*
+ * The start-up read of the catalogue for the read index, in pages. A page is a single JSON value (an array of row
+ * arrays, one value per column of EVENT_COLUMNS in its order): one field to decode instead of one per column, which
+ * is what reading a large catalogue costs on PGlite (its protocol layer copies every field), and JSON.parse instead
+ * of per-column text parsers on PostgreSQL.
+ */
+
+type BulkRow = unknown[];
+
+/**
+ * Rows that have not ended by `since`. Events without an end are taken to last three hours (see `endsAt` in the read
+ * index), so those that started up to three hours before it count too.
+ */
+export const notEndedSince = (since: Date) =>
+  sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${new Date(since.getTime() - 3 * 3_600_000)}))`;
+
+/** A column as JSON carries it: timestamps as epoch milliseconds (truncated, as node-postgres reads them), numeric as text. */
+function bulkValue({ column, kind }: EventColumn) {
+  if (kind === 'timestamptz')
+    return sql`round(date_part('epoch', date_trunc('milliseconds', ${sql.ref(column)})) * 1000)`;
+  if (kind === 'numeric') return sql`${sql.ref(column)}::text`;
+  return sql.ref(column);
+}
+
+const BULK_ROW = sql`json_build_array(${sql.join(EVENT_COLUMNS.map(bulkValue))})`;
+
+/**
+ * Every event that has not ended by `since`, in pages of at most `pageSize` rows ordered by id: the read index is
+ * built page by page, so neither side ever holds the whole catalogue twice, and PGlite's WebAssembly memory (which
+ * never shrinks) only ever holds a page or two. Equal values within a read share one object (see `BulkDecoder`).
+ *
+ * With `readAhead` > 0 the id ranges of all pages are read first (every `pageSize`th id, from the primary key) and
+ * that many pages requested ahead of the one being consumed: a PostgreSQL server prepares them while the caller
+ * indexes. PGlite runs queries on the caller's thread, where reading ahead gains nothing: there (readAhead 0) each
+ * page starts after the last id of the previous one.
+ */
+export async function* pagesNotEndedSince(
+  db: Kysely<Database>,
+  since: Date,
+  { pageSize = 2_000, readAhead = 0 }: { pageSize?: number; readAhead?: number } = {},
+): AsyncGenerator<CatalogueEvent[]> {
+  const decoder = new BulkDecoder();
+  const pages = readAhead > 0 ? rangePages(db, since, pageSize, readAhead) : keysetPages(db, since, pageSize);
+  for await (const page of pages) yield page.map((row) => decoder.event(row));
+}
+
+async function* keysetPages(db: Kysely<Database>, since: Date, pageSize: number): AsyncGenerator<BulkRow[]> {
+  let after: string | null = null;
+  for (;;) {
+    // The next `pageSize` ids through the primary key, the time filter applied within them: asked for the next
+    // `pageSize` matching rows instead, the planner may scan and sort the whole table for every page.
+    const result: { rows: { page: BulkRow[] | null; last: string | null }[] } = await sql<{
+      page: BulkRow[] | null;
+      last: string | null;
+    }>`
+      SELECT json_agg(r) FILTER (WHERE r IS NOT NULL) AS page, max(id) AS last FROM (
+        SELECT id, CASE WHEN ${notEndedSince(since)} THEN ${BULK_ROW} END AS r
+        FROM events ${after === null ? sql`` : sql`WHERE id > ${after}`}
+        ORDER BY id
+        LIMIT ${pageSize}
+      ) p`.execute(db);
+    const { page, last } = result.rows[0] ?? { page: null, last: null };
+    if (page?.length) yield page;
+    if (last === null) return;
+    after = last;
+  }
+}
+
+async function* rangePages(
+  db: Kysely<Database>,
+  since: Date,
+  pageSize: number,
+  readAhead: number,
+): AsyncGenerator<BulkRow[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM events) ids
+    WHERE n % ${pageSize} = 0 ORDER BY id`.execute(db);
+  // Page i holds the ids in (bounds[i], bounds[i + 1]]; null: unbounded.
+  const bounds: (string | null)[] = [null, ...rows.map((r) => r.id), null];
+  const pending: Promise<BulkRow[] | null>[] = [];
+  let next = 0;
+  const request = () => {
+    while (pending.length <= readAhead && next < bounds.length - 1) {
+      const page = rangePage(db, since, bounds[next]!, bounds[next + 1]!);
+      page.catch(() => {}); // awaited below; a caller that stops early must not leave it unhandled
+      pending.push(page);
+      next++;
+    }
+  };
+  request();
+  while (pending.length > 0) {
+    const page = await pending.shift()!;
+    request();
+    if (page?.length) yield page;
+  }
+}
+
+/** The rows with ids in (after, upTo] (null: unbounded) not ended by `since`, ordered by id. */
+async function rangePage(
+  db: Kysely<Database>,
+  since: Date,
+  after: string | null,
+  upTo: string | null,
+): Promise<BulkRow[] | null> {
+  const { rows } = await sql<{ page: BulkRow[] | null }>`
+    SELECT json_agg(r) AS page FROM (
+      SELECT ${BULK_ROW} AS r FROM events
+      WHERE ${notEndedSince(since)}
+        ${after === null ? sql`` : sql`AND id > ${after}`} ${upTo === null ? sql`` : sql`AND id <= ${upTo}`}
+      ORDER BY id
+    ) p`.execute(db);
+  return rows[0]?.page ?? null;
+}
+
+/**
+ * Gives equal strings of one column a single object. After a trial, a column whose values mostly differ is left
+ * alone, as looking its values up costs more than it saves; short strings JSON.parse shares already, long ones
+ * rarely recur.
+ */
+class SharedStrings {
+  private readonly values = new Map<string, string>();
+  private hits = 0;
+  private misses = 0;
+  private off = false;
+
+  get(s: string): string {
+    if (this.off || s.length <= 10 || s.length > 300) return s;
+    const shared = this.values.get(s);
+    if (shared !== undefined) {
+      this.hits++;
+      return shared;
+    }
+    if (++this.misses > 2_000 && this.misses > this.hits * 4) {
+      this.off = true;
+      this.values.clear();
+    } else {
+      this.values.set(s, s);
+    }
+    return s;
+  }
+}
+
+/**
+ * Decodes the rows of one bulk read, giving equal values one object: a catalogue repeats the same cities, venues,
+ * organisers, topic lists and start hours many times over, and as separate strings, dates and arrays they would
+ * take several times the memory. Shared lists are frozen; shared dates are never mutated (nothing calls a setter
+ * on an event's dates).
+ */
+class BulkDecoder {
+  private readonly dates = new Map<number, Date>();
+  private readonly lists = new Map<string, string[]>();
+  private readonly terms = new SharedStrings();
+  private readonly decoders = EVENT_COLUMNS.map((column) => this.decoderOf(column));
+
+  event(row: BulkRow): CatalogueEvent {
+    const event: Record<string, unknown> = {};
+    for (let i = 0; i < EVENT_COLUMNS.length; i++) event[EVENT_COLUMNS[i]!.field] = this.decoders[i]!(row[i] ?? null);
+    // An event's source URL is often its own URL: one string for both.
+    if (event.sourceUrl !== null && event.sourceUrl === event.url) event.sourceUrl = event.url;
+    return event as unknown as CatalogueEvent;
+  }
+
+  private decoderOf({ kind, recurs }: EventColumn): (value: unknown) => unknown {
+    if (kind === 'timestamptz') return (ms) => (ms === null ? null : this.date(ms as number));
+    if (kind === 'list') return (values) => this.list(values as string[]);
+    if (!recurs) return (value) => value;
+    if (kind === 'float8') {
+      // Events placed at a city's centre share one number for each coordinate.
+      const numbers = new Map<number, number>();
+      return (value) => {
+        if (value === null) return null;
+        const shared = numbers.get(value as number);
+        if (shared !== undefined) return shared;
+        numbers.set(value as number, value as number);
+        return value;
+      };
+    }
+    const strings = new SharedStrings();
+    return (value) => (value === null ? null : strings.get(value as string));
+  }
+
+  private date(ms: number): Date {
+    let date = this.dates.get(ms);
+    if (!date) {
+      date = new Date(ms);
+      this.dates.set(ms, date);
+    }
+    return date;
+  }
+
+  private list(values: string[]): string[] {
+    const key = values.join('\u0000');
+    let list = this.lists.get(key);
+    if (!list) {
+      list = Object.freeze(values.map((v) => this.terms.get(v))) as string[];
+      this.lists.set(key, list);
+    }
+    return list;
+  }
+}
