@@ -1,10 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { COUNTRIES, type Country } from '../places/countries.js';
-import { SecondSight } from '../runtime/cache-admission.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import { filterReasons } from './filters.js';
-import type { AnswerWatch } from './index/answer-watch.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { IndexedEvent } from './index/indexed-event.js';
@@ -19,10 +16,10 @@ import {
   type Widening,
   wantsAlternatives,
 } from './near-misses.js';
-import { type Scope, type SearchParams, toQueryString } from './params.js';
-import { type Plan, plan, rankIn, zoneOf } from './plan.js';
+import type { Scope, SearchParams } from './params.js';
+import { plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best, classify, MISSES_MORE, type ShardQuery } from './rank-shard.js';
+import { best } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
@@ -66,11 +63,6 @@ export interface SearchResult {
   widen: Widening[] | undefined;
   /** Where the next page starts, when more events match (see cursor.ts). */
   next: CursorState | undefined;
-  /**
-   * Whether the result still holds after later changes to its country, for first pages ranked without full-text
-   * words in one country (see `watchable`); undefined when it holds for the versions it was ranked at only.
-   */
-  watch: AnswerWatch | undefined;
 }
 
 /**
@@ -135,7 +127,7 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] 
  * misses: events of the countries searched that miss one constraint, and — when the query's country is a constraint —
  * what matches in the other countries. Reasons are built only for the events returned.
  */
-function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): Ranked {
+export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   const p = plan(index, params, now);
   const { asked, searched } = p;
   const ranked = p.order !== 'start';
@@ -204,7 +196,7 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
     // served before the change may have moved past this page's last one.
     next = seen ? { key, digest: page!.digest, day: page!.day, seen: served } : { key, digest, day, seen: served };
   }
-  const result: SearchResult = {
+  return {
     params,
     country: p.scope,
     countries: searched.map((s) => s.shard.country),
@@ -216,75 +208,7 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
     alternatives,
     widen,
     next,
-    watch: undefined,
   };
-  const watch = !page && consulted.size === 1 ? watchable(p, searched[0]!) : undefined;
-  return { result, shard: searched[0]!.shard, watchable: watch };
-}
-
-/** A result, the shard it was ranked in, and what would change it (see `watchable`). */
-interface Ranked {
-  result: SearchResult;
-  shard: CountryShard;
-  watchable: ((slot: number) => boolean) | undefined;
-}
-
-/**
- * What a first page of one country depends on: the events it counts in `total` or could show as near misses, whether
- * shown or not. A change to any other event leaves it as it is: the total, the order (score, start, id of each such
- * event) and the reasons read only those events. Not for prompts with full-text words, whose scores (BM25) move with
- * every event added or removed; nor for later pages, whose cursor filter reads what the shard shows as a whole; nor
- * for answers that read other countries. A kept first page's cursor names the shard as it was ranked: its next page
- * goes by the cursor's filter of the events served (see cursor.ts), and goes on where the kept page ended.
- */
-function watchable(p: Plan, sq: ShardQuery): ((slot: number) => boolean) | undefined {
-  const { shard, q, accept } = sq;
-  if (q.text.length > 0) return undefined;
-  if (p.order === 'deadline') return (slot) => accept(slot) && !Number.isNaN(shard.cfpClosesAt[slot]!);
-  if (p.order === 'start') return accept;
-  return (slot) => accept(slot) && classify(shard, slot, q, p.asked) !== MISSES_MORE;
-}
-
-interface Remembered {
-  result: SearchResult;
-  /** The versions of the countries the result read, and the minute it was ranked in. */
-  versions: number[];
-  minute: number;
-}
-
-const recentResults = new WeakMap<CatalogueIndex, { results: LRUCache<string, Remembered>; admission: SecondSight }>();
-
-const versionsOf = (index: CatalogueIndex, result: SearchResult) => result.consulted.map((c) => index.versionOf(c));
-
-/**
- * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
- * versions of the countries it read and the minute, and assistants and feeds repeat the same queries. A result is
- * kept from the second time its query is asked (see SecondSight). Results are shared: read-only.
- */
-export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
-  // Later pages are asked once each: ranked without the cache.
-  if (page) return rank(index, params, now, page).result;
-  let cache = recentResults.get(index);
-  if (!cache) {
-    cache = { results: new LRUCache({ max: 500 }), admission: new SecondSight(2000) };
-    recentResults.set(index, cache);
-  }
-  const key = `${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
-  const minute = Math.floor(now.getTime() / 60_000);
-  const kept = cache.results.get(key);
-  if (
-    kept &&
-    kept.minute === minute &&
-    (kept.result.watch?.holds() ?? versionsOf(index, kept.result).every((v, i) => v === kept.versions[i]))
-  )
-    return kept.result;
-  const { result, shard, watchable } = rank(index, params, now);
-  if (cache.admission.admit(key)) {
-    // Kept, and asked again: watched, so that changes which cannot alter it leave it in place.
-    if (watchable) result.watch = shard.watches.watch(watchable);
-    cache.results.set(key, { result, versions: versionsOf(index, result), minute });
-  }
-  return result;
 }
 
 /** An event as the reference scan lists it: id, score, and for a near miss the constraint it misses. */

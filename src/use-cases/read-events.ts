@@ -66,6 +66,7 @@ export async function searchEvents(
         retryAfter,
       });
     });
+  readIndex(ctx).noteRead(result.consulted);
   const next = result.next && encodeCursor(ctx.cursorSecret, pagedQuery(params, result.country), result.next);
   return { ...result, nextCursor: next };
 }
@@ -99,6 +100,7 @@ export async function getEvent(
   const entry = ctx.index?.get(id);
   const event = entry?.event ?? (await ctx.events.findById(id));
   if (!event || (country !== undefined && event.country !== (country as Country))) throw notFound();
+  ctx.index?.noteRead([event.country]);
   return { event, alsoListedAt: entry?.alsoListedAt ?? [], cancelled: event.lifecycle === 'cancelled' };
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { alsoListedAt, groupSameKey } from '../../catalogue/duplicates.js';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { COUNTRIES, type Country } from '../../places/countries.js';
@@ -11,6 +12,12 @@ import {
   indexEvent,
   NO_LINKS,
 } from './indexed-event.js';
+
+/** What one read showed, noted as it goes (see `recordReads`): the countries of its answers, and whether crowds. */
+export interface ReadRecord {
+  countries: Set<Country>;
+  attendance: boolean;
+}
 
 /**
  * The read path: every public, listed event not ended more than a day ago, in memory, one shard per country of the
@@ -33,9 +40,10 @@ export class CatalogueIndex {
   /** When the next indexed event passes ENDED_KEPT_MS after its end (and leaves the index). */
   private nextExpiryMs = Number.POSITIVE_INFINITY;
   /** RSVPs (registered + waitlisted) per event id, for crowd estimates; kept in step like the events. */
-  readonly attendance = new Map<string, number>();
+  private readonly rsvps = new Map<string, number>();
   /** Changes to `attendance`: only answers that show crowds depend on it. */
   attendanceVersion = 0;
+  private readonly reads = new AsyncLocalStorage<ReadRecord>();
   /** Whether the whole catalogue has been loaded once (the index is ready to answer). */
   loaded = false;
   /** Whether `prepareAhead` has run to its end: no query computes anything for a whole country on first use. */
@@ -45,10 +53,31 @@ export class CatalogueIndex {
 
   setAttendance(counts: Iterable<[string, number]>): void {
     for (const [id, n] of counts) {
-      if (n > 0) this.attendance.set(id, n);
-      else this.attendance.delete(id);
+      if (n > 0) this.rsvps.set(id, n);
+      else this.rsvps.delete(id);
     }
     this.attendanceVersion++;
+  }
+
+  /** RSVPs per event id; a read that shows them depends on `attendanceVersion`. */
+  get attendance(): ReadonlyMap<string, number> {
+    const record = this.reads.getStore();
+    if (record) record.attendance = true;
+    return this.rsvps;
+  }
+
+  /**
+   * Runs `work` (and what it awaits) noting in `record` what its reads show (`noteRead`, `attendance`): the response
+   * cache keeps a body with the versions of exactly that.
+   */
+  recordReads<T>(record: ReadRecord, work: () => T): T {
+    return this.reads.run(record, work);
+  }
+
+  /** Notes that the read under way shows answers about these countries (see `recordReads`). */
+  noteRead(countries: Iterable<Country>): void {
+    const record = this.reads.getStore();
+    if (record) for (const country of countries) record.countries.add(country);
   }
 
   get size(): number {
@@ -113,11 +142,6 @@ export class CatalogueIndex {
   load(events: Iterable<CatalogueEvent>): void {
     this.beginLoad();
     this.loadBatch(events);
-    // V8 gives the first objects of a shape field representations that later rows generalise (null beside numbers,
-    // …), leaving the bulk of a freshly loaded catalogue on deprecated hidden classes and every scan megamorphic.
-    // Copies made now all get the final shape. (Events of `loadPages`, decoded by the storage layer's BulkDecoder,
-    // all share one hidden class already.)
-    for (const entry of this.entries.values()) entry.event = { ...entry.event };
     this.endLoad();
   }
 
@@ -254,10 +278,10 @@ export class CatalogueIndex {
       if (!show && entry.slot >= 0) this.shards.get(entry.event.country)!.remove(entry);
     for (const { entry, show } of members) {
       if (!show) continue;
+      // A record shown before may link other sources now, or no longer: its country's version moves on.
       const shard = this.shards.get(entry.event.country)!;
-      // A record shown before may link other sources now, or no longer: the answers it is in change.
       if (entry.slot < 0) shard.add(entry);
-      else shard.altered(entry);
+      else shard.touch();
     }
   }
 

@@ -3,7 +3,6 @@ import type { EventFormat } from '../../catalogue/event.js';
 import { FORMATS } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import { eventDigest } from '../cursor.js';
-import { AnswerWatches } from './answer-watch.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
@@ -97,10 +96,8 @@ export class CountryShard {
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
   visited = new Uint32Array(0);
   private visitMark = 0;
-  /** Changes so far: answers about this country are valid for one version, unless watched. */
+  /** Changes so far: answers about this country are valid for one version. */
   version = 0;
-  /** Answers kept across the changes that do not alter them (see AnswerWatch). */
-  readonly watches = new AnswerWatches(() => this.version);
   /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
   digest = 0;
   size = 0;
@@ -141,15 +138,13 @@ export class CountryShard {
     for (const memo of this.memos.values()) memo[slot] = -1;
     this.text.add(slot, ev);
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.watches.check(slot);
-    this.bump();
+    this.version++;
   }
 
   /** Hides an entry: takes it off every list and frees its slot. */
   remove(entry: IndexedEvent): void {
     const slot = entry.slot;
     if (slot < 0 || this.events[slot] !== entry) throw new Error(`remove: ${entry.event.id} is not shown here`);
-    this.watches.check(slot);
     const ev = entry.event;
     this.text.remove(slot, ev);
     this.order.delete(slot);
@@ -169,7 +164,7 @@ export class CountryShard {
     entry.slot = -1;
     this.size--;
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.bump();
+    this.version++;
   }
 
   /** Replaces the content with these entries, built in one pass (start-up). */
@@ -228,23 +223,11 @@ export class CountryShard {
     this.longEvents.length = long.length;
     this.text.load(sorted.map((entry) => ({ slot: entry.slot, event: entry.event })));
     this.version++;
-    this.watches.clear();
   }
 
   /** A change that alters no shown event (an event hidden or unlisted elsewhere in the country, whose page changed). */
   touch(): void {
-    this.bump();
-  }
-
-  /** A shown entry shows something new without moving (the links of its duplicates): answers it is in end. */
-  altered(entry: IndexedEvent): void {
-    if (entry.slot >= 0 && this.events[entry.slot] === entry) this.watches.check(entry.slot);
-  }
-
-  /** One change more; the watched answers it was checked against hold on. */
-  private bump(): void {
-    const from = this.version++;
-    this.watches.advance(from);
+    this.version++;
   }
 
   /** The shown events in start order. */
