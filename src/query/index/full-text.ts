@@ -71,20 +71,30 @@ function fieldsOf(event: CatalogueEvent): string[] {
   ];
 }
 
+/** Rows of `editDistance`, reused: it runs for every word of like length in the index when a query word is fuzzy. */
+let previousRow = new Uint16Array(64);
+let currentRow = new Uint16Array(64);
+
 /** Levenshtein distance of `a` and `b` when it is at most `max`; otherwise some number above `max`. */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length >= previousRow.length) {
+    previousRow = new Uint16Array(b.length + 1);
+    currentRow = new Uint16Array(b.length + 1);
+  }
+  let row = previousRow;
+  let next = currentRow;
+  for (let j = 0; j <= b.length; j++) row[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const next = [i];
+    next[0] = i;
     let least = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost);
-      least = Math.min(least, next[j]!);
+      if (next[j]! < least) least = next[j]!;
     }
     if (least > max) return max + 1;
-    row = next;
+    [row, next] = [next, row];
   }
   return row[b.length]!;
 }
@@ -124,7 +134,7 @@ export class FullTextIndex {
   /** Per term, its postings in each field (index in SEARCH_FIELDS). */
   private readonly postings = new Map<string, (Postings | undefined)[]>();
   /** The terms in sorted order, for prefix matches. */
-  private readonly sorted: string[] = [];
+  private sorted: string[] = [];
   /** The terms by length, for fuzzy matches. */
   private readonly byLength: Set<string>[] = [];
   /** Each document's field lengths: its distinct words per field. */
@@ -152,6 +162,7 @@ export class FullTextIndex {
   });
   private keptSlots = 0;
   private readonly maxKeptSlots: number;
+  private loading = false;
 
   constructor({ maxKeptSlots = 200_000 }: { maxKeptSlots?: number } = {}) {
     this.maxKeptSlots = maxKeptSlots;
@@ -220,7 +231,14 @@ export class FullTextIndex {
     this.lengths.clear();
     this.totalLengths.fill(0);
     this.matching.clear();
-    for (const { slot, event } of documents) this.add(slot, event);
+    // Terms are sorted once at the end rather than inserted in order one by one.
+    this.loading = true;
+    try {
+      for (const { slot, event } of documents) this.add(slot, event);
+    } finally {
+      this.loading = false;
+    }
+    this.sorted = [...this.postings.keys()].sort();
     this.termHits.clear();
   }
 
@@ -326,7 +344,7 @@ export class FullTextIndex {
     if (!fields) {
       fields = [];
       this.postings.set(term, fields);
-      this.sorted.splice(lowerBound(this.sorted, term), 0, term);
+      if (!this.loading) this.sorted.splice(lowerBound(this.sorted, term), 0, term);
       this.byLength[term.length] ??= new Set();
       this.byLength[term.length]!.add(term);
     }
