@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
-import type { ReadRecord } from '../query/index/catalogue-index.js';
+import type { ReadRecord } from '../query/read-index.js';
 import {
   type CachedResponse,
   COMPRESS_THRESHOLD,
