@@ -5,7 +5,6 @@ import { filterReasons } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { IndexedEvent } from './index/indexed-event.js';
-import { interned } from './memo.js';
 import {
   ALTERNATIVES_SHOWN,
   before,
@@ -65,34 +64,11 @@ export interface SearchResult {
   next: CursorState | undefined;
 }
 
-/**
- * Reason strings, one object per distinct text: results are cached, and the same few hundred reasons ("Topic: AI",
- * "In Berlin", "Free") recur in every one of them.
- */
-const REASONS = new Map<string, string>();
-/** The reason of a listing without q for an event no filter speaks for; shared, like results, so read-only. */
-const UPCOMING = ['Upcoming'];
-
-/** The distinct reasons, in order, each as its shared string (a handful: a list is cheaper than a Set). */
-function sharedReasons(reasons: string[]): string[] {
-  const out: string[] = [];
-  for (const reason of reasons) {
-    const shared = interned(REASONS, reason, 20_000);
-    if (!out.includes(shared)) out.push(shared);
-  }
-  return out;
-}
-
-/**
- * Why an event answers the prompt: the reasons of every facet it earns points from. Indexed loops: this runs for
- * each event shown, seldom enough that V8 leaves it unoptimised, and there each step of a for…of makes an object.
- */
+/** Why an event answers the prompt: the reasons of every facet it earns points from. */
 function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out: string[]): void {
-  for (let f = 0; f < FACETS.length; f++) {
-    const facet = FACETS[f]!;
-    const asks = facet.asks(q);
-    for (let a = 0; a < asks.length; a++) {
-      if (facet.score(shard, slot, asks[a], q) !== 0) facet.reasons(shard, slot, asks[a], q, out);
+  for (const facet of FACETS) {
+    for (const asked of facet.asks(q)) {
+      if (facet.score(shard, slot, asked, q) !== 0) facet.reasons(shard, slot, asked, q, out);
     }
   }
 }
@@ -118,7 +94,8 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] 
   const reasons: string[] = [];
   if (prompted) promptReasons(f.shard, f.slot, f.q, reasons);
   filterReasons(f.shard.at(f.slot), params, reasons);
-  return reasons.length > 0 ? sharedReasons(reasons) : UPCOMING;
+  // Each reason once: facets may say the same thing ("Topic: AI" from the topic and from the field it implies).
+  return reasons.length > 0 ? [...new Set(reasons)] : ['Upcoming'];
 }
 
 /**

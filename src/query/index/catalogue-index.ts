@@ -29,10 +29,7 @@ export interface ReadRecord {
  */
 export class CatalogueIndex {
   private readonly entries = new Map<string, IndexedEvent>();
-  /**
-   * The highest revision seen of events not in the index (any more); an indexed event's is its entry's (see
-   * `revisionSeen`): a second map of every indexed id would cost some 5 MB at 100k events.
-   */
+  /** The highest revision seen of events not in the index (any more); an indexed event's is its entry's. */
   private readonly revisions = new Map<string, number>();
   private readonly shards = new Map<Country, CountryShard>(COUNTRIES.map((c) => [c, new CountryShard(c)]));
   /** Entries by duplicate key (country and normalised title): one entry, or the several that share the key. */
@@ -196,9 +193,8 @@ export class CatalogueIndex {
 
   /**
    * Computes ahead, in slices of about `sliceMs` with `pause()` between them (the event loop serves requests there),
-   * what the first query to ask would otherwise compute for a whole country in one piece: the founder fit of every
-   * event (`who=founders`, "for founders" in a prompt), some 0.4 s per 50k events — a stall of every request behind
-   * that query, as ranking runs to the end once it starts. Events that arrive meanwhile get theirs as they are shown.
+   * what the first query to ask would otherwise compute for a whole country in one piece, stalling every request
+   * behind it: the founder fit of every event (`who=founders`, "for founders" in a prompt). Events that arrive meanwhile get theirs as they are shown.
    * Returns early, with nothing half-made, once `stopped()`.
    */
   async prepareAhead(pause: () => Promise<void>, stopped: () => boolean, sliceMs = 2): Promise<void> {
@@ -206,7 +202,7 @@ export class CatalogueIndex {
     for (let i = 0; i < entries.length; ) {
       if (stopped()) return;
       const until = performance.now() + sliceMs;
-      // The clock is read every 64 events (~0.5 ms of work).
+      // The clock is read every 64 events.
       do founderFitOf(entries[i++]!);
       while (i < entries.length && ((i & 63) !== 0 || performance.now() < until));
       await pause();

@@ -82,10 +82,7 @@ export class CountryShard {
   private founderSlots: { slots: SlotList; fit: Uint8Array } | undefined;
   /** Per-query-value facts about events (see `memo`), by slot: -1 while not yet known. */
   private readonly memos = new Map<string, Int8Array>();
-  /**
-   * The memo asked for last: ranking asks one key of thousands of slots in a row (a facet's candidates, then the
-   * slots touched), and a key is one string object per query value, so this spares a hashed lookup per slot.
-   */
+  /** The memo asked for last: ranking asks one key of thousands of slots in a row. */
   private lastMemo: { key: string; memo: Int8Array } | undefined;
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   score = new Float64Array(0);
@@ -277,19 +274,16 @@ export class CountryShard {
   }
 
   /**
-   * A small fact about the event at `slot` that depends on a query value (`key`), computed on first use by
-   * `make(entry, slot, value)` and kept until that slot changes: e.g. whether a title repeats a prompt's word. Read
-   * from a typed array, it spares ranking a visit to the event's object (scattered in the heap) for every candidate.
-   * At most 128 keys are kept. `make` is a function made once and given the query value, not a closure made per
-   * call: ranking asks this of tens of thousands of candidates per prompt, and a closure each was most of what a
-   * prompt allocated.
+   * A small fact (0–127) about the event at `slot` that depends on a query value named by `key`, computed by `make`
+   * on first use and kept until that slot changes: e.g. whether a title names a prompt's technology, which takes
+   * pattern matching that recurs from prompt to prompt. At most 128 keys are kept.
    */
-  memo<V>(key: string, slot: number, make: (entry: IndexedEvent, slot: number, value: V) => number, value: V): number {
+  memo(key: string, slot: number, make: (entry: IndexedEvent) => number): number {
     const last = this.lastMemo;
     const memo = last !== undefined && last.key === key ? last.memo : this.memoOf(key);
     let known = memo[slot]!;
     if (known === -1) {
-      known = make(this.events[slot]!, slot, value);
+      known = make(this.events[slot]!);
       memo[slot] = known;
     }
     return known;
