@@ -16,7 +16,7 @@ import {
   wantsAlternatives,
 } from './near-misses.js';
 import type { Scope, SearchParams } from './params.js';
-import { plan, rankIn, zoneOf } from './plan.js';
+import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
 import { best } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
@@ -109,25 +109,21 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   const { asked, searched } = p;
   const ranked = p.order !== 'start';
   const prompted = p.order === 'prompt';
-  const zone = zoneOf(p.scope);
-  const day = localDayOf(now, zone);
-  let digest = 0;
-  for (const s of searched) digest ^= s.shard.digest;
+  const day = localDayOf(now, zoneOf(p.scope));
+  const digest = searched.reduce((d, s) => d ^ s.shard.digest, 0);
   // While nothing changed, a page is exactly the continuation of the previous one; after a change, events served
   // before are recognised by the cursor's filter and not served again.
   const seen = page && (page.digest !== digest || page.day !== day) ? page.seen : undefined;
   const nearToo = !page && prompted && asked.mode === 'constraints';
   const rankings = searched.map((sq) => rankIn(p, sq, nearToo));
 
-  let total = 0;
-  const tops: Found[][] = [];
-  rankings.forEach((r, i) => {
+  const total = rankings.reduce((sum, r) => sum + r.matches.length, 0);
+  const tops = rankings.map((r, i) => {
     const { shard, q } = searched[i]!;
-    total += r.matches.length;
     const onPage = (slot: number) =>
       (!page || comesAfter(shard, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
     // One more than the page holds: whether another page follows.
-    tops.push(best(shard, r.matches, params.limit + 1, onPage).map((slot) => ({ shard, slot, q })));
+    return best(shard, r.matches, params.limit + 1, onPage).map((slot): Found => ({ shard, slot, q }));
   });
   const shown = merged(tops, params.limit + 1);
   const more = shown.length > params.limit;
@@ -139,36 +135,17 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   }));
 
   const consulted = new Set<Country>(searched.map((s) => s.shard.country));
-  let alternatives: Alternative[] | undefined;
-  let widen: Widening[] | undefined;
-  if (!page && wantsAlternatives(p, total, params.limit)) {
-    const near = nearMisses(p, rankings, params, consulted);
-    const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
-    alternatives = merged(near.lists, room).map((f) => {
-      const constraint =
-        f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[f.missed!]!;
-      return {
-        entry: f.shard.at(f.slot),
-        score: f.shard.score[f.slot]!,
-        reasons: reasonsOf(f, params, prompted),
-        constraint: constraint.name,
-        differs: constraint.differs(f.shard, f.slot, f.q),
-      };
-    });
-    if (total === 0) widen = near.widen;
-  }
+  const { alternatives, widen } =
+    !page && wantsAlternatives(p, total, params.limit)
+      ? nearMissesShown(p, rankings, params, consulted, total)
+      : { alternatives: undefined, widen: undefined };
 
   const last = shown.at(-1);
   let next: CursorState | undefined;
   if (more && last) {
     const served = new SeenFilter(page ? page.seen.bits.slice() : undefined);
     for (const e of events) served.add(e.entry.event.id);
-    const entry = last.shard.at(last.slot).event;
-    const key: PageKey = {
-      startMs: entry.start.getTime(),
-      id: entry.id,
-      ...(ranked ? { score: last.shard.score[last.slot]! } : {}),
-    };
+    const key = pageKeyOf(last, ranked);
     // Once the catalogue changed between pages, every later page goes by the filter of what was served: an event
     // served before the change may have moved past this page's last one.
     next = seen ? { key, digest: page!.digest, day: page!.day, seen: served } : { key, digest, day, seen: served };
@@ -186,6 +163,39 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     widen,
     next,
   };
+}
+
+/** The near misses a first page shows in the room it has left, and when nothing matches, how to widen the query. */
+function nearMissesShown(
+  p: Plan,
+  rankings: ReturnType<typeof rankIn>[],
+  params: SearchParams,
+  consulted: Set<Country>,
+  total: number,
+): { alternatives: Alternative[]; widen: Widening[] | undefined } {
+  const near = nearMisses(p, rankings, params, consulted);
+  const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
+  const alternatives = merged(near.lists, room).map((f) => alternativeOf(f, p, params));
+  return { alternatives, widen: total === 0 ? near.widen : undefined };
+}
+
+/** A near miss as shown: the constraint it misses, and how it differs in plain words. */
+function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
+  const constraint =
+    f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : p.asked.constraints[f.missed!]!;
+  return {
+    entry: f.shard.at(f.slot),
+    score: f.shard.score[f.slot]!,
+    reasons: reasonsOf(f, params, p.order === 'prompt'),
+    constraint: constraint.name,
+    differs: constraint.differs(f.shard, f.slot, f.q),
+  };
+}
+
+/** Where the page after the one ending with `last` starts. */
+function pageKeyOf(last: Found, ranked: boolean): PageKey {
+  const entry = last.shard.at(last.slot).event;
+  return { startMs: entry.start.getTime(), id: entry.id, ...(ranked ? { score: last.shard.score[last.slot]! } : {}) };
 }
 
 /** An event as the reference scan lists it: id, score, and for a near miss the constraint it misses. */
