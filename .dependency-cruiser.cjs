@@ -49,6 +49,13 @@ module.exports = {
     ...upward,
     ...sideways,
     {
+      name: 'read-index-through-its-door',
+      comment: 'outside query/, the read index is reached through query/read-index.ts only (its internals are for speed)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/query/' },
+      to: { path: '^src/query/(index/|engine|plan|rank-shard|near-misses|memo|ranking/(facet|facets|prepare|points)\\.ts)' },
+    },
+    {
       name: 'src-not-from-tests-or-tools',
       severity: 'error',
       from: { path: '^src/' },

@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import type { Feed } from './importers/feeds.js';
 import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
-import { CatalogueIndex } from './query/index/catalogue-index.js';
+import { CatalogueIndex } from './query/read-index.js';
 import { TurnQueue } from './runtime/turns.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';

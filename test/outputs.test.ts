@@ -198,10 +198,7 @@ describe('markdown, iCal and caching over the same query engine', () => {
 
     it('never serves a cached body after a write, a cancel or a restore, or once the minute has turned', async () => {
       const paths = ['/api/events?country=ch&q=zebra', '/ch.md?q=zebra', '/api/calendar?country=ch&q=zebra'];
-      /**
-       * Whether each output lists the event; read three times, so the last answer is the response cache's (a body is
-       * kept from the second time its URL is asked for).
-       */
+      /** Whether each output lists the event; read three times, so the later answers are the response cache's. */
       const listed = async () => {
         const rounds = [];
         for (let round = 0; round < 3; round++) {
@@ -245,9 +242,8 @@ describe('markdown, iCal and caching over the same query engine', () => {
         startAt: '2025-03-22T18:00:00+01:00',
         city: 'Bern',
       };
-      expect(await listed()).toBe(false);
-      // The second read is the one the cache keeps. It is ranked before the write, and the write is stored and
-      // indexed before the read's body is made and declared: the body must not pass for the catalogue after it.
+      // The read is ranked before the write, and the write is stored and indexed before the read's body is made and
+      // kept: the body must not pass for the catalogue after it.
       const turns = ctx.turns;
       const run = turns.run.bind(turns);
       let written: Promise<{ status: number }> | undefined;
@@ -269,9 +265,8 @@ describe('markdown, iCal and caching over the same query engine', () => {
       ).toBe(200);
     });
 
-    it('keeps serving an answer through writes to its country that cannot change it, and not through one that can', async () => {
+    it('keeps serving an answer through writes to other countries, and not through one to its own', async () => {
       const { ctx } = server.service;
-      // A prompt of known words only (a field and a place): its answers are watched (see AnswerWatch).
       const q = encodeURIComponent('AI Basel');
       const paths = [`/api/events?country=ch&q=${q}`, `/ch.md?q=${q}`, `/api/calendar?country=ch&q=${q}`];
       const read = () => Promise.all(paths.map(async (p) => (await request(`${server.base}${p}`)).text));
@@ -280,14 +275,14 @@ describe('markdown, iCal and caching over the same query engine', () => {
       const kept = await read();
       const ranking = countRanking(ctx.turns);
       try {
-        const version = ctx.index.versionOf('ch');
+        const version = ctx.index.versionOf('de');
         const elsewhere = {
-          externalId: 'ticino',
-          title: 'Gardening Club Evening',
+          externalId: 'berlin',
+          title: 'Berlin AI Night',
           startAt: '2025-03-24T18:00:00+01:00',
         };
-        expect((await push({ ...elsewhere, city: 'Lugano' })).status).toBe(201);
-        expect(ctx.index.versionOf('ch')).toBeGreaterThan(version);
+        expect((await push({ ...elsewhere, city: 'Berlin', topics: ['ai-ml'] })).status).toBe(201);
+        expect(ctx.index.versionOf('de')).toBeGreaterThan(version);
         expect(await read()).toEqual(kept);
         expect(ranking.ranked).toBe(0);
         const basel = { externalId: 'basel-ai', title: 'Basel AI Night', startAt: '2025-03-25T18:00:00+01:00' };
@@ -300,28 +295,7 @@ describe('markdown, iCal and caching over the same query engine', () => {
       } finally {
         ranking.restore();
       }
-      expect((await push({ action: 'cancel', externalId: 'ticino' })).status).toBe(200);
-    });
-
-    it('makes a body once when many reads of its URL arrive together after a write', async () => {
-      const { ctx } = server.service;
-      const path = `${server.base}/api/events?country=ch&q=quokka`;
-      const quokka = { externalId: 'quokka', title: 'Quokka Cloud Night', startAt: '2025-03-23T18:00:00+01:00' };
-      await request(path);
-      await request(path);
-      expect((await request(`${server.base}/api/events`, { key, json: { ...quokka, city: 'Bern' } })).status).toBe(201);
-      const ranking = countRanking(ctx.turns);
-      try {
-        const bodies = await Promise.all(Array.from({ length: 12 }, async () => (await request(path)).text));
-        expect(ranking.ranked).toBe(1);
-        expect(new Set(bodies).size).toBe(1);
-        expect(bodies[0]).toContain('Quokka Cloud Night');
-      } finally {
-        ranking.restore();
-      }
-      expect(
-        (await request(`${server.base}/api/events`, { key, json: { action: 'cancel', externalId: 'quokka' } })).status,
-      ).toBe(200);
+      expect((await push({ action: 'cancel', externalId: 'berlin' })).status).toBe(200);
     });
 
     it('answers 304 to a matching If-None-Match on every read output', async () => {

@@ -81,25 +81,24 @@ describe('cursor pagination', () => {
     });
   }
 
-  it('follows a cursor made before scores were counted in points (version 1) to the same events', async () => {
+  it('refuses a cursor of an earlier version (scores in weights) as not one of ours', async () => {
     const url = `${server.base}/api/events?country=de&q=${encodeURIComponent('data')}&limit=25`;
-    const pages = await follow(url);
-    const cursor = new URL(pages[0]!.next!).searchParams.get('cursor')!;
+    const first = await request<Page>(url);
+    const cursor = new URL(first.body.next!).searchParams.get('cursor')!;
     // The same cursor as version 1 wrote it: its score in weights, signed with the shared secret.
     const data = JSON.parse(Buffer.from(cursor.split('.')[0]!, 'base64url').toString('utf8'));
     expect(data.v).toBe(2);
-    expect(Number.isInteger(data.k[0])).toBe(true);
     const payload = Buffer.from(
       JSON.stringify({ ...data, v: 1, k: [data.k[0] / 1000, data.k[1], data.k[2]] }),
     ).toString('base64url');
     const secret = server.service.ctx.cursorSecret;
     const signature = createHmac('sha256', secret).update(payload).digest().subarray(0, 16).toString('base64url');
-    const next = new URL(pages[0]!.next!);
+    const next = new URL(first.body.next!);
     next.searchParams.set('cursor', `${payload}.${signature}`);
-    const rest = await follow(next.toString());
-    expect(rest.flatMap((p) => p.events.map((e) => e.id))).toEqual(
-      pages.slice(1).flatMap((p) => p.events.map((e) => e.id)),
-    );
+    const old = await request(next.toString());
+    expect(old.status).toBe(422);
+    expect(old.body.errors[0].field).toBe('cursor');
+    expect(old.body.errors[0].message).toBe('is not a cursor of ours');
   });
 
   it('refuses a tampered cursor, and one used with other parameters', async () => {

@@ -5,8 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
-import type { SearchResult } from '../query/engine.js';
-import { SecondSight } from '../runtime/cache-admission.js';
+import type { ReadRecord } from '../query/read-index.js';
 import {
   type CachedResponse,
   COMPRESS_THRESHOLD,
@@ -37,14 +36,8 @@ declare module 'fastify' {
     negotiated?: { header: string; variant: (request: FastifyRequest) => string | undefined };
   }
   interface FastifyRequest {
-    /** Set on a cacheable read the cache did not have: the URL its response is kept under. */
-    responseCacheSlot?: string;
-    /** What the body of a read depends on, declared by its handler (see `dependsOn`); undeclared bodies are not kept. */
-    readsFrom?: ReadStamp;
-    /** Set on a cacheable read the cache did not have: the catalogue's versions as it began (see `dependsOn`). */
-    readBegan?: ReadBegan;
-    /** Set on the read other reads of its URL wait for: lets them go on (see `underWay` in registerCaching). */
-    settleUnderWay?: (() => void) | undefined;
+    /** Set on a cacheable read the cache did not have: where its body is kept, and what the read saw. */
+    cacheable?: { key: string; began: ReadBegan; record: ReadRecord };
   }
 }
 
@@ -55,56 +48,24 @@ interface ReadBegan {
   attendance: number;
 }
 
+const minuteOf = (ctx: ServingContext) => Math.floor(ctx.now().getTime() / 60_000);
+
 function readBeganNow(ctx: ServingContext): ReadBegan {
   const versions = Object.fromEntries(COUNTRIES.map((c) => [c, ctx.index.versionOf(c)])) as Record<Country, number>;
   return { minute: minuteOf(ctx), versions, attendance: ctx.index.attendanceVersion };
 }
 
-const minuteOf = (ctx: ServingContext) => Math.floor(ctx.now().getTime() / 60_000);
-
-function stampOf(dependencies: ReadDependencies, minute: number, versionOf: (c: Country) => number, a: number) {
+/** A body's stamp: the minute, the versions of the countries it shows, and of the crowds if it shows them. */
+function stampOf(read: ReadDependencies, minute: number, versionOf: (c: Country) => number, attendance: number) {
   let stamp = String(minute);
-  // A watched result says itself whether its country's changes left it as it was.
-  if (!dependencies.standing) for (const country of dependencies.countries) stamp += `|${country}${versionOf(country)}`;
-  if (dependencies.attendance) stamp += `|a${a}`;
+  for (const country of read.countries) stamp += `|${country}${versionOf(country)}`;
+  if (read.attendance) stamp += `|a${attendance}`;
   return stamp;
 }
 
-/** The stamp a cached body must carry to be served now. */
-const currentStamp = (ctx: ServingContext, dependencies: ReadDependencies) =>
-  stampOf(dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion);
-
-/** Whether a cached body may be served now. */
+/** Whether a cached body may be served now: nothing it shows changed, and the minute is the same. */
 const current = (ctx: ServingContext, read: ReadStamp) =>
-  currentStamp(ctx, read.dependencies) === read.stamp && (read.dependencies.standing?.holds() ?? true);
-
-/**
- * Declares what a read's body depends on, once it knows (the country may come from the prompt): the server keeps the
- * body only with this declaration, and serves it again only while those countries (and crowds, if shown) are
- * unchanged and the minute is the same. A write in one country leaves the cached answers about the others in place;
- * a body made from a watched search result (`standing`) stays in place also through the changes to its own country
- * that cannot alter that result.
- * The body is stamped with the versions from when the read began, never later ones: a write that lands while the
- * read waits for its turn (or for the database) makes the body stale at once rather than cached as current.
- */
-export function dependsOn(request: FastifyRequest, ctx: ServingContext, dependencies: ReadDependencies): void {
-  const began = request.readBegan ?? readBeganNow(ctx);
-  // A watched result is watched from when it was ranked: the body shows what was current then, whatever changed
-  // while the read waited for its turn. A result whose watch ended already goes by the versions as above.
-  if (dependencies.standing && !dependencies.standing.holds()) dependencies = { ...dependencies, standing: undefined };
-  request.readsFrom = {
-    dependencies,
-    stamp: stampOf(dependencies, began.minute, (c) => began.versions[c], began.attendance),
-  };
-}
-
-/**
- * What a body made from one search result shows: the countries it read (those searched, and the others when it looked
- * there for near misses), and the result's watch while it has one.
- */
-export function resultDependencies(result: Pick<SearchResult, 'consulted' | 'watch'>): ReadDependencies {
-  return { countries: result.consulted, standing: result.watch };
-}
+  stampOf(read.dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion) === read.stamp;
 
 /** Operational endpoints: their answers are about this moment and this process. */
 const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -137,9 +98,9 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, hit: CachedRes
 /**
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
- * - rendered read responses kept in a bounded LRU keyed by URL, each with the versions of what it shows (see
- *   `dependsOn`) and the minute, from the second time a URL is asked for (see SecondSight); while one read makes
- *   a body to keep, other reads of its URL wait for it rather than make it too.
+ * - rendered read responses kept in a bounded LRU keyed by URL, each stamped with the minute and the versions of the
+ *   countries it shows, as the read index noted them while the body was made (see CatalogueIndex.recordReads). A
+ *   write to a country makes stale exactly the bodies that show it.
  * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
  */
 export async function registerCaching(
@@ -147,97 +108,46 @@ export async function registerCaching(
   ctx: ServingContext,
 ): Promise<LRUCache<string, CachedResponse>> {
   const cache = createResponseCache();
-  // A body is kept from the second time its URL is asked for: one-off URLs would only push out the ones that recur.
-  const admission = new SecondSight(8000);
-  // A body rendered as a string goes on as the bytes it is sent as, encoded once here: hashed for its ETag, kept in
-  // the cache and written to the socket as one Buffer, outside V8's heap. Passed on as a string (tens of KB of JSON
-  // built by concatenation), it is flattened for the hash and held until the socket has written it, long enough to
-  // outlive the young generation: each such read left a copy to the full collections that pause every request.
+  // A string body goes on as bytes, encoded once here: hashed for its ETag, kept in the cache and written as is.
   app.addHook('onSend', (_request, _reply, payload, done) => {
     done(null, typeof payload === 'string' ? Buffer.from(payload) : payload);
   });
   // The plugin's default hashes with a Hash object per body; the one-shot digest gives the same ETag.
   await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
 
-  // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
-  // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
-  /** Reads under way that will keep their body, by cache key; settled once the body is kept (or will not be). */
-  const underWay = new Map<string, Promise<void>>();
-  const fresh = (url: string) => {
-    const hit = cache.get(url);
-    return hit && current(ctx, hit.read) ? hit : undefined;
-  };
-  const keepAs = (request: FastifyRequest, url: string) => {
-    request.responseCacheSlot = url;
-    request.readBegan = readBeganNow(ctx);
-  };
-
-  // Looked up in preHandler, after rate limits and validation of the route have run. Callback-style hooks here and
-  // below: they run on every read, and an async hook costs a promise and a microtask turn each time.
+  // Looked up in preHandler, after rate limits and validation of the route have run.
   app.addHook('preHandler', (request, reply, done) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
     if (!CACHEABLE.test(pathOf(request.url))) return done();
     const variant = request.routeOptions.config?.negotiated?.variant(request);
-    const url = variant === undefined ? request.url : `${request.url}\n${variant}`;
-    const hit = fresh(url);
-    if (hit) {
+    const key = variant === undefined ? request.url : `${request.url}\n${variant}`;
+    const hit = cache.get(key);
+    if (hit && current(ctx, hit.read)) {
       ctx.metrics.cache.inc({ result: 'hit' });
       return sendCached(request, reply, hit);
     }
-    const leader = underWay.get(url);
-    if (leader) {
-      // After a write, the first read of a URL makes its body again and the reads of it that arrive meanwhile take
-      // that body, instead of each ranking and rendering the same answer (the reads wait for their turn to rank).
-      leader.then(() => {
-        const made = fresh(url);
-        ctx.metrics.cache.inc({ result: made ? 'hit' : 'miss' });
-        if (made) return sendCached(request, reply, made);
-        keepAs(request, url);
-        done();
-      });
-      return;
-    }
     ctx.metrics.cache.inc({ result: 'miss' });
-    if (admission.admit(url)) {
-      keepAs(request, url);
-      let settle = () => {};
-      underWay.set(url, new Promise<void>((resolve) => (settle = resolve)));
-      request.settleUnderWay = () => {
-        underWay.delete(url);
-        settle();
-      };
-    }
-    return done();
-  });
-  // Whatever becomes of the leading read (kept, an error, the client gone), the reads waiting for it go on.
-  const settle = (request: FastifyRequest) => {
-    request.settleUnderWay?.();
-    request.settleUnderWay = undefined;
-  };
-  app.addHook('onResponse', (request, _reply, done) => {
-    settle(request);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    settle(request);
-    done();
+    // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
+    // stale at once rather than cached as current.
+    const record: ReadRecord = { countries: new Set(), attendance: false };
+    request.cacheable = { key, began: readBeganNow(ctx), record };
+    ctx.index.recordReads(record, done);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));
-    const slot = request.responseCacheSlot;
-    const read = request.readsFrom;
-    // A body is kept with the versions it was made from; a later lookup serves it only while they are current.
-    // String bodies arrive here as the Buffer the first onSend hook made of them (see above); streams are not kept.
-    if (slot && read && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
+    const read = request.cacheable;
+    // Streams are not kept; nor a body that shows no answer of the index (it noted no country).
+    if (read && read.record.countries.size > 0 && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      cache.set(slot, { body: payload, headers, encoded: {}, read });
+      const dependencies = { countries: [...read.record.countries], attendance: read.record.attendance };
+      const { minute, versions, attendance } = read.began;
+      const stamp = stampOf(dependencies, minute, (c) => versions[c], attendance);
+      cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
     }
-    request.settleUnderWay?.();
-    request.settleUnderWay = undefined;
     done(null, payload);
   });
 

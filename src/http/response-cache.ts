@@ -15,7 +15,7 @@ export interface CachedResponse {
   headers: Record<string, string>;
   /** The body compressed, per content coding, made on the first request that accepts it. */
   encoded: Partial<Record<ContentCoding, Buffer>>;
-  /** What the body shows and the versions it was made from (see `dependsOn` in caching.ts). */
+  /** What the body shows and the versions it was made from (see registerCaching). */
   read: ReadStamp;
 }
 
@@ -23,11 +23,6 @@ export interface CachedResponse {
 export interface ReadDependencies {
   countries: readonly Country[];
   attendance?: boolean;
-  /**
-   * For a body made from one search result that is watched (see AnswerWatch in query/index): whether the result
-   * still holds. While it does, changes to its country leave the body in place.
-   */
-  standing?: { holds(): boolean } | undefined;
 }
 
 export interface ReadStamp {

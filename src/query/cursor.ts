@@ -1,7 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ValidationError } from '../catalogue/errors.js';
-import { points } from './ranking/points.js';
 
 /**
  * Opaque pagination cursors. A cursor names where the next page starts — the sort key of the last event served —
@@ -31,7 +30,7 @@ export interface CursorState {
   seen: SeenFilter;
 }
 
-/** Version 2 counts scores in points (see POINTS_PER_WEIGHT); version 1 counted them in weights. */
+/** Scores in points (see POINTS_PER_WEIGHT); cursors of another version are refused. */
 const CURSOR_VERSION = 2;
 
 const BITS = 32_768;
@@ -120,15 +119,13 @@ export function decodeCursor(secret: Buffer, query: string, cursor: string): Cur
   }
   if (data.q !== querySignature(query))
     throw invalid('belongs to another query: keep every parameter but limit as it was on the first page');
+  if (data.v !== CURSOR_VERSION) throw invalid('is not a cursor of ours');
   const [score, startMs, id] = data.k as [number | null, number, string];
   const seen = new SeenFilter(new Uint8Array(inflateRawSync(Buffer.from(String(data.s), 'base64url'))));
   if (seen.bits.length !== BITS / 8) throw invalid('is not a cursor of ours');
-  // A cursor of version 1 (made before an upgrade) gives its score in weights: in points, it is only near the sums
-  // now made, so its digest is set to match no shard and the next page goes by its filter of the events served.
-  const old = data.v === 1;
   return {
-    key: { ...(score === null ? {} : { score: old ? points(score) : score }), startMs, id },
-    digest: old ? Number.NaN : Number(data.d),
+    key: { ...(score === null ? {} : { score }), startMs, id },
+    digest: Number(data.d),
     day: Number(data.t),
     seen,
   };

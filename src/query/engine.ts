@@ -1,14 +1,10 @@
-import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import { COUNTRIES, type Country } from '../places/countries.js';
-import { SecondSight } from '../runtime/cache-admission.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import { filterReasons } from './filters.js';
-import type { AnswerWatch } from './index/answer-watch.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { IndexedEvent } from './index/indexed-event.js';
-import { interned } from './memo.js';
 import {
   ALTERNATIVES_SHOWN,
   before,
@@ -19,10 +15,10 @@ import {
   type Widening,
   wantsAlternatives,
 } from './near-misses.js';
-import { type Scope, type SearchParams, toQueryString } from './params.js';
+import type { Scope, SearchParams } from './params.js';
 import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best, classify, MISSES_MORE, type ShardQuery } from './rank-shard.js';
+import { best } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
@@ -66,41 +62,13 @@ export interface SearchResult {
   widen: Widening[] | undefined;
   /** Where the next page starts, when more events match (see cursor.ts). */
   next: CursorState | undefined;
-  /**
-   * Whether the result still holds after later changes to its country, for first pages ranked without full-text
-   * words in one country (see `watchable`); undefined when it holds for the versions it was ranked at only.
-   */
-  watch: AnswerWatch | undefined;
 }
 
-/**
- * Reason strings, one object per distinct text: results are cached, and the same few hundred reasons ("Topic: AI",
- * "In Berlin", "Free") recur in every one of them.
- */
-const REASONS = new Map<string, string>();
-/** The reason of a listing without q for an event no filter speaks for; shared, like results, so read-only. */
-const UPCOMING = ['Upcoming'];
-
-/** The distinct reasons, in order, each as its shared string (a handful: a list is cheaper than a Set). */
-function sharedReasons(reasons: string[]): string[] {
-  const out: string[] = [];
-  for (const reason of reasons) {
-    const shared = interned(REASONS, reason, 20_000);
-    if (!out.includes(shared)) out.push(shared);
-  }
-  return out;
-}
-
-/**
- * Why an event answers the prompt: the reasons of every facet it earns points from. Indexed loops: this runs for
- * each event shown, seldom enough that V8 leaves it unoptimised, and there each step of a for…of makes an object.
- */
+/** Why an event answers the prompt: the reasons of every facet it earns points from. */
 function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out: string[]): void {
-  for (let f = 0; f < FACETS.length; f++) {
-    const facet = FACETS[f]!;
-    const asks = facet.asks(q);
-    for (let a = 0; a < asks.length; a++) {
-      if (facet.score(shard, slot, asks[a], q) !== 0) facet.reasons(shard, slot, asks[a], q, out);
+  for (const facet of FACETS) {
+    for (const asked of facet.asks(q)) {
+      if (facet.score(shard, slot, asked, q) !== 0) facet.reasons(shard, slot, asked, q, out);
     }
   }
 }
@@ -126,7 +94,8 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] 
   const reasons: string[] = [];
   if (prompted) promptReasons(f.shard, f.slot, f.q, reasons);
   filterReasons(f.shard.at(f.slot), params, reasons);
-  return reasons.length > 0 ? sharedReasons(reasons) : UPCOMING;
+  // Each reason once: facets may say the same thing ("Topic: AI" from the topic and from the field it implies).
+  return reasons.length > 0 ? [...new Set(reasons)] : ['Upcoming'];
 }
 
 /**
@@ -135,30 +104,26 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] 
  * misses: events of the countries searched that miss one constraint, and — when the query's country is a constraint —
  * what matches in the other countries. Reasons are built only for the events returned.
  */
-function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): Ranked {
+export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   const p = plan(index, params, now);
   const { asked, searched } = p;
   const ranked = p.order !== 'start';
   const prompted = p.order === 'prompt';
-  const zone = zoneOf(p.scope);
-  const day = localDayOf(now, zone);
-  let digest = 0;
-  for (const s of searched) digest ^= s.shard.digest;
+  const day = localDayOf(now, zoneOf(p.scope));
+  const digest = searched.reduce((d, s) => d ^ s.shard.digest, 0);
   // While nothing changed, a page is exactly the continuation of the previous one; after a change, events served
   // before are recognised by the cursor's filter and not served again.
   const seen = page && (page.digest !== digest || page.day !== day) ? page.seen : undefined;
   const nearToo = !page && prompted && asked.mode === 'constraints';
   const rankings = searched.map((sq) => rankIn(p, sq, nearToo));
 
-  let total = 0;
-  const tops: Found[][] = [];
-  rankings.forEach((r, i) => {
+  const total = rankings.reduce((sum, r) => sum + r.matches.length, 0);
+  const tops = rankings.map((r, i) => {
     const { shard, q } = searched[i]!;
-    total += r.matches.length;
     const onPage = (slot: number) =>
       (!page || comesAfter(shard, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
     // One more than the page holds: whether another page follows.
-    tops.push(best(shard, r.matches, params.limit + 1, onPage).map((slot) => ({ shard, slot, q })));
+    return best(shard, r.matches, params.limit + 1, onPage).map((slot): Found => ({ shard, slot, q }));
   });
   const shown = merged(tops, params.limit + 1);
   const more = shown.length > params.limit;
@@ -170,41 +135,22 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
   }));
 
   const consulted = new Set<Country>(searched.map((s) => s.shard.country));
-  let alternatives: Alternative[] | undefined;
-  let widen: Widening[] | undefined;
-  if (!page && wantsAlternatives(p, total, params.limit)) {
-    const near = nearMisses(p, rankings, params, consulted);
-    const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
-    alternatives = merged(near.lists, room).map((f) => {
-      const constraint =
-        f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[f.missed!]!;
-      return {
-        entry: f.shard.at(f.slot),
-        score: f.shard.score[f.slot]!,
-        reasons: reasonsOf(f, params, prompted),
-        constraint: constraint.name,
-        differs: constraint.differs(f.shard, f.slot, f.q),
-      };
-    });
-    if (total === 0) widen = near.widen;
-  }
+  const { alternatives, widen } =
+    !page && wantsAlternatives(p, total, params.limit)
+      ? nearMissesShown(p, rankings, params, consulted, total)
+      : { alternatives: undefined, widen: undefined };
 
   const last = shown.at(-1);
   let next: CursorState | undefined;
   if (more && last) {
     const served = new SeenFilter(page ? page.seen.bits.slice() : undefined);
     for (const e of events) served.add(e.entry.event.id);
-    const entry = last.shard.at(last.slot).event;
-    const key: PageKey = {
-      startMs: entry.start.getTime(),
-      id: entry.id,
-      ...(ranked ? { score: last.shard.score[last.slot]! } : {}),
-    };
+    const key = pageKeyOf(last, ranked);
     // Once the catalogue changed between pages, every later page goes by the filter of what was served: an event
     // served before the change may have moved past this page's last one.
     next = seen ? { key, digest: page!.digest, day: page!.day, seen: served } : { key, digest, day, seen: served };
   }
-  const result: SearchResult = {
+  return {
     params,
     country: p.scope,
     countries: searched.map((s) => s.shard.country),
@@ -216,75 +162,40 @@ function rank(index: CatalogueIndex, params: SearchParams, now: Date, page?: Cur
     alternatives,
     widen,
     next,
-    watch: undefined,
   };
-  const watch = !page && consulted.size === 1 ? watchable(p, searched[0]!) : undefined;
-  return { result, shard: searched[0]!.shard, watchable: watch };
 }
 
-/** A result, the shard it was ranked in, and what would change it (see `watchable`). */
-interface Ranked {
-  result: SearchResult;
-  shard: CountryShard;
-  watchable: ((slot: number) => boolean) | undefined;
+/** The near misses a first page shows in the room it has left, and when nothing matches, how to widen the query. */
+function nearMissesShown(
+  p: Plan,
+  rankings: ReturnType<typeof rankIn>[],
+  params: SearchParams,
+  consulted: Set<Country>,
+  total: number,
+): { alternatives: Alternative[]; widen: Widening[] | undefined } {
+  const near = nearMisses(p, rankings, params, consulted);
+  const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
+  const alternatives = merged(near.lists, room).map((f) => alternativeOf(f, p, params));
+  return { alternatives, widen: total === 0 ? near.widen : undefined };
 }
 
-/**
- * What a first page of one country depends on: the events it counts in `total` or could show as near misses, whether
- * shown or not. A change to any other event leaves it as it is: the total, the order (score, start, id of each such
- * event) and the reasons read only those events. Not for prompts with full-text words, whose scores (BM25) move with
- * every event added or removed; nor for later pages, whose cursor filter reads what the shard shows as a whole; nor
- * for answers that read other countries. A kept first page's cursor names the shard as it was ranked: its next page
- * goes by the cursor's filter of the events served (see cursor.ts), and goes on where the kept page ended.
- */
-function watchable(p: Plan, sq: ShardQuery): ((slot: number) => boolean) | undefined {
-  const { shard, q, accept } = sq;
-  if (q.text.length > 0) return undefined;
-  if (p.order === 'deadline') return (slot) => accept(slot) && !Number.isNaN(shard.cfpClosesAt[slot]!);
-  if (p.order === 'start') return accept;
-  return (slot) => accept(slot) && classify(shard, slot, q, p.asked) !== MISSES_MORE;
+/** A near miss as shown: the constraint it misses, and how it differs in plain words. */
+function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
+  const constraint =
+    f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : p.asked.constraints[f.missed!]!;
+  return {
+    entry: f.shard.at(f.slot),
+    score: f.shard.score[f.slot]!,
+    reasons: reasonsOf(f, params, p.order === 'prompt'),
+    constraint: constraint.name,
+    differs: constraint.differs(f.shard, f.slot, f.q),
+  };
 }
 
-interface Remembered {
-  result: SearchResult;
-  /** The versions of the countries the result read, and the minute it was ranked in. */
-  versions: number[];
-  minute: number;
-}
-
-const recentResults = new WeakMap<CatalogueIndex, { results: LRUCache<string, Remembered>; admission: SecondSight }>();
-
-const versionsOf = (index: CatalogueIndex, result: SearchResult) => result.consulted.map((c) => index.versionOf(c));
-
-/**
- * Runs a query (see `rank`), answering repeats from a small LRU: a result depends only on the parameters, the
- * versions of the countries it read and the minute, and assistants and feeds repeat the same queries. A result is
- * kept from the second time its query is asked (see SecondSight). Results are shared: read-only.
- */
-export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
-  // Later pages are asked once each: ranked without the cache.
-  if (page) return rank(index, params, now, page).result;
-  let cache = recentResults.get(index);
-  if (!cache) {
-    cache = { results: new LRUCache({ max: 500 }), admission: new SecondSight(2000) };
-    recentResults.set(index, cache);
-  }
-  const key = `${params.countryExplicit ? 1 : 0}|${params.limit}|${toQueryString(params)}`;
-  const minute = Math.floor(now.getTime() / 60_000);
-  const kept = cache.results.get(key);
-  if (
-    kept &&
-    kept.minute === minute &&
-    (kept.result.watch?.holds() ?? versionsOf(index, kept.result).every((v, i) => v === kept.versions[i]))
-  )
-    return kept.result;
-  const { result, shard, watchable } = rank(index, params, now);
-  if (cache.admission.admit(key)) {
-    // Kept, and asked again: watched, so that changes which cannot alter it leave it in place.
-    if (watchable) result.watch = shard.watches.watch(watchable);
-    cache.results.set(key, { result, versions: versionsOf(index, result), minute });
-  }
-  return result;
+/** Where the page after the one ending with `last` starts. */
+function pageKeyOf(last: Found, ranked: boolean): PageKey {
+  const entry = last.shard.at(last.slot).event;
+  return { startMs: entry.start.getTime(), id: entry.id, ...(ranked ? { score: last.shard.score[last.slot]! } : {}) };
 }
 
 /** An event as the reference scan lists it: id, score, and for a near miss the constraint it misses. */

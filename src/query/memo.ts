@@ -18,22 +18,3 @@ export function interned(map: Map<string, string>, value: string, limit: number)
   return remembered(map, value, limit, itself);
 }
 const itself = (value: string): string => value;
-
-/**
- * The memo key of a facet's value, made once (a key built per candidate would be hashed per candidate). Asked for
- * the same value thousands of times in a row (once per candidate), so the last one is at hand without a lookup, and
- * the shard's memo (see CountryShard.memo) recognises the very same string.
- */
-export function memoKeys(prefix: string): (value: string) => string {
-  const keys = new Map<string, string>();
-  const make = (value: string) => `${prefix}|${value}`;
-  let lastValue: string | undefined;
-  let lastKey = '';
-  return (value) => {
-    if (value !== lastValue) {
-      lastKey = remembered(keys, value, 1_000, make);
-      lastValue = value;
-    }
-    return lastKey;
-  };
-}

@@ -1,6 +1,6 @@
 import { expectedCrowd } from '../catalogue/crowd.js';
-import { type SearchResult, zoneOf } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
+import { type SearchResult, zoneOf } from '../query/read-index.js';
 import { eventPageUrl } from './event-json.js';
 import { formatDate, formatWhen, whereOf } from './when.js';
 

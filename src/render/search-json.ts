@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Alternative, SearchResult } from '../query/engine.js';
 import { toQueryString } from '../query/params.js';
 import { CONSTRAINT_NAMES } from '../query/ranking/constraints.js';
+import type { Alternative, SearchResult } from '../query/read-index.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { OwnEventsPage } from '../use-cases/read-events.js';
 import { eventViewSchema, toEventView, toOwnEventView } from './event-json.js';

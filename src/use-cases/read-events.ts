@@ -3,9 +3,8 @@ import { type CatalogueEvent, keyOwner } from '../catalogue/event.js';
 import type { AppContext, ServingContext } from '../context.js';
 import { COUNTRY_INFO, type Country, isCountry } from '../places/countries.js';
 import { decodeCursor, encodeCursor, eventDigest, SeenFilter } from '../query/cursor.js';
-import { type SearchResult, search } from '../query/engine.js';
-import type { CatalogueIndex } from '../query/index/catalogue-index.js';
 import { DEFAULT_LIMIT, parseSearchParams, type Scope, type SearchParams, toQueryString } from '../query/params.js';
+import { type CatalogueIndex, type SearchResult, search } from '../query/read-index.js';
 import { QueueTooLong } from '../runtime/turns.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { RegistrationCounts } from '../storage/registrations.repository.js';
@@ -66,6 +65,7 @@ export async function searchEvents(
         retryAfter,
       });
     });
+  readIndex(ctx).noteRead(result.consulted);
   const next = result.next && encodeCursor(ctx.cursorSecret, pagedQuery(params, result.country), result.next);
   return { ...result, nextCursor: next };
 }
@@ -99,6 +99,7 @@ export async function getEvent(
   const entry = ctx.index?.get(id);
   const event = entry?.event ?? (await ctx.events.findById(id));
   if (!event || (country !== undefined && event.country !== (country as Country))) throw notFound();
+  ctx.index?.noteRead([event.country]);
   return { event, alsoListedAt: entry?.alsoListedAt ?? [], cancelled: event.lifecycle === 'cancelled' };
 }
 

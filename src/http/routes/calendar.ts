@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServingContext } from '../../context.js';
-import { isCountry } from '../../places/countries.js';
 import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
-import { dependsOn, resultDependencies } from '../caching.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -20,7 +18,6 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
     const result = await searchEvents(ctx, query, askerOf(request));
-    dependsOn(request, ctx, resultDependencies(result));
     const events = result.events.map((r) => r.entry.event);
     const label = filterLabel({ ...result.params, country: result.country });
     // With cfp=open the calendar holds the deadlines of the calls for papers, each with reminders.
@@ -46,7 +43,6 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
 
   app.get<{ Params: { country: string; id: string } }>('/:country/events/:id.ics', async (request, reply) => {
     const { country, id } = request.params;
-    if (isCountry(country)) dependsOn(request, ctx, { countries: [country] });
     const { event } = await getEvent(ctx, { id, country });
     const body = renderCalendar([event], { baseUrl: ctx.config.baseUrl, name: event.title });
     return reply

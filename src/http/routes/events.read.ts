@@ -6,13 +6,11 @@ import { requireHost } from '../../use-cases/keys.js';
 import { listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 import { bearerToken } from '../authenticate.js';
-import { dependsOn, resultDependencies } from '../caching.js';
 
 /** GET /api/events: the ranked public listing, or with mine=1 the calling key's own events. */
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
     const result = await searchEvents(ctx, query, askerOf(request));
-    dependsOn(request, ctx, resultDependencies(result));
     return toSearchResponse(result, ctx.config.baseUrl);
   };
   const ownEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {

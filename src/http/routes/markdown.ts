@@ -7,7 +7,6 @@ import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
 import { searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
-import { dependsOn, resultDependencies } from '../caching.js';
 
 function notFound(reply: FastifyReply, what: string): FastifyReply {
   return reply
@@ -24,8 +23,6 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
     // A markdown document is whole: no pages.
     const { cursor: _, ...whole } = query;
     const result = await searchEvents(ctx, whole, askerOf(request));
-    // The Crowd column shows RSVPs: a change to them changes the document.
-    dependsOn(request, ctx, { ...resultDependencies(result), attendance: true });
     const body = renderMarkdown(result, {
       baseUrl: ctx.config.baseUrl,
       filterLabel: filterLabel(result.params),

@@ -4,8 +4,8 @@ import type { ServingContext } from '../../context.js';
 import { chooseLanguage, type Language } from '../../i18n/languages.js';
 import { translator } from '../../i18n/translator.js';
 import { isCountry } from '../../places/countries.js';
-import { zoneOf } from '../../query/engine.js';
 import { SCOPES, type Scope } from '../../query/params.js';
+import { zoneOf } from '../../query/read-index.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
@@ -13,7 +13,6 @@ import { type ResultOrder, renderSearchPage } from '../../render/html/search-pag
 import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
-import { dependsOn } from '../caching.js';
 import { pathOf } from '../url-path.js';
 
 // Besides the form's own fields, the grammar's parameters a link may carry (`lang` names the page's language here):
@@ -99,7 +98,6 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     try {
       // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
       const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
-      dependsOn(request, ctx, { countries: result.consulted });
       return sendHtml(reply, 200, language, renderSearchPage({ ...page, result }));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
@@ -125,7 +123,6 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
       const { country, id } = request.params;
       const language = languageOf(request);
       const t = translator(language.lang);
-      if (isCountry(country)) dependsOn(request, ctx, { countries: [country] });
       try {
         // Unlisted and cancelled events keep their page: whoever has the link can see it (with a notice if cancelled).
         const { event, alsoListedAt } = await getEvent(ctx, { id, country });

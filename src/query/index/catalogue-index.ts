@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { alsoListedAt, groupSameKey } from '../../catalogue/duplicates.js';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { COUNTRIES, type Country } from '../../places/countries.js';
@@ -12,6 +13,12 @@ import {
   NO_LINKS,
 } from './indexed-event.js';
 
+/** What one read showed, noted as it goes (see `recordReads`): the countries of its answers, and whether crowds. */
+export interface ReadRecord {
+  countries: Set<Country>;
+  attendance: boolean;
+}
+
 /**
  * The read path: every public, listed event not ended more than a day ago, in memory, one shard per country of the
  * events shown (see CountryShard). Kept in step with the database by `apply` — local writes, and NOTIFYs from other
@@ -22,10 +29,7 @@ import {
  */
 export class CatalogueIndex {
   private readonly entries = new Map<string, IndexedEvent>();
-  /**
-   * The highest revision seen of events not in the index (any more); an indexed event's is its entry's (see
-   * `revisionSeen`): a second map of every indexed id would cost some 5 MB at 100k events.
-   */
+  /** The highest revision seen of events not in the index (any more); an indexed event's is its entry's. */
   private readonly revisions = new Map<string, number>();
   private readonly shards = new Map<Country, CountryShard>(COUNTRIES.map((c) => [c, new CountryShard(c)]));
   /** Entries by duplicate key (country and normalised title): one entry, or the several that share the key. */
@@ -33,9 +37,10 @@ export class CatalogueIndex {
   /** When the next indexed event passes ENDED_KEPT_MS after its end (and leaves the index). */
   private nextExpiryMs = Number.POSITIVE_INFINITY;
   /** RSVPs (registered + waitlisted) per event id, for crowd estimates; kept in step like the events. */
-  readonly attendance = new Map<string, number>();
+  private readonly rsvps = new Map<string, number>();
   /** Changes to `attendance`: only answers that show crowds depend on it. */
   attendanceVersion = 0;
+  private readonly reads = new AsyncLocalStorage<ReadRecord>();
   /** Whether the whole catalogue has been loaded once (the index is ready to answer). */
   loaded = false;
   /** Whether `prepareAhead` has run to its end: no query computes anything for a whole country on first use. */
@@ -45,10 +50,31 @@ export class CatalogueIndex {
 
   setAttendance(counts: Iterable<[string, number]>): void {
     for (const [id, n] of counts) {
-      if (n > 0) this.attendance.set(id, n);
-      else this.attendance.delete(id);
+      if (n > 0) this.rsvps.set(id, n);
+      else this.rsvps.delete(id);
     }
     this.attendanceVersion++;
+  }
+
+  /** RSVPs per event id; a read that shows them depends on `attendanceVersion`. */
+  get attendance(): ReadonlyMap<string, number> {
+    const record = this.reads.getStore();
+    if (record) record.attendance = true;
+    return this.rsvps;
+  }
+
+  /**
+   * Runs `work` (and what it awaits) noting in `record` what its reads show (`noteRead`, `attendance`): the response
+   * cache keeps a body with the versions of exactly that.
+   */
+  recordReads<T>(record: ReadRecord, work: () => T): T {
+    return this.reads.run(record, work);
+  }
+
+  /** Notes that the read under way shows answers about these countries (see `recordReads`). */
+  noteRead(countries: Iterable<Country>): void {
+    const record = this.reads.getStore();
+    if (record) for (const country of countries) record.countries.add(country);
   }
 
   get size(): number {
@@ -113,11 +139,6 @@ export class CatalogueIndex {
   load(events: Iterable<CatalogueEvent>): void {
     this.beginLoad();
     this.loadBatch(events);
-    // V8 gives the first objects of a shape field representations that later rows generalise (null beside numbers,
-    // …), leaving the bulk of a freshly loaded catalogue on deprecated hidden classes and every scan megamorphic.
-    // Copies made now all get the final shape. (Events of `loadPages`, decoded by the storage layer's BulkDecoder,
-    // all share one hidden class already.)
-    for (const entry of this.entries.values()) entry.event = { ...entry.event };
     this.endLoad();
   }
 
@@ -172,9 +193,8 @@ export class CatalogueIndex {
 
   /**
    * Computes ahead, in slices of about `sliceMs` with `pause()` between them (the event loop serves requests there),
-   * what the first query to ask would otherwise compute for a whole country in one piece: the founder fit of every
-   * event (`who=founders`, "for founders" in a prompt), some 0.4 s per 50k events — a stall of every request behind
-   * that query, as ranking runs to the end once it starts. Events that arrive meanwhile get theirs as they are shown.
+   * what the first query to ask would otherwise compute for a whole country in one piece, stalling every request
+   * behind it: the founder fit of every event (`who=founders`, "for founders" in a prompt). Events that arrive meanwhile get theirs as they are shown.
    * Returns early, with nothing half-made, once `stopped()`.
    */
   async prepareAhead(pause: () => Promise<void>, stopped: () => boolean, sliceMs = 2): Promise<void> {
@@ -182,7 +202,7 @@ export class CatalogueIndex {
     for (let i = 0; i < entries.length; ) {
       if (stopped()) return;
       const until = performance.now() + sliceMs;
-      // The clock is read every 64 events (~0.5 ms of work).
+      // The clock is read every 64 events.
       do founderFitOf(entries[i++]!);
       while (i < entries.length && ((i & 63) !== 0 || performance.now() < until));
       await pause();
@@ -254,10 +274,10 @@ export class CatalogueIndex {
       if (!show && entry.slot >= 0) this.shards.get(entry.event.country)!.remove(entry);
     for (const { entry, show } of members) {
       if (!show) continue;
+      // A record shown before may link other sources now, or no longer: its country's version moves on.
       const shard = this.shards.get(entry.event.country)!;
-      // A record shown before may link other sources now, or no longer: the answers it is in change.
       if (entry.slot < 0) shard.add(entry);
-      else shard.altered(entry);
+      else shard.touch();
     }
   }
 

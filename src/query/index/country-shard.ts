@@ -3,7 +3,6 @@ import type { EventFormat } from '../../catalogue/event.js';
 import { FORMATS } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import { eventDigest } from '../cursor.js';
-import { AnswerWatches } from './answer-watch.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
@@ -83,10 +82,7 @@ export class CountryShard {
   private founderSlots: { slots: SlotList; fit: Uint8Array } | undefined;
   /** Per-query-value facts about events (see `memo`), by slot: -1 while not yet known. */
   private readonly memos = new Map<string, Int8Array>();
-  /**
-   * The memo asked for last: ranking asks one key of thousands of slots in a row (a facet's candidates, then the
-   * slots touched), and a key is one string object per query value, so this spares a hashed lookup per slot.
-   */
+  /** The memo asked for last: ranking asks one key of thousands of slots in a row. */
   private lastMemo: { key: string; memo: Int8Array } | undefined;
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   score = new Float64Array(0);
@@ -97,10 +93,8 @@ export class CountryShard {
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
   visited = new Uint32Array(0);
   private visitMark = 0;
-  /** Changes so far: answers about this country are valid for one version, unless watched. */
+  /** Changes so far: answers about this country are valid for one version. */
   version = 0;
-  /** Answers kept across the changes that do not alter them (see AnswerWatch). */
-  readonly watches = new AnswerWatches(() => this.version);
   /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
   digest = 0;
   size = 0;
@@ -141,15 +135,13 @@ export class CountryShard {
     for (const memo of this.memos.values()) memo[slot] = -1;
     this.text.add(slot, ev);
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.watches.check(slot);
-    this.bump();
+    this.version++;
   }
 
   /** Hides an entry: takes it off every list and frees its slot. */
   remove(entry: IndexedEvent): void {
     const slot = entry.slot;
     if (slot < 0 || this.events[slot] !== entry) throw new Error(`remove: ${entry.event.id} is not shown here`);
-    this.watches.check(slot);
     const ev = entry.event;
     this.text.remove(slot, ev);
     this.order.delete(slot);
@@ -169,7 +161,7 @@ export class CountryShard {
     entry.slot = -1;
     this.size--;
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.bump();
+    this.version++;
   }
 
   /** Replaces the content with these entries, built in one pass (start-up). */
@@ -228,23 +220,11 @@ export class CountryShard {
     this.longEvents.length = long.length;
     this.text.load(sorted.map((entry) => ({ slot: entry.slot, event: entry.event })));
     this.version++;
-    this.watches.clear();
   }
 
   /** A change that alters no shown event (an event hidden or unlisted elsewhere in the country, whose page changed). */
   touch(): void {
-    this.bump();
-  }
-
-  /** A shown entry shows something new without moving (the links of its duplicates): answers it is in end. */
-  altered(entry: IndexedEvent): void {
-    if (entry.slot >= 0 && this.events[entry.slot] === entry) this.watches.check(entry.slot);
-  }
-
-  /** One change more; the watched answers it was checked against hold on. */
-  private bump(): void {
-    const from = this.version++;
-    this.watches.advance(from);
+    this.version++;
   }
 
   /** The shown events in start order. */
@@ -294,19 +274,16 @@ export class CountryShard {
   }
 
   /**
-   * A small fact about the event at `slot` that depends on a query value (`key`), computed on first use by
-   * `make(entry, slot, value)` and kept until that slot changes: e.g. whether a title repeats a prompt's word. Read
-   * from a typed array, it spares ranking a visit to the event's object (scattered in the heap) for every candidate.
-   * At most 128 keys are kept. `make` is a function made once and given the query value, not a closure made per
-   * call: ranking asks this of tens of thousands of candidates per prompt, and a closure each was most of what a
-   * prompt allocated.
+   * A small fact (0–127) about the event at `slot` that depends on a query value named by `key`, computed by `make`
+   * on first use and kept until that slot changes: e.g. whether a title names a prompt's technology, which takes
+   * pattern matching that recurs from prompt to prompt. At most 128 keys are kept.
    */
-  memo<V>(key: string, slot: number, make: (entry: IndexedEvent, slot: number, value: V) => number, value: V): number {
+  memo(key: string, slot: number, make: (entry: IndexedEvent) => number): number {
     const last = this.lastMemo;
     const memo = last !== undefined && last.key === key ? last.memo : this.memoOf(key);
     let known = memo[slot]!;
     if (known === -1) {
-      known = make(this.events[slot]!, slot, value);
+      known = make(this.events[slot]!);
       memo[slot] = known;
     }
     return known;

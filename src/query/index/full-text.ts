@@ -1,9 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import MiniSearch from 'minisearch';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
-import { BulkMiniSearch, type ScoredMatches } from './bulk-minisearch.js';
+import { TermHits } from './term-hits.js';
+
+export { TermHits } from './term-hits.js';
 
 /** Lower-case, accent-folded, with simple plural endings removed, so "Konferenzen"/"meetups" meet "meetup". */
 export function processTerm(term: string): string | null {
@@ -11,17 +12,6 @@ export function processTerm(term: string): string | null {
   if (folded.length < 2) return null;
   if (folded.length > 4 && folded.endsWith('s') && !folded.endsWith('ss')) return folded.slice(0, -1);
   return folded;
-}
-
-/** What MiniSearch indexes of an event; `id` is the event's slot in its country shard. */
-export interface SearchDocument {
-  id: number;
-  title: string;
-  description: string;
-  organizer: string;
-  venue: string;
-  city: string;
-  topics: string;
 }
 
 export const SEARCH_FIELDS = ['title', 'organizer', 'topics', 'venue', 'city', 'description'] as const;
@@ -32,62 +22,30 @@ export function fieldBit(field: SearchField): number {
   return 1 << SEARCH_FIELDS.indexOf(field);
 }
 
-/**
- * The events matching one full-text term in a shard: their slots, how well each matches (BM25) and in which fields
- * (bits of `fieldBit`), in flat arrays ordered by slot. A term's hits are kept across prompts and dropped with the
- * next change of the shard: as objects, a common word's thousands of hits outlived the young generation and then
- * died, a large part of what reads under writes left to the full collections that pause every request. A slot is
- * found by binary search, as a Map of positions would be one more object per hit.
- */
-export class TermHits {
-  readonly slots: Int32Array;
-  readonly scores: Float64Array;
-  readonly fields: Uint8Array;
-  /** The best score, 0 without hits. */
-  readonly maxScore: number;
+/** How much a match in each field counts, in SEARCH_FIELDS order: a title says more than a description. */
+const BOOST = [3, 2, 1.5, 1, 1, 0.6];
+/** BM25+ (term-frequency saturation, length normalisation, a floor for any match). */
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+/** Words of this length also match the longer words they begin ("kube" → "kubernetes"), weighted down. */
+const PREFIX_FROM = 4;
+const PREFIX_WEIGHT = 0.375;
+/** Words of this length also match words a fifth of their length away in edits, at most two, weighted down. */
+const FUZZY_FROM = 5;
+const FUZZY_WEIGHT = 0.45;
+const MAX_EDITS = 2;
 
-  constructor(matches: ScoredMatches) {
-    const n = matches.size;
-    this.slots = new Int32Array(n);
-    this.scores = new Float64Array(n);
-    this.fields = new Uint8Array(n);
-    // In slot order: each slot with its index in `matches` in its low bits, sorted as plain numbers (exact below 2^53).
-    const order = new Float64Array(n);
-    for (let i = 0; i < n; i++) order[i] = (matches.idAt(i) as number) * ORDER_SPAN + i;
-    order.sort();
-    let best = 0;
-    for (let k = 0; k < n; k++) {
-      const at = order[k]! % ORDER_SPAN;
-      const score = matches.scoreAt(at);
-      this.slots[k] = (order[k]! - at) / ORDER_SPAN;
-      this.scores[k] = score;
-      this.fields[k] = matches.fieldsAt(at);
-      best = Math.max(best, score);
-    }
-    this.maxScore = best;
-  }
+/** Splits on spaces, line breaks and punctuation, as the full-text index always has. */
+const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 
-  get size(): number {
-    return this.slots.length;
+/** The processed terms of a text, as the index and queries derive them. */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.split(SPACE_OR_PUNCTUATION)) {
+    const term = processTerm(token);
+    if (term) out.push(term);
   }
-
-  /** Where `slot` is in the arrays, -1 when it is no hit. */
-  indexOf(slot: number): number {
-    const { slots } = this;
-    let lo = 0;
-    let hi = slots.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const at = slots[mid]!;
-      if (at === slot) return mid;
-      if (at < slot) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  }
+  return out;
 }
-/** Above any number of hits (a shard holds far fewer events), and slot × span stays below 2^53. */
-const ORDER_SPAN = 2 ** 24;
 
 /** Topic lists as searchable text; events read in bulk share their (frozen) topic lists, so this is mostly a lookup. */
 const TOPICS_TEXT = new WeakMap<readonly string[], string>();
@@ -101,38 +59,89 @@ function topicsText(topics: readonly string[]): string {
   return text;
 }
 
-function toDocument(slot: number, event: CatalogueEvent): SearchDocument {
-  return {
-    id: slot,
-    title: event.title,
-    description: event.description ?? '',
-    organizer: event.organizer,
-    venue: event.venue ?? '',
-    city: event.city ?? '',
-    topics: topicsText(event.topics),
-  };
+/** The searchable text of an event, field by field in SEARCH_FIELDS order. */
+function fieldsOf(event: CatalogueEvent): string[] {
+  return [
+    event.title,
+    event.organizer,
+    topicsText(event.topics),
+    event.venue ?? '',
+    event.city ?? '',
+    event.description ?? '',
+  ];
 }
 
-const INDEX_OPTIONS = { idField: 'id', fields: [...SEARCH_FIELDS], processTerm };
+/** Rows of `editDistance`, reused: it runs for every word of like length in the index when a query word is fuzzy. */
+let previousRow = new Uint16Array(64);
+let currentRow = new Uint16Array(64);
 
-const SEARCH_OPTIONS = {
-  boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
-  prefix: (t: string) => t.length >= 4,
-  fuzzy: (t: string) => (t.length >= 5 ? 0.2 : false),
-  // At most two edits: 0.2 of a long word would allow three ("modernisation" → "tokenisation").
-  maxFuzzy: 2,
-};
+/** Levenshtein distance of `a` and `b` when it is at most `max`; otherwise some number above `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (b.length >= previousRow.length) {
+    previousRow = new Uint16Array(b.length + 1);
+    currentRow = new Uint16Array(b.length + 1);
+  }
+  let row = previousRow;
+  let next = currentRow;
+  for (let j = 0; j <= b.length; j++) row[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    next[0] = i;
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost);
+      if (next[j]! < least) least = next[j]!;
+    }
+    if (least > max) return max + 1;
+    [row, next] = [next, row];
+  }
+  return row[b.length]!;
+}
+
+/** The edits a query word may be away from a word it matches (0: exact matches only). */
+const editsAllowed = (term: string) =>
+  term.length >= FUZZY_FROM ? Math.min(MAX_EDITS, Math.round(term.length * 0.2)) : 0;
 
 /**
- * The full-text index of one country shard (BM25 over title, organizer, topics, venue, city and description, with
- * prefix and fuzzy matching), documents keyed by slot. Adding and removing a document keeps every statistic exact,
- * so it ranks as an index built at once from the same documents would. Recent results are kept by term until the
- * shard's text next changes: people and programs ask with the same words over and over, and a common word
- * matches a large part of the catalogue.
+ * How a word of the index matches a query word: its weight (1 exact, less for a longer word it begins, less still
+ * for a word a few edits away), or 0 when it does not.
+ */
+export function matchWeight(query: string, term: string): number {
+  if (term === query) return 1;
+  if (query.length >= PREFIX_FROM && term.startsWith(query)) {
+    return (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * (term.length - query.length));
+  }
+  const edits = editsAllowed(query);
+  if (edits === 0) return 0;
+  const distance = editDistance(query, term, edits);
+  return distance <= edits ? (FUZZY_WEIGHT * term.length) / (term.length + distance) : 0;
+}
+
+/** One term's postings in one field: slot → how often the term occurs there. */
+type Postings = Map<number, number>;
+
+/**
+ * The full-text index of one country shard: BM25+ over title, organizer, topics, venue, city and description, with
+ * prefix and fuzzy matches of query words, documents keyed by slot. Its statistics (document count, field lengths
+ * summed) are kept exact through adds and removes, and matched words are visited in sorted order, so an index kept in
+ * step ranks exactly as one built at once from the same documents.
+ *
+ * Recent results are kept by query until the next change: people and programs ask with the same words over and over,
+ * and a common word matches a large part of the catalogue.
  */
 export class FullTextIndex {
-  private readonly search = new BulkMiniSearch<SearchDocument>(INDEX_OPTIONS);
-  /** Bounded by hits as well as terms: a common word matches tens of thousands of events at 100k. */
+  /** Per term, its postings in each field (index in SEARCH_FIELDS). */
+  private readonly postings = new Map<string, (Postings | undefined)[]>();
+  /** The terms in sorted order, for prefix matches. */
+  private sorted: string[] = [];
+  /** The terms by length, for fuzzy matches. */
+  private readonly byLength: Set<string>[] = [];
+  /** Each document's field lengths: its distinct words per field. */
+  private readonly lengths = new Map<number, number[]>();
+  /** Field lengths summed over the documents (their averages are these over the count). */
+  private readonly totalLengths = SEARCH_FIELDS.map(() => 0);
+  /** Bounded by hits as well as queries: a common word matches tens of thousands of events at 100k. */
   private readonly termHits = new LRUCache<string, TermHits>({
     max: 256,
     maxSize: 400_000,
@@ -140,12 +149,10 @@ export class FullTextIndex {
   });
 
   /**
-   * Which slots match a term, by term: kept in step with every change instead of dropped with `termHits`. Whether a
-   * document matches a term does not depend on the other documents (its scores do, through BM25's statistics), so a
-   * change touches only the changed slot in each set. Ranking asks this of the words that name technologies, which
-   * recur from prompt to prompt while the catalogue is written. At most 128 terms, and `maxKeptSlots` slots over all
-   * their sets, counted here (`keptSlots`) as the sets grow and shrink with changes: the cache measures a value only
-   * when it is stored.
+   * Which slots match a query, by query: kept in step with every change instead of dropped with `termHits`. Whether
+   * a document matches does not depend on the others (its scores do), so a change touches only its own slot in each
+   * set. Ranking asks this of the words that name technologies, which recur from prompt to prompt. At most 128
+   * queries, and `maxKeptSlots` slots over all their sets, counted here as the sets grow and shrink.
    */
   private readonly matching = new LRUCache<string, Set<number>>({
     max: 128,
@@ -155,9 +162,14 @@ export class FullTextIndex {
   });
   private keptSlots = 0;
   private readonly maxKeptSlots: number;
+  private loading = false;
 
   constructor({ maxKeptSlots = 200_000 }: { maxKeptSlots?: number } = {}) {
     this.maxKeptSlots = maxKeptSlots;
+  }
+
+  get size(): number {
+    return this.lengths.size;
   }
 
   /** Slots held over all kept sets of `slotsMatching`. */
@@ -165,22 +177,27 @@ export class FullTextIndex {
     return this.keptSlots;
   }
 
-  /** Drops the least recently asked sets until the kept slots are within bounds (the last set asked stays). */
-  private trimKept(): void {
-    while (this.keptSlots > this.maxKeptSlots && this.matching.size > 1) this.matching.pop();
-  }
-
   add(slot: number, event: CatalogueEvent): void {
-    const document = toDocument(slot, event);
-    this.search.add(document);
-    this.forgetHits();
-    if (this.matching.size === 0) return;
-    // The document alone in an index of its own, asked as the whole index is: it matches a term there exactly when
-    // it is among the term's hits in the whole index.
-    const alone = new MiniSearch<SearchDocument>(INDEX_OPTIONS);
-    alone.add(document);
-    for (const [term, slots] of this.matching.entries()) {
-      if (!slots.has(slot) && alone.search(term, SEARCH_OPTIONS).length > 0) {
+    if (this.lengths.has(slot)) throw new Error(`full text: slot ${slot} is in use`);
+    const texts = fieldsOf(event);
+    const lengths: number[] = [];
+    const words = new Set<string>();
+    texts.forEach((text, field) => {
+      const tokens = text.split(SPACE_OR_PUNCTUATION);
+      lengths[field] = new Set(tokens).size;
+      this.totalLengths[field]! += lengths[field]!;
+      for (const token of tokens) {
+        const term = processTerm(token);
+        if (!term) continue;
+        words.add(term);
+        const list = this.fieldPostings(term, field);
+        list.set(slot, (list.get(slot) ?? 0) + 1);
+      }
+    });
+    this.lengths.set(slot, lengths);
+    this.termHits.clear();
+    for (const [query, slots] of this.matching.entries()) {
+      if (!slots.has(slot) && matchesAny(termsOf(query), words)) {
         slots.add(slot);
         this.keptSlots++;
       }
@@ -190,51 +207,187 @@ export class FullTextIndex {
 
   /** Removes the document `add` made of this slot and event. */
   remove(slot: number, event: CatalogueEvent): void {
-    this.search.remove(toDocument(slot, event));
-    this.forgetHits();
+    const lengths = this.lengths.get(slot);
+    if (!lengths) return;
+    fieldsOf(event).forEach((text, field) => {
+      this.totalLengths[field]! -= lengths[field]!;
+      for (const term of termsOf(text)) {
+        const fields = this.postings.get(term);
+        fields?.[field]?.delete(slot);
+        if (fields?.[field]?.size === 0) fields[field] = undefined;
+        if (fields?.every((list) => list === undefined)) this.forgetTerm(term);
+      }
+    });
+    this.lengths.delete(slot);
+    this.termHits.clear();
     for (const slots of this.matching.values()) if (slots.delete(slot)) this.keptSlots--;
   }
 
-  private forgetHits(): void {
-    if (this.termHits.size > 0) this.termHits.clear();
-  }
-
-  /** Replaces the content with these documents, added in bulk (see BulkMiniSearch). */
+  /** Replaces the content with these documents. */
   load(documents: Iterable<{ slot: number; event: CatalogueEvent }>): void {
-    this.search.removeAll();
-    const batch: SearchDocument[] = [];
-    for (const { slot, event } of documents) batch.push(toDocument(slot, event));
-    this.search.addAll(batch);
-    this.search.forgetBulkMemo();
-    this.termHits.clear();
+    this.postings.clear();
+    this.sorted.length = 0;
+    this.byLength.length = 0;
+    this.lengths.clear();
+    this.totalLengths.fill(0);
     this.matching.clear();
+    // Terms are sorted once at the end rather than inserted in order one by one.
+    this.loading = true;
+    try {
+      for (const { slot, event } of documents) this.add(slot, event);
+    } finally {
+      this.loading = false;
+    }
+    this.sorted = [...this.postings.keys()].sort();
+    this.termHits.clear();
   }
 
-  get size(): number {
-    return this.search.documentCount;
-  }
-
-  /** The slots of the events matching one query term, as `searchTerm` finds them, without their scores. */
-  slotsMatching(term: string): ReadonlySet<number> {
-    let slots = this.matching.get(term);
+  /** The slots of the events matching a query, as `searchTerm` finds them, without their scores. */
+  slotsMatching(query: string): ReadonlySet<number> {
+    let slots = this.matching.get(query);
     if (!slots) {
-      slots = new Set(this.searchTerm(term).slots);
-      this.matching.set(term, slots);
+      slots = new Set(this.searchTerm(query).slots);
+      this.matching.set(query, slots);
       this.keptSlots += slots.size;
       this.trimKept();
     }
     return slots;
   }
 
-  /** The events matching one query term, with their scores and the fields they matched. */
-  searchTerm(term: string): TermHits {
-    let hits = this.termHits.get(term);
+  /**
+   * The events matching a query (any of its words), with their scores and the fields they matched. A document's score
+   * is, over the query's words, the sum of each matching word's BM25+ score per field, weighted by the field's boost
+   * and by how the word matches (see `matchWeight`); times the number of distinct query words it matches.
+   */
+  searchTerm(query: string): TermHits {
+    let hits = this.termHits.get(query);
     if (!hits) {
-      // Ids are slots; field ids are positions in SEARCH_FIELDS (INDEX_OPTIONS lists them in that order), so a match's
-      // field bits are those of `fieldBit`.
-      hits = new TermHits(this.search.scoreQuery(term, SEARCH_OPTIONS));
-      this.termHits.set(term, hits);
+      hits = this.score(query);
+      this.termHits.set(query, hits);
     }
     return hits;
   }
+
+  private score(query: string): TermHits {
+    const words = termsOf(query);
+    const totals = new Map<number, { score: number; fields: number; words: number }>();
+    words.forEach((word) => {
+      const bit = 1 << words.indexOf(word);
+      const sums = new Map<number, { score: number; fields: number }>();
+      for (const [term, weight] of this.derived(word)) this.addScores(term, weight, sums);
+      for (const [slot, { score, fields }] of sums) {
+        const total = totals.get(slot);
+        if (total) {
+          total.score += score;
+          total.fields |= fields;
+          total.words |= bit;
+        } else totals.set(slot, { score, fields, words: bit });
+      }
+    });
+    const slots = [...totals.keys()].sort((a, b) => a - b);
+    return new TermHits(
+      slots,
+      slots.map((slot) => {
+        const { score, words } = totals.get(slot)!;
+        return score * Math.max(1, bitCount(words));
+      }),
+      slots.map((slot) => totals.get(slot)!.fields),
+    );
+  }
+
+  /** The terms of the index a query word matches, with their weights: itself, then the others in sorted order. */
+  private derived(word: string): [string, number][] {
+    const out: [string, number][] = [];
+    if (this.postings.has(word)) out.push([word, 1]);
+    const candidates = new Set<string>();
+    if (word.length >= PREFIX_FROM) {
+      for (let i = lowerBound(this.sorted, word); i < this.sorted.length; i++) {
+        if (!this.sorted[i]!.startsWith(word)) break;
+        candidates.add(this.sorted[i]!);
+      }
+    }
+    const edits = editsAllowed(word);
+    for (let length = word.length - edits; length <= word.length + edits; length++) {
+      for (const term of this.byLength[length] ?? []) candidates.add(term);
+    }
+    candidates.delete(word);
+    for (const term of [...candidates].sort()) {
+      const weight = matchWeight(word, term);
+      if (weight > 0) out.push([term, weight]);
+    }
+    return out;
+  }
+
+  /** A matched term's BM25+ scores, each field in turn, into `sums`. */
+  private addScores(term: string, weight: number, sums: Map<number, { score: number; fields: number }>): void {
+    const count = this.lengths.size;
+    this.postings.get(term)!.forEach((list, field) => {
+      if (!list) return;
+      const idf = Math.log(1 + (count - list.size + 0.5) / (list.size + 0.5));
+      const average = this.totalLengths[field]! / count;
+      for (const [slot, freq] of list) {
+        const length = this.lengths.get(slot)![field]!;
+        const raw =
+          idf * (BM25.d + (freq * (BM25.k + 1)) / (freq + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
+        const score = weight * BOOST[field]! * raw;
+        const sum = sums.get(slot);
+        if (sum) {
+          sum.score += score;
+          sum.fields |= 1 << field;
+        } else sums.set(slot, { score, fields: 1 << field });
+      }
+    });
+  }
+
+  private fieldPostings(term: string, field: number): Postings {
+    let fields = this.postings.get(term);
+    if (!fields) {
+      fields = [];
+      this.postings.set(term, fields);
+      if (!this.loading) this.sorted.splice(lowerBound(this.sorted, term), 0, term);
+      this.byLength[term.length] ??= new Set();
+      this.byLength[term.length]!.add(term);
+    }
+    let list = fields[field];
+    if (!list) {
+      list = new Map();
+      fields[field] = list;
+    }
+    return list;
+  }
+
+  private forgetTerm(term: string): void {
+    this.postings.delete(term);
+    this.sorted.splice(lowerBound(this.sorted, term), 1);
+    this.byLength[term.length]?.delete(term);
+  }
+
+  /** Drops the least recently asked sets until the kept slots are within bounds (the last set asked stays). */
+  private trimKept(): void {
+    while (this.keptSlots > this.maxKeptSlots && this.matching.size > 1) this.matching.pop();
+  }
+}
+
+/** Whether any of a document's words matches any query word. */
+function matchesAny(query: string[], words: Set<string>): boolean {
+  for (const word of query) for (const term of words) if (matchWeight(word, term) > 0) return true;
+  return false;
+}
+
+function bitCount(bits: number): number {
+  let n = 0;
+  for (; bits !== 0; bits &= bits - 1) n++;
+  return n;
+}
+
+/** The first position in sorted `list` whose item is not below `item`. */
+function lowerBound(list: readonly string[], item: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < item) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -9,9 +9,7 @@ import { remembered } from '../memo.js';
 
 /**
  * An event with everything the engine needs precomputed once, when it enters the index rather than per query.
- * Its times are not copied here as numbers: a number field holds a heap object of its own, some 300k of them at 100k
- * events for every full collection to mark. Shown events have them in their shard's typed columns; the rest read
- * the event's dates.
+ * Its times are not copied here: shown events have them in their shard's columns; the rest read the event's dates.
  */
 export interface IndexedEvent {
   event: CatalogueEvent;

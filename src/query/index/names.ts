@@ -21,10 +21,7 @@ const ORGANIZER_WORDS = new Map<string, readonly string[]>();
 
 /**
  * The entry's title and organizer words, the words' strings shared. The title's list is made on each call rather
- * than kept on the entry: a list per event is two heap objects more per event for every full collection to mark
- * (200k at 100k events), and it is asked for rarely — when the entry is indexed, for a prompt's phrase among the
- * events that have every one of its words, and for the reasons of a page of results — while an organizer's list
- * is shared by all its events.
+ * than kept on the entry, as it is asked for rarely (indexing, phrases, reasons); an organizer's list is shared.
  */
 export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
   return {

@@ -154,10 +154,8 @@ const WARM_UP_TEXTS = [
 ];
 
 /**
- * Runs every chrono parser twice over a few prompts. V8 compiles a regular expression to machine code the second
- * time it runs, which for chrono's largest patterns is slow enough to notice (docs/performance.md): paid here, at
- * start-up, rather than by the first prompts that hold a date-like word. Process-wide: `serve` calls it once,
- * before the service listens.
+ * Runs every chrono parser twice over a few prompts, so that compiling chrono's largest patterns is paid at start-up
+ * rather than by the first prompts that hold a date-like word. Process-wide: `serve` calls it once, before listening.
  */
 export function warmUpDateParsing(): void {
   const ref = new Date();

@@ -182,11 +182,9 @@ export const NOT_A_CANDIDATE = 127;
  * NOT_A_CANDIDATE. Whether a slot is a hit of the term changes only when that slot's event does, which resets it.
  */
 export function evidenceAt(shard: CountryShard, slot: number, t: PreparedTechnology): number {
-  return shard.memo(t.memo, slot, evidenceOf, t);
-}
-
-function evidenceOf(e: IndexedEvent, slot: number, t: PreparedTechnology): number {
-  return t.hits.has(slot) || carriesAny(e.event, t.topics) ? technologyEvidence(e, t) : NOT_A_CANDIDATE;
+  return shard.memo(t.memo, slot, (e) =>
+    t.hits.has(slot) || carriesAny(e.event, t.topics) ? technologyEvidence(e, t) : NOT_A_CANDIDATE,
+  );
 }
 
 /** The words a name uses for a technology, for the reason. */

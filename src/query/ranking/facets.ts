@@ -17,7 +17,6 @@ import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
-import { memoKeys } from '../memo.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
 import {
@@ -135,7 +134,7 @@ const technology: Facet<PreparedTechnology> = {
 };
 
 /** 0: not on the topic; 1: on it, the title not naming the field; 2: naming a part of it; 3: the field as a whole. */
-function titleOnTopic(e: IndexedEvent, _slot: number, slug: TopicSlug): number {
+function titleOnTopic(e: IndexedEvent, slug: TopicSlug): number {
   if (!e.event.topics.includes(slug)) return 0;
   const words = titleNamesTopic(e.event, slug);
   return words ? (words.whole ? 3 : 2) : 1;
@@ -148,7 +147,7 @@ const topic: Facet<AskedField> = {
   asks: (q) => q.fields,
   candidates: (shard, f, _q, visit) => visitList(shard.byTopic.get(f.slug), visit),
   score(shard, slot, f) {
-    const named = shard.memo(TITLE_KEY(f.slug), slot, titleOnTopic, f.slug);
+    const named = shard.memo(`title|${f.slug}`, slot, (e) => titleOnTopic(e, f.slug));
     if (named === 0) return 0;
     return named === 1 ? POINTS.field : POINTS.field + (named === 3 ? POINTS.fieldTitle : POINTS.fieldTitlePart);
   },
@@ -238,7 +237,7 @@ function namedInFields(named: Named, f: ImpliedFields): number {
 }
 
 /** 1: carries an implied field and names no neighbour only; 2: a general tech event; 0: neither. */
-function impliedFit(e: IndexedEvent, _slot: number, f: ImpliedFields): number {
+function impliedFit(e: IndexedEvent, f: ImpliedFields): number {
   const ev = e.event;
   if (carriesAny(ev, f.slugs)) {
     const title = namedInFields(titleNames(ev), f);
@@ -253,7 +252,7 @@ const field: Facet<ImpliedFields> = {
   role: 'rank',
   asks: (q) => (q.implied ? [q.implied] : NONE),
   score(shard, slot, f) {
-    const fit = shard.memo(f.memo, slot, impliedFit, f);
+    const fit = shard.memo(f.memo, slot, (e) => impliedFit(e, f));
     return fit === 1 ? POINTS.implied : fit === 2 ? POINTS.general : 0;
   },
   reasons(shard, slot, f, _q, out) {
@@ -276,7 +275,6 @@ const format: Facet<Format> = {
     visitList(shard.byFormat.get(f), visit);
     if (f !== 'hybrid') visitList(shard.byFormat.get('hybrid'), visit);
   },
-  // From the shard's format column: every candidate of a format asked for is scored, often most of a country.
   score(shard, slot, f) {
     const code = shard.formatCode[slot];
     return code === formatCode(f) ? POINTS.format : code === HYBRID ? HYBRID_POINTS : 0;
@@ -288,23 +286,13 @@ const format: Facet<Format> = {
   },
 };
 
-const TITLE_KEY = memoKeys('title');
-const PRICE_KEY = memoKeys('price');
-const SENIORITY_KEY = memoKeys('seniority');
-const KIND_KEY = memoKeys('kind');
-
-// What the price, seniority and kind facets memoize per slot: 1 when the event is what the prompt asks, else 0.
-const pricedAs = (e: IndexedEvent, _slot: number, p: 'free' | 'paid') => (e.event.priceType === p ? 1 : 0);
-const forSeniority = (e: IndexedEvent, _slot: number, s: Seniority) => (e.event.seniority.includes(s) ? 1 : 0);
-const ofKind = (e: IndexedEvent, _slot: number, k: EventKind) => (e.kinds.has(k) ? 1 : 0);
-
 const price: Facet<'free' | 'paid'> = {
   name: 'price',
   role: 'filter',
   constraint: 'price',
   asks: (q) => (q.u.price ? [q.u.price] : NONE),
   candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
-  score: (shard, slot, p) => (shard.memo(PRICE_KEY(p), slot, pricedAs, p) === 1 ? POINTS.price : 0),
+  score: (shard, slot, p) => (shard.at(slot).event.priceType === p ? POINTS.price : 0),
   reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
 };
 
@@ -328,7 +316,7 @@ const seniority: Facet<Seniority> = {
   constraint: 'audience',
   asks: (q) => q.u.seniority,
   candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
-  score: (shard, slot, s) => (shard.memo(SENIORITY_KEY(s), slot, forSeniority, s) === 1 ? POINTS.seniority : 0),
+  score: (shard, slot, s) => (shard.at(slot).event.seniority.includes(s) ? POINTS.seniority : 0),
   reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
 };
 
@@ -338,7 +326,7 @@ const kind: Facet<EventKind> = {
   constraint: 'kind',
   asks: (q) => q.u.kinds,
   candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
-  score: (shard, slot, k) => (shard.memo(KIND_KEY(k), slot, ofKind, k) === 1 ? POINTS.kind : 0),
+  score: (shard, slot, k) => (shard.at(slot).kinds.has(k) ? POINTS.kind : 0),
   reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
 };
 

@@ -1,9 +1,7 @@
 /**
  * Scores are counted in whole points, a thousandth of a weight each: a facet's score is `points(weight)`, and the
  * fixed weights are in POINTS (facet.ts). Whole numbers add up exactly in any order, so scoring over posting lists
- * and the reference scan agree to the last point however they reach a sum; and a whole number returned from a facet
- * is a small integer to V8, where a fraction would be a heap object made per candidate scored (tens of thousands per
- * prompt). A thousandth is finer than any difference the weights mean: 45 km of distance spans 1,500 points.
+ * and the reference scan agree to the last point however they reach a sum. A thousandth is finer than any difference the weights mean: 45 km of distance spans 1,500 points.
  */
 export const POINTS_PER_WEIGHT = 1000;
 

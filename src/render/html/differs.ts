@@ -3,8 +3,8 @@ import { calendarDay, dayText, localDay } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
-import { type Alternative, type SearchResult, zoneOf } from '../../query/engine.js';
 import { titleNames } from '../../query/ranking/evidence.js';
+import { type Alternative, type SearchResult, zoneOf } from '../../query/read-index.js';
 import { countryName } from './i18n.js';
 import { windowPeriod } from './understood.js';
 
