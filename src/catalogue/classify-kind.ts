@@ -4,10 +4,7 @@ import type { CatalogueEvent } from './event.js';
 import { matchLexicon } from './lexicon.js';
 import { type EventKind, isEventKind } from './taxonomy.js';
 
-/**
- * Sources that list only conferences: the conference data sets of the shipped feeds, and `curated` (the confs.tech
- * snapshot as the relevance evaluation loads it).
- */
+/** Sources listing only conferences (`curated`: the confs.tech snapshot of the relevance evaluation). */
 const CONFERENCE_SOURCES: ReadonlySet<string> = new Set(['curated', 'confs-tech', 'devopsdays', 'developers-events']);
 
 /** An evening gathering starts between these local hours and lasts at most MEETUP_HOURS. */
@@ -16,9 +13,8 @@ const EVENING_UNTIL = 21;
 const MEETUP_HOURS = 5;
 
 /**
- * Whether an event has the shape of a meetup: in person (or hybrid), starting in the evening, over within a few
- * hours — "Python Zürich: Polars & DuckDB", "Cologne.js", "SwissAI Talks" are meetups though their titles do not say
- * so. Not a conference or hackathon, and not from a source of conferences.
+ * A meetup's shape: in person, starting in the evening, over in a few hours ("Cologne.js" is a meetup though its title
+ * does not say so). Never a conference or hackathon, or from a conference source.
  */
 function eveningGathering(
   event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'format' | 'country'>,
@@ -30,10 +26,7 @@ function eveningGathering(
   return hour >= EVENING_FROM && hour < EVENING_UNTIL && hours <= MEETUP_HOURS;
 }
 
-/**
- * Words that name a day of talks in a title ("Rust Day", "IT-Tage") but only a span of time in a description
- * ("une journée pour découvrir…").
- */
+/** Words naming a day of talks in a title ("Rust Day") but only a span of time in a description. */
 const DAY_TERMS: ReadonlySet<string> = new Set(['day', 'tag', 'tage', 'journee', 'giornata']);
 
 /** The kinds of event a text names, in the order it names them. */
@@ -62,10 +55,8 @@ function shortInPerson(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 
 }
 
 /**
- * What kind of event this is (meetup, conference, …): from the words of its title, or when the title names none, of
- * its description's first sentence; for the conference data sets (confs.tech, devopsdays, developers.events) a
- * conference unless the title says otherwise; and a meetup, too, when it has a meetup's shape (an evening of a few
- * hours in person: see eveningGathering) or is a networking gathering of a few hours in person.
+ * The kinds of an event: from its title's words, else its description's first sentence; conference sources are
+ * conferences unless the title says otherwise; a meetup too with a meetup's shape (eveningGathering).
  */
 export function classifyKinds(
   event: Pick<CatalogueEvent, 'title' | 'description' | 'source' | 'start' | 'end' | 'allDay' | 'format' | 'country'>,

@@ -1,7 +1,4 @@
-/**
- * Classifies imported events from their title / description (and source topic names) with the shared lexicon.
- * Used when a source gives no topics or seniority of its own.
- */
+/** Topics and seniority of imported events from their words, when a source gives none of its own. */
 import { CONFS_TECH_TOPIC_MAP, type LexiconHit, matchLexicon } from './lexicon.js';
 import {
   type Audience,
@@ -74,10 +71,7 @@ function addTopicHits(t: Tally<TopicSlug>, hits: LexiconHit[], source: 'title' |
   }
 }
 
-/**
- * Topics of an event, most relevant first: title hits weigh 3, source hints (e.g. confs.tech `javascript`) 2,
- * description hits 1 (capped). Always at least one slug: `general` only when nothing else applies.
- */
+/** Topics, most relevant first: title hits 3, source hints 2, description 1 (capped); `general` when nothing fits. */
 export function classifyTopics(title: string, description?: string, hints?: readonly string[]): TopicSlug[] {
   const t = tally<TopicSlug>();
   addTopicHits(t, matchLexicon(title), 'title', TITLE_WEIGHT);
@@ -107,9 +101,8 @@ function classifyKind<T extends string>(
 }
 
 /**
- * Seniority levels an event addresses ("for students", "Einsteiger", "CTO roundtable"), strongest first, ties in
- * SENIORITIES order. Empty when there is no signal. A level seen only in the description needs two mentions there
- * (words like "expert", "leader", "introduction" are common in passing).
+ * Seniority levels addressed, strongest first; a level only in the description needs two mentions there ("expert"
+ * is common in passing).
  */
 export function classifySeniority(title: string, description?: string): Seniority[] {
   return classifyKind('seniority', isSeniority, 2, title, description, (v) => SENIORITIES.indexOf(v));

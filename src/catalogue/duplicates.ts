@@ -1,21 +1,15 @@
 /**
- * Cross-source duplicates: the same event reached through two sources (a confs.tech conference, the same one pushed
- * by its host, or in a Meetup/Luma feed) must show once. Pure functions over stored events, no database.
+ * Cross-source duplicates: the same event reached through two sources must show once. Pure functions, no database.
  *
  * Two events are duplicates when all of these hold:
  * - same country;
- * - equal titles after normalisation: case, accents and punctuation folded (as place names are: "Zürich" =
- *   "Zurich" = "Zuerich"), and a leading or trailing year or edition mark removed ("2026", "'26", "#3", "(2026)",
- *   "Vol. 2", "3rd edition");
+ * - equal titles after folding case, accents and punctuation (as place names are) and dropping a leading or trailing
+ *   year or edition mark ("2026", "'26", "#3", "Vol. 2", "3rd edition");
  * - starts within ±36 hours (a day's offset through time zones, or all-day vs timed listings);
  * - the same city place, when both name a city;
- * - different owners: one owner's events are never merged (each owner keys its own events; a weekly series shares
- *   its title), which also keeps a chain of daily instances from collapsing.
- * Groups are complete: every member matches every other (no chaining A~B~C into A~C).
- * The canonical record is the richest (see `richness`: host-pushed over imported, then more filled fields); the
- * others' links stay available as "also listed at" (`alsoListedAt`).
- *
- * Cost: one pass to bucket by country + normalised title (O(n)), then a sweep per bucket sorted by start.
+ * - different owners: each owner keys its own events, and a weekly series shares its title.
+ * Every member of a group matches every other (no chaining A~B~C into A~C). The canonical record is the richest
+ * (`richness`); the others' links show as "also listed at".
  */
 
 import { foldName, resolveCity } from '../places/gazetteer.js';
@@ -45,10 +39,7 @@ export function duplicateKey(event: Pick<CatalogueEvent, 'country' | 'title'>): 
   return [event.country, normaliseTitle(event.title)].join('|');
 }
 
-/**
- * How much an event tells: a host's own push outweighs any import (it knows best), then filled fields — an exact
- * point over a centroid, a description, capacity, a price amount, a venue, clock times, an end, topics.
- */
+/** How much an event tells: a host's own push outweighs any import, then filled fields (exact point, description…). */
 export function richness(event: CatalogueEvent): number {
   let score = event.owner.startsWith('key:') ? 100 : 0;
   score += event.geoPrecision === 'exact' ? 8 : event.geoPrecision === 'city' ? 3 : 0;
@@ -122,10 +113,7 @@ function clusterBucket(bucket: { event: CatalogueEvent; order: number }[], out: 
   }
 }
 
-/**
- * Every event in exactly one group (most groups are single events with no duplicates), in the order of their first
- * appearance in `events`. Meant for the whole catalogue at once.
- */
+/** Every event in exactly one group, in order of first appearance; meant for the whole catalogue at once. */
 export function groupDuplicates(events: CatalogueEvent[]): DuplicateGroup[] {
   const buckets = new Map<string, { event: CatalogueEvent; order: number }[]>();
   events.forEach((event, order) => {
@@ -145,10 +133,7 @@ export function groupDuplicates(events: CatalogueEvent[]): DuplicateGroup[] {
   return groups;
 }
 
-/**
- * The groups of events that share one duplicate key, in the order of their first members in `events`: what the read
- * index recomputes for the one key a change touches.
- */
+/** The groups sharing one duplicate key, in order of first members: what the index recomputes for a change. */
 export function groupSameKey(events: readonly CatalogueEvent[]): DuplicateGroup[] {
   return clustered(events.map((event, order) => ({ event, order }))).map((c) => c.group);
 }

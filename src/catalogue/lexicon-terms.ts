@@ -1,13 +1,8 @@
 /**
- * Surface terms (en/de/fr/it) of the shared lexicon. Each string is a comma-separated group of terms; the matcher in
- * lexicon.ts folds case and accents, treats hyphens/spaces alike, adds the joined form of multi-word terms
- * ("machine learning" → "machinelearning"), ä/ö/ü → ae/oe/ue spellings and simple plural/inflected forms
- * (+s, +es, +en, +n, +e, +er, +innen, y→ies) of the last word, so list base forms only.
- *
- * Markers: a leading `~` means "only next to an event/context word or a term of the same meaning" (Go, Vue, PM, R),
- * so "Go meetup" and "Rust, Go and Java" are languages but "Let's go to Berlin" is not; a leading `^` means "not as
- * the tail of a hyphenated word" ("gluten-free" is no price). Dotted acronyms (A.I., K.I.) match only with the dots.
- * A term listed under several meanings (e.g. "leadership": topic and seniority) yields one hit per meaning.
+ * Surface terms (en/de/fr/it) of the lexicon, comma-separated groups of base forms: the matcher (lexicon.ts) folds
+ * case, accents and ä→ae, treats hyphens and spaces alike and adds joined forms and simple inflections.
+ * Markers: `~` only next to a context word or a term of the same meaning ("Go meetup", not "Let's go to Berlin");
+ * `^` not as the tail of a hyphenated word ("gluten-free" is no price). Dotted acronyms (K.I.) match only with dots.
  */
 import type { Audience, EventKind, Format, Price, Seniority, TopicSlug } from './taxonomy.js';
 
@@ -175,10 +170,8 @@ export const TOPIC_TERMS: Record<Exclude<TopicSlug, 'general'>, Terms> = {
 };
 
 /**
- * The words that name a topic's field itself, in en/de/fr/it (a subset of its TOPIC_TERMS), and the people who
- * practise it ("CTO" asks for engineering leadership, "tester" for testing). A search for "AI" is answered as well by
- * a title saying "KI" or "IA"; words more specific than the field ("Python", "Kubernetes", "MLOps") ask for that
- * technology (see lexicon-technologies.ts), and the field only weakly.
+ * The words naming a topic's field itself and its practitioners ("CTO", "tester"), so "AI" is answered by a title
+ * saying "KI"; more specific words ("Python") ask for their technology (lexicon-technologies.ts), the field weakly.
  */
 export const TOPIC_NAMES: Record<Exclude<TopicSlug, 'general'>, string> = {
   'ai-ml':
@@ -313,10 +306,7 @@ export const CONTEXT_WORDS =
   'developer, devs, dev, community, programming, language, lang, user, team, day, days, night, edition, entwickler, ' +
   'programmierung, developpeur, sviluppatori, jobs';
 
-/**
- * confs.tech topic names → our slugs. `networking` is ambiguous in the data (computer networks vs. people
- * networking) so it maps to nothing; `general` maps to `general`, which classifyTopics drops when anything else fits.
- */
+/** confs.tech topics → our slugs; `networking` is ambiguous there (computers or people) and maps to nothing. */
 export const CONFS_TECH_TOPIC_MAP: Record<string, TopicSlug[]> = {
   accessibility: ['design'],
   android: ['mobile'],

@@ -1,8 +1,6 @@
 /**
- * The shared lexicon matcher: finds topic / seniority / format / price / audience / event-kind terms in free text
- * (a search query, or an imported event's title and description). Case- and accent-insensitive, word-boundary aware,
- * longest match wins, no overlapping spans, simple inflections and hyphen/space variants. The term tables live in
- * lexicon-terms.ts and are compiled once at module load into a Map keyed by the first folded token.
+ * Finds lexicon terms (topic, seniority, format, price, audience, kind) in free text: case- and accent-insensitive,
+ * on word boundaries, longest match wins, no overlaps. The tables live in lexicon-terms.ts.
  */
 
 import {
@@ -35,9 +33,8 @@ export type LexiconKind = 'topic' | 'seniority' | 'format' | 'price' | 'audience
 export type LexiconValue = TopicSlug | Seniority | Format | Price | Audience | EventKind;
 
 /**
- * One matched term. `start`/`length` index the ORIGINAL text (`text.slice(start, start + length)` is the surface
- * form); `term` is the lexicon's canonical spelling. A term with several meanings ("founders": audience + seniority,
- * "webinar": eventKind + format) yields one hit per meaning with the same span; distinct spans never overlap.
+ * One matched term: `start`/`length` index the original text, `term` is the canonical spelling. A term of several
+ * meanings ("webinar": kind + format) yields one hit per meaning on the same span.
  */
 export interface LexiconHit {
   kind: LexiconKind;
@@ -149,10 +146,7 @@ for (const list of INDEX.values()) {
     if (c.keys.length === 1 && c.meanings.some((m) => m.kind === 'eventKind')) CONTEXT.add(c.keys[0]!);
 }
 
-/**
- * German-style compounds split as <term><head>, e.g. "KI-Konferenz" written "Sicherheitskonferenz", "Datentag",
- * "Gründerfrühstück".
- */
+/** Heads of German compounds split as <term><head>: "Sicherheitskonferenz", "Datentag", "Gründerfrühstück". */
 const COMPOUND_HEADS = (
   'konferenzen konferenz kongress tagungen tagung meetups meetup workshops workshop stammtisch gipfel forum treffen ' +
   'messe summit talks talk tage tag days day camp szene community netzwerk events event abend woche week night ' +
@@ -209,9 +203,8 @@ function findCompound(key: string): { prefix: Cand; head: Cand | undefined } | u
 const CONJUNCTIONS = new Set(['and', 'und', 'et', 'e', 'or', 'oder', 'ou', 'o']);
 
 /**
- * A `~` term (Go, Vue, PM, R, BI) counts when followed by an event/context word ("Go meetup", "R user group") or
- * listed next to a term of the same meaning ("Rust, Go and Java"), or when it is the whole text (a search for
- * "Go"); never right after a number ("7 PM").
+ * A `~` term (Go, R, PM) counts before a context word ("Go meetup"), next to a term of the same meaning ("Rust, Go"),
+ * or as the whole text; never right after a number ("7 PM").
  */
 function inContext(c: Cand, toks: Tok[], i: number, len: number): boolean {
   const prev = toks[i - 1];
@@ -294,10 +287,7 @@ export function isLexiconWord(word: string): boolean {
 let topicNames: Map<string, Set<string>> | undefined;
 const namesKey = (term: string) => keysOf(term).join(' ');
 
-/**
- * A term's folded words, single-spaced, without its `~`/`^` marker ("Node.js" → "node js", "~Go" → "go"): how terms
- * are compared, e.g. a hit's canonical `term` with a table's spelling of it.
- */
+/** A term's folded words without its `~`/`^` marker ("~Go" → "go"): how terms are compared. */
 export const termKey = (term: string): string => namesKey(term.replace(/^[~^]/, ''));
 
 /** The terms of comma-separated groups, as the tables of lexicon-terms.ts write them. */
@@ -346,9 +336,8 @@ function oneEditApart(a: string, b: string, substitution: boolean): boolean {
 let topicWords: Cand[] | undefined;
 
 /**
- * The topic a misspelt single word most likely means ("Kubernets" → Kubernetes, "Pyhton" → Python): topic terms of
- * one word that are one insertion, deletion or swap of neighbours away (or one substitution, for longer words).
- * Undefined for short words, for words no term is near, and when terms of different topics are equally near.
+ * The topic a misspelt word most likely means ("Pyhton" → Python): one edit away from a one-word topic term; undefined
+ * when short, when nothing is near, or when topics tie.
  */
 export function closestTopicTerm(word: string): { slug: TopicSlug; term: string } | undefined {
   const w = foldText(word);

@@ -1,14 +1,9 @@
 /**
- * Technologies: what a topic's specific terms name. A topic is a field ("Programming languages", "Data"); a
- * technology is one thing within it (Java, PostgreSQL, Kubernetes), named by several terms — its name, its other
- * spellings, its own events and series ("JCON", "JavaLand" and "JUG" are Java; "PGConf" is PostgreSQL) — and part of
- * wider technologies (Spring Boot is Java, Java runs on the JVM, Svelte is JavaScript). The field itself is the
- * widest: its names (TOPIC_NAMES) and the series about the whole field (DevOpsDays for Cloud & DevOps).
- *
- * Ranking reads a prompt's specific term through this table: an event naming the same technology, or a part of it,
- * is what was asked; one naming a wider technology or the field is an acceptable answer; one naming a neighbour of
- * the same field (PyCon for "Java") is not. Every term here must be a topic term of the lexicon (a test checks);
- * a specific topic term not listed is a technology of its own.
+ * Technologies: one thing within a topic's field (Java, PostgreSQL), named by several terms (its spellings, its own
+ * series: "JCON" and "JUG" are Java) and part of wider ones (Spring Boot is Java, Svelte is JavaScript); the field is
+ * the widest. Ranking reads a prompt's specific term through this table: the same technology or a part of it is what
+ * was asked; a wider one or the field is acceptable; a neighbour (PyCon for "Java") is not.
+ * Every term must be a topic term of the lexicon (a test checks); one not listed is a technology of its own.
  */
 
 import type { TopicSlug } from './taxonomy.js';
@@ -238,10 +233,7 @@ export const TECHNOLOGIES: Record<string, Technology> = {
   mentoring: { terms: 'mentoring, mentorat, mentorship' },
 };
 
-/**
- * Series about a whole field: typed, a name like any other ("DevOpsDays" asks for DevOpsDays); in a title, evidence
- * of the field, as its names are (a DevOpsCon is an answer to "Kubernetes Konferenz").
- */
+/** Series about a whole field: typed, a name like any other; in a title, evidence of the field. */
 export const FIELD_SERIES: Partial<Record<TopicSlug, string>> = {
   data: 'data2day',
   'cloud-devops': 'DevOpsDays, DevOpsCon',

@@ -14,9 +14,8 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export const MAX_PARAM_LENGTH = 200;
 
 /**
- * Connections the kernel holds for the server until it accepts them (capped by net.core.somaxconn). Node's default,
- * 511, overflows when a crowd connects at once while the event loop is busy: the kernel drops the rest of the SYNs,
- * and their clients retry after 1, 3, 7… seconds. This holds thousands, so connecting stays a matter of milliseconds.
+ * The kernel's accept queue (capped by net.core.somaxconn): Node's default 511 overflows when a crowd connects while
+ * the event loop is busy, and dropped SYNs are retried only after 1, 3, 7… seconds.
  */
 export const LISTEN_BACKLOG = 4096;
 
@@ -34,10 +33,9 @@ function isWrite(request: FastifyRequest): boolean {
 }
 
 /**
- * The bucket a request is counted in, decided without a database hit. Writes: per API key, named by the key's
- * public id plus a short fingerprint of its secret, so a forged token carrying somebody else's id (the id is not
- * secret) counts in a bucket of its own and cannot use up the real key's allowance. Writes without a well-formed
- * key, and all reads: per client address (`request.ip`, which honours X-Forwarded-For only from TRUST_PROXY peers).
+ * The rate-limit bucket, without a database hit. Writes: per API key, by its public id plus a fingerprint of its
+ * secret, so a forged token with another's id cannot use up the real key's allowance. Everything else: per client
+ * address (`request.ip`, honouring X-Forwarded-For only from TRUST_PROXY peers).
  */
 export function rateLimitBucket(request: FastifyRequest): string {
   if (isWrite(request)) {
@@ -56,9 +54,8 @@ function exempt(request: FastifyRequest): boolean {
 }
 
 /**
- * Rate limits (429 problem+json with Retry-After) through @fastify/rate-limit, one fixed one-minute window per
- * bucket, counted in this process. Must be registered before the routes (it hooks each route as it is added).
- * Returns a preHandler for the not-found handler (unknown paths count as reads), or undefined when both are off.
+ * Rate limits (429 with Retry-After), one fixed one-minute window per bucket in this process. Register before the
+ * routes (it hooks each route as added); returns a preHandler for unknown paths, which count as reads.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config) {
   const { writesPerMinute, readsPerMinute } = config.rateLimits;
@@ -84,10 +81,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config) {
   return app.rateLimit();
 }
 
-/**
- * Answers errors of the HTTP parser (no request object exists yet) as problem+json too: 431 for headers over
- * MAX_HEADER_BYTES, 408 for a request that did not arrive within the request timeout, 400 for anything else.
- */
+/** Errors of the HTTP parser (no request yet) as problem+json too: 431 headers too large, 408 timeout, 400 else. */
 export function clientErrorHandler(baseUrl: string) {
   return (error: Error & { code?: string }, socket: Socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -105,9 +99,8 @@ export function clientErrorHandler(baseUrl: string) {
 }
 
 /**
- * The items of batch pushes, counted per key in fixed one-minute windows beside the per-request write limit: a batch
- * is one write request, and its N events take N of the key's items for the minute (RATE_LIMIT_BATCH_ITEMS_PER_MINUTE,
- * default 5,000). A batch that does not fit is refused whole (429 with Retry-After), changing nothing.
+ * Batch items per key per minute, beside the per-request write limit: a batch is one request but its N events take
+ * N items. A batch that does not fit is refused whole (429 with Retry-After), changing nothing.
  */
 export class ItemAllowance {
   private readonly used = new Map<string, { window: number; count: number }>();
@@ -142,11 +135,9 @@ export class ItemAllowance {
 }
 
 /**
- * Reads are refused early when the node is overloaded, rather than queued until their clients give up: requests in
- * flight are counted, and a new read is refused (503 `overloaded`, Retry-After) when those ahead of it would take
- * longer than `maxWaitMs` to answer at the rate the node has been answering while busy (Little's law: requests in
- * flight over completions per second). Writes are never refused here — they are bounded by the per-key limits and
- * the database's queue — and neither are the operations endpoints and preflights.
+ * Refuses a read early (503 `overloaded`, Retry-After) when those ahead of it would take longer than `maxWaitMs` at
+ * the node's recent rate (Little's law), rather than queueing it until its client gives up. Writes, operations
+ * endpoints and preflights are never refused here: writes are bounded by per-key limits and the database's queue.
  */
 export class LoadShedder {
   private inFlight = 0;

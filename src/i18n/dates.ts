@@ -5,11 +5,8 @@ import type { Translator } from './translator.js';
 
 /**
  * Dates and times in the reader's language, always in the event country's time zone (a Zürich meetup is at 18:30
- * Zürich time whoever reads the page). Luxon formats the names (weekdays, months) from the runtime's CLDR data.
- *
- * Every Luxon DateTime in a named zone asks Intl for the zone's offset, which costs more than the rest of a result's
- * markup: what is per event is computed once per event version and language (events are immutable per revision, as
- * in src/render/when.ts), and day arithmetic works on local ISO dates ("2025-03-05") from one cached formatter.
+ * Zürich time whoever reads it). A named zone's offset look-up is costly, so per-event texts are computed once per
+ * event version and language, and day arithmetic works on local ISO dates.
  */
 
 type When = Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>;
@@ -20,10 +17,7 @@ function local(date: Date, zone: string, t: Translator): DateTime {
   return DateTime.fromJSDate(date, { zone }).setLocale(t.locale);
 }
 
-/**
- * A day in the locale's own short form (CLDR's, through Intl): "Fri, 4 Dec 2026", "Fr., 4. Dez. 2026",
- * "ven. 4 déc. 2026", "ven 4 dic 2026"; without the year "Fri 4 Dec", "Fr., 4. Dez.".
- */
+/** A day in the locale's short form (CLDR): "Fri, 4 Dec 2026", "Fr., 4. Dez. 2026"; without the year "Fri 4 Dec". */
 const SHORT_DAY: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' };
 const SHORT_DAY_NO_YEAR: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
 
@@ -41,10 +35,7 @@ function lastDayOf(event: When, zone: string, t: Translator): DateTime | undefin
   return last.startOf('day') > start.startOf('day') ? last : undefined;
 }
 
-/**
- * When an event happens: "Fri, 4 Dec 2026 · 18:30–21:00", "Fr., 4. Dez. 2026 · ganztägig", "ven. 4 déc. 2026 · toute
- * la journée", and the span of multi-day events ("…, until Sat 5 Dec").
- */
+/** When an event happens: "Fri, 4 Dec 2026 · 18:30–21:00", "…· ganztägig", and the span of multi-day events. */
 export function formatWhen(event: When, t: Translator): string {
   return memo(whenTexts, event, t.lang, () => computeWhen(event, t));
 }
@@ -110,10 +101,7 @@ export function localDay(date: Date | number, zone: string): string {
   return lastDay.day;
 }
 
-/**
- * A local date (ISO) to format its names: a calendar date, not an instant, so read in UTC (a fixed zone, which
- * costs Luxon no offset look-up).
- */
+/** A local ISO date as a calendar date, read in UTC (a fixed zone: no offset look-up). */
 export function calendarDay(isoDay: string, t: Translator): DateTime {
   return DateTime.fromISO(isoDay, { zone: 'utc' }).setLocale(t.locale);
 }
@@ -126,10 +114,7 @@ const DAY_FORMATS = {
 };
 const dayTexts = new Map<string, string>();
 
-/**
- * A local date as words: "Wed 5 Mar", "Mi., 5. März" (short), "Mittwoch, 5. März" (long), with the year (longWithYear). A page
- * names the same few days many times; the texts are kept (a few thousand at most: days × languages × forms).
- */
+/** A local date as words: "Wed 5 Mar" (short), "Mittwoch, 5. März" (long); kept, as a page names the same few days. */
 export function dayText(isoDay: string, t: Translator, form: keyof typeof DAY_FORMATS): string {
   const key = `${t.lang}${form}${isoDay}`;
   let text = dayTexts.get(key);
@@ -165,10 +150,7 @@ export function listingDay(event: Pick<CatalogueEvent, 'start'>, zone: string, n
 
 export type Period = 'today' | 'tomorrow' | 'thisWeek' | 'nextWeek';
 
-/**
- * Where a local day (ISO date) sits relative to today: today, tomorrow, later this week or next week (weeks
- * Monday–Sunday, as the search reads "this week" and "next week"); undefined further out.
- */
+/** Where a local day sits relative to today (weeks Monday–Sunday, as the search reads "next week"); else undefined. */
 export function periodOf(isoDay: string, zone: string, now: Date): Period | undefined {
   const today = dayNumber(localDay(now, zone));
   const day = dayNumber(isoDay);
@@ -200,10 +182,7 @@ export function dayRange(from: Date, to: Date, zone: string, t: Translator): str
   return format.formatRange(from, last);
 }
 
-/**
- * A date and time as a reader's clock shows it, with the zone's name in the reader's language, e.g. for "last
- * refreshed": "1 Mar 2025, 10:15 CET", "1. März 2025, 10:15 MEZ".
- */
+/** A date and time with the zone's name in the reader's language: "1 Mar 2025, 10:15 CET", "…10:15 MEZ". */
 export function dateTime(date: Date, zone: string, t: Translator): string {
   return local(date, zone, t).toLocaleString({
     day: 'numeric',

@@ -15,20 +15,14 @@ export function countryFromName(name: string | undefined): Country | undefined {
   return countryNamed(foldName(lower));
 }
 
-/**
- * True when a record of a world-wide data set is about an event outside Switzerland, Germany and Austria: it names
- * another country, or names none (and no default applies) while its city is no place of ours or it has no city.
- */
+/** A world-wide record outside CH/DE/AT: it names another country, or none while its city is none of ours. */
 export function isElsewhere(record: ImportedRecord, defaultCountry?: Country): boolean {
   if (record.country) return countryFromName(record.country) === undefined;
   if (defaultCountry) return false;
   return !record.city || resolveCity(record.city) === undefined;
 }
 
-/**
- * What an imported event keeps of its source's description: what a listing needs, not the source's whole page (the
- * link goes there). Cut at the last sentence or word end before the limit, marked with an ellipsis.
- */
+/** Description kept of an import (the link goes to the rest), cut at a sentence or word end with an ellipsis. */
 export const DESCRIPTION_KEPT = 500;
 
 export function shortDescription(text: string | undefined, max = DESCRIPTION_KEPT): string | null {
@@ -52,9 +46,8 @@ function instantOf(when: ImportedRecord['start'], zone: string, dayAfter = false
 }
 
 /**
- * Turns a parsed record into stored content: country and city centroid from the gazetteer, exact point only from
- * real coordinates inside the country, topics and seniority from the shared lexicon when the source gives none.
- * Throws an Error whose message says what is wrong with the record.
+ * A parsed record as stored content: place from the gazetteer (an exact point only from real coordinates inside the
+ * country), topics and seniority from the lexicon when the source gives none. Throws saying what is wrong.
  */
 export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): EventContent {
   const named = countryFromName(record.country);

@@ -29,10 +29,7 @@ const placeholdersOf = (template: string) => [...template.matchAll(PLACEHOLDER)]
 
 const valueSchema = z.string().regex(VALUE, 'must be letters, digits, ".", "_", "~", "@" or "-"');
 
-/**
- * A value of `each` with what the calendar behind it does not say itself: the group's name, the city and country
- * its events are in, its topics, and where it was found (the evidence an operator reviews it by).
- */
+/** A value of `each` with what its calendar does not say: name, city, country, topics and where it was found. */
 const calendarEntrySchema = z
   .strictObject({
     id: valueSchema,
@@ -114,9 +111,8 @@ const feedSchema = z
 const feedsSchema = z.array(feedSchema);
 
 /**
- * One feed of the feeds file: a source, its format and where to read it. `url` may be a list, and its templates
- * may hold `{year}` (this year and the next `years - 1`) and `{name}` placeholders taking each value of
- * `each.name`: one feed then reads several files (confs.tech's topic files of two years) as one source.
+ * One feed: a source, its format and where to read it. `url` may be a list of templates with `{year}` and `{name}`
+ * (each `each.name`): one feed then reads several files as one source.
  */
 export type Feed = z.output<typeof feedSchema>;
 
@@ -173,10 +169,7 @@ const entryId = (value: string | CalendarEntry) => (typeof value === 'string' ? 
 /** One URL (or path) a feed reads, and which of the feed's calendars it is. */
 export interface FeedPart {
   url: string;
-  /**
-   * The calendar's id within its feed: the values of `each` its URL was made with, joined by "/" ("rust-zurich");
-   * the URL itself in a list of URLs without `each`; empty for a feed of one URL. `{year}` is no part of it.
-   */
+  /** The calendar's id in its feed: its `each` values joined by "/", the URL in a plain list, empty for one URL. */
   key: string;
   /** What the feeds file says of the calendar, where `each` gives it as an object. */
   entry?: CalendarEntry;

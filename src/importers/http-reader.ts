@@ -16,10 +16,7 @@ export interface AddressGuard {
   readonly description: string;
 }
 
-/**
- * Public unicast addresses only, plus the given ranges ("10.1.0.0/16"): what a URL given by a host (not the operator)
- * may reach, so that the service cannot be made to read its own network for someone outside it.
- */
+/** Public unicast addresses plus the given ranges: a host's URL must not make the service read its own network. */
 export function publicAddressesOnly(allowed: readonly string[] = []): AddressGuard {
   const ranges = allowed.map((cidr) => ipaddr.parseCIDR(cidr));
   return {
@@ -56,9 +53,8 @@ const DEFAULT_MAX_RETRY_WAIT_MS = 120_000;
 export const PER_HOST_CONCURRENCY = 4;
 
 /**
- * Per host: requests in flight, those waiting for a turn, and a time before which none may start (a `Retry-After`
- * the host sent). Written by hand: a concurrency limiter that also holds a host back for a while is a few lines,
- * and the libraries that do one of the two do not do the other.
+ * Per host: requests in flight, those waiting, and a `Retry-After` time before which none starts. By hand, as the
+ * libraries limit concurrency or hold a host back, not both.
  */
 class HostGate {
   private readonly hosts = new Map<string, { active: number; waiting: (() => void)[]; notBefore: number }>();
@@ -189,10 +185,9 @@ const mb = (bytes: number) =>
   bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**
- * GETs a URL as UTF-8 text, politely: a conditional request when validators are given (a 304 is `notModified`), a
- * `User-Agent` that names the service, at most PER_HOST_CONCURRENCY requests in flight per host, and a 429 or 503
- * with `Retry-After` waited out (never sooner) and retried once; the host is held back for every request meanwhile.
- * Redirects are followed by hand (at most 5), each checked by the guard. Throws InputError.
+ * GETs a URL as UTF-8 text, politely: conditional when validators are given, a `User-Agent` naming the service, a
+ * few requests per host, 429/503 `Retry-After` waited out and retried once, redirects (at most 5) each checked by the
+ * guard. Throws InputError.
  */
 export async function httpGet(url: string, options: HttpReadOptions): Promise<HttpRead> {
   const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;

@@ -1,11 +1,7 @@
 import type { EventFormat, PlainContent, PriceType, RegMode, Visibility } from '../catalogue/event.js';
 import type { Country } from '../places/countries.js';
 
-/**
- * One record of a source, in source-neutral terms, before enrichment, with the plain fields (PLAIN_FIELDS) under
- * their own names when the source says. Importers only parse; enrichment (country, place, topics, currency) and
- * storage are shared (see enrich.ts and run-import.ts).
- */
+/** One record of a source in source-neutral terms, before enrichment: importers only parse (see enrich.ts). */
 export interface ImportedRecord extends Partial<PlainContent> {
   /** Stable id within the source (a re-import with the same id updates instead of duplicating). */
   sourceId: string;
@@ -57,10 +53,7 @@ const LANGUAGE_NAMES: Readonly<Record<string, Language>> = {
   italiano: 'it',
 };
 
-/**
- * The language of an event from the languages its source lists ("EN", "DE,EN", ["german"]): the one named when
- * exactly one is, else undefined (unknown, or several: a bilingual event is not "in" either).
- */
+/** An event's language when its source lists exactly one ("EN", ["german"]); a bilingual event is in neither. */
 export function languageOf(names: string | readonly string[] | undefined): Language | undefined {
   const list = typeof names === 'string' ? names.split(/[,;/]/) : (names ?? []);
   const distinct = new Set(list.map((n) => n.trim().toLowerCase()).filter(Boolean));
@@ -110,10 +103,7 @@ export interface ParseOptions {
   now: Date;
   /** Default country for records that name none and whose city does not tell. */
   defaultCountry?: Country;
-  /**
-   * Where the input was read (a URL or a file path). Some layouts carry meaning in it: a confs.tech file's name
-   * is the topic of its conferences.
-   */
+  /** Where the input was read (URL or path); a confs.tech file's name is the topic of its conferences. */
   inputName?: string;
 }
 
@@ -121,22 +111,14 @@ export interface ParseOptions {
 export interface Importer {
   format: string;
   description: string;
-  /**
-   * True for data sets of the whole world (confs.tech, devopsdays, developers.events): their records outside
-   * Switzerland, Germany and Austria are counted as elsewhere, not reported one by one as skipped.
-   */
+  /** Whole-world data sets: records outside CH/DE/AT are counted as elsewhere, not reported one by one as skipped. */
   worldwide?: boolean;
   /**
-   * True when each URL of the format is one calendar, the complete state of its own events (iCal): the calendars of
-   * a feed are synced each on its own. Otherwise the URLs of a feed are parts of one data set (confs.tech's topic
-   * files, where one conference sits in several), synced all or nothing.
+   * Each URL is one calendar, the complete state of its events (iCal), synced on its own; otherwise a feed's URLs
+   * are parts of one data set (confs.tech's topic files), synced all or nothing.
    */
   calendar?: boolean;
   parse(input: string, options: ParseOptions): ParseResult;
-  /**
-   * The same result as `parse`, made in steps with `pause()` awaited between them: for large inputs read in a
-   * process that serves requests, where one long parse would hold them all up. Formats whose inputs come in small
-   * files leave it out.
-   */
+  /** `parse` in steps with `pause()` between them, so a large input does not hold up a serving process. */
   parseInSteps?(input: string, options: ParseOptions, pause: () => Promise<void>): Promise<ParseResult>;
 }

@@ -10,16 +10,12 @@ const SERVER_INFO = { name: 'tech-events', title: 'Tech events in Switzerland, G
 const INSTRUCTIONS =
   'Search, rank and subscribe to tech events in ch, de and at. Answers carry match reasons; event pages link to the host.';
 
-/**
- * One JSON Schema validator (an Ajv instance, costly to build) for all servers instead of one per server. A server
- * only uses it to check what a client answers to a server-initiated request (elicitation), which these tools never make.
- */
+/** One Ajv validator for all servers: costly to build, and used only for elicitation, which these tools never make. */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 /**
- * A new MCP server (stateless mode: any app node can answer any request). Every tool calls the same use cases as the
- * HTTP routes; only `rsvp` needs a key, which it reads per request from `extra.authInfo` (see caller.ts). The server
- * holds no per-request state, so it can serve request after request (see `McpServerPool`).
+ * A stateless MCP server (any node answers any request) whose tools call the HTTP routes' use cases; only `rsvp`
+ * needs a key, read per request from `extra.authInfo`. It holds no per-request state, so it is reused.
  */
 export function buildMcpServer(ctx: ServingContext): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
@@ -29,10 +25,8 @@ export function buildMcpServer(ctx: ServingContext): McpServer {
 }
 
 /**
- * Idle MCP servers, reused across requests: building one (six tools, their schemas and handlers) costs more than
- * answering most calls. A server serves one request at a time — it is taken with `acquire`, connected to that
- * request's own transport (a stateless transport serves one request only), and given back with `release` once the
- * transport is closed. Servers beyond `maxIdle` are dropped, so a burst does not pin memory.
+ * Idle MCP servers, reused because building one costs more than most calls. Each serves one request at a time on that
+ * request's own transport and is released once it closes; beyond `maxIdle` they are dropped.
  */
 export class McpServerPool {
   private readonly idle: McpServer[] = [];

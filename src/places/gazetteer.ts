@@ -1,9 +1,6 @@
 /**
- * Gazetteer of populated places in Switzerland, Germany and Austria (GeoNames cities500, see
- * ./data/README.md). Resolves free-text city names in any common language or spelling to a place.
- *
- * The JSON is imported with an import attribute so that `tsc` copies it next to the compiled module
- * in dist/; the lookup maps are built lazily on first use.
+ * Populated places of CH, DE and AT (GeoNames cities500, see ./data/README.md), found by any common name or spelling.
+ * The JSON is imported with an import attribute so that `tsc` copies it into dist/.
  */
 import { type Country, isCountry } from './countries.js';
 import data from './data/dach-places.json' with { type: 'json' };
@@ -104,21 +101,15 @@ function exactKey(s: string): string {
 }
 
 /**
- * A place whose main name is exactly the query (accents included) outranks places that merely list
- * it as an alternate unless they are over ten times larger: "Verl" is Verl, not Werl (whose
- * alternates include "Verl"), while "Halle" is still Halle (Saale) rather than the smaller Halle
- * (Westf.). Otherwise population decides; ties go to the lower id.
+ * An exact main name outranks places listing it as an alternate unless they are over ten times larger ("Verl" is
+ * Verl, not Werl; "Halle" is still Halle (Saale)); otherwise population decides, then the lower id.
  */
 function score({ place, main }: Entry, query: string): number {
   const weight = main && exactKey(place.name) === query ? MAIN_NAME_WEIGHT : 1;
   return (place.population + 1) * weight - place.geonameId / 1e9;
 }
 
-/**
- * The best entry for a name: among strict matches if there are any, otherwise among loose ones.
- * Trying strictly first keeps "Neuenkirchen" from resolving to the larger Neunkirchen and "Au"
- * from resolving to Aue, while "Zuerich" still finds Zürich.
- */
+/** Strict matches first, so "Neuenkirchen" is not the larger Neunkirchen nor "Au" Aue; "Zuerich" still finds Zürich. */
 function lookup(name: string, accept: (entry: Entry) => boolean): Entry | undefined {
   const strict = foldStrict(name);
   const loose = getIndex().names.get(loosen(strict))?.filter(accept);
@@ -129,28 +120,20 @@ function lookup(name: string, accept: (entry: Entry) => boolean): Entry | undefi
   return candidates.reduce((best, e) => (score(e, query) > score(best, query) ? e : best));
 }
 
-/**
- * Resolves a city name in any language or spelling ("Genf", "Geneva", "Genève", "Zuerich") to the
- * best matching place — normally the most populous, see `score` — restricted to `country` when
- * given. Undefined for unknown names, places outside CH/DE/AT and empty input.
- */
+/** A city name in any language or spelling ("Genf", "Zuerich") as the best place, within `country` if given. */
 export function resolvePlace(name: string, country?: Country): Place | undefined {
   if (!foldStrict(name)) return undefined;
   return lookup(name, (e) => !country || e.place.country === country)?.place;
 }
 
-/**
- * Well-known venues that sources give as a city but that are no settlement, mapped to the place they lie in
- * (so they get a country and a city centroid). Keys are folded names.
- */
+/** Venues that sources give as a city, mapped to the place they lie in (keys folded). */
 const VENUE_ALIASES: Record<string, { name: string; country: Country }> = {
   nurburgring: { name: 'Adenau', country: 'de' },
 };
 
 /**
- * Resolves the city field of an event as hosts and feeds write it: a plain name, a known venue alias, or a
- * compound whose first part is the city ("Zürich-Oerlikon", "Bern, Switzerland", "Basel / Online").
- * Compounds that are a place of their own ("Rapperswil-Jona") are tried whole first.
+ * Resolves an event's city as hosts write it: a name, a venue alias, or a compound led by the city ("Bern,
+ * Switzerland", "Basel / Online"); compounds that are a place of their own ("Rapperswil-Jona") are tried whole first.
  */
 export function resolveCity(text: string, country?: Country): Place | undefined {
   // Every event's city is resolved when the read index is built, and a catalogue names a few hundred cities.
@@ -188,10 +171,8 @@ export function placeBySlug(country: Country, slug: string): Place | undefined {
 }
 
 /**
- * Tries the longest run of 1–4 tokens starting at `start` as a place name ("Frankfurt am Main",
- * "Sankt Gallen", "Zürich"). Meant for scanning free text, so it is stricter than `resolvePlace`:
- * phrases on the stoplist of common words never match, and places under 1000 inhabitants only
- * match by their main name.
+ * The longest run of 1–4 tokens at `start` that names a place, for scanning free text: stricter than `resolvePlace`
+ * (stoplisted common words never match; places under 1000 inhabitants only by their main name).
  */
 export function matchPlacePhrase(tokens: string[], start: number): { place: Place; length: number } | undefined {
   if (!Number.isInteger(start) || start < 0) return undefined;

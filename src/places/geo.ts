@@ -12,10 +12,7 @@ const EARTH_RADIUS_KM = 6371.0088;
 
 const toRad = (deg: number): number => (deg * Math.PI) / 180;
 
-/**
- * Great-circle distance in kilometres (haversine) from a place to a point, given as two numbers: ranking reads them
- * from the shard's columns for thousands of events per prompt, without making an object for each.
- */
+/** Haversine distance in km to a point given as two numbers, read from the shard's columns without an object each. */
 export function distanceKm(a: LatLng, lat: number, lng: number): number {
   const dLat = toRad(lat - a.lat);
   const dLng = toRad(lng - a.lng);
@@ -24,9 +21,8 @@ export function distanceKm(a: LatLng, lat: number, lng: number): number {
 }
 
 /**
- * The catalogue country containing a point, or undefined outside CH/DE/AT (Liechtenstein included).
- * Border data comes from country-coder (OpenStreetMap-derived, simplified), so points within a few
- * hundred metres of a border or on Lake Constance may go either way.
+ * The catalogue country containing a point (Liechtenstein included), else undefined. Borders are country-coder's
+ * simplified ones, so points near a border or on Lake Constance may go either way.
  */
 export function countryOfPoint(lat: number, lng: number): Country | undefined {
   if (!Number.isFinite(lat) || !Number.isFinite(lng)) return undefined;
@@ -34,11 +30,7 @@ export function countryOfPoint(lat: number, lng: number): Country | undefined {
   return isCountry(code) ? code : undefined;
 }
 
-/**
- * A representative point per country, used where an event is only known to be "somewhere in" a
- * country. These are the officially celebrated geographic centres: Älggi-Alp (swisstopo's centre of
- * mass) for Switzerland, Niederdorla for Germany and Bad Aussee for Austria. All lie inside their country.
- */
+/** Each country's official geographic centre, for events known only to be "somewhere in" it. */
 const CENTROIDS: Record<Country, LatLng> = {
   ch: { lat: 46.8011, lng: 8.2267 },
   de: { lat: 51.1633, lng: 10.4477 },

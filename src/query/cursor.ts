@@ -3,16 +3,12 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ValidationError } from '../catalogue/errors.js';
 
 /**
- * Opaque pagination cursors. A cursor names where the next page starts — the sort key of the last event served —
- * plus what it needs to keep its promises when the catalogue changes between pages:
- * - `digest`: the state of what was paged (see `shownDigest`); while it is the same, the next page is exactly the
- *   continuation one large call would give;
- * - `seen`: a Bloom filter of every event served so far. Once the state differs (an event added, changed or gone, or
- *   a new day for prompts with date words), events whose position moved back past the cursor are recognised and not
- *   served again. A filter can mistake an unserved event for a served one (under 0.1 % after 1,000 events, 4 % after
- *   5,000): after a change, a page may then leave out an event, but never repeats one.
- * Cursors are signed (HMAC-SHA256, a secret shared by all app nodes through the database) and bound to their query:
- * a tampered cursor, or one used with other parameters, is a 422.
+ * Opaque pagination cursors: the last served event's sort key, plus what keeps their promises when the catalogue
+ * changes between pages:
+ * - `digest`: the state paged (see `shownDigest`); while it holds, the next page continues exactly as one large call;
+ * - `seen`: a Bloom filter of the events served, so after a change none is served again; a false positive may leave
+ *   an event out, but a page never repeats one.
+ * Signed (HMAC-SHA256, a secret shared by all nodes through the database) and bound to their query: else 422.
  */
 
 /** Where a page starts: after this event in the order of the listing (score only for ranked prompts). */
@@ -65,10 +61,7 @@ export class SeenFilter {
   }
 }
 
-/**
- * A digest of a set of events (id and revision each), the same whatever order they came in: XOR of their hashes,
- * so an index can keep it up to date as events come and go. Nodes holding the same events agree on it.
- */
+/** A set's digest as XOR of (id, revision) hashes: order-free, kept up to date as events come and go. */
 export function eventDigest(id: string, revision: number): number {
   return fnv1a(`${id}\u0000${revision}`);
 }

@@ -53,10 +53,7 @@ export interface SearchResult {
   /** Every match, before `limit`. */
   total: number;
   events: RankedEvent[];
-  /**
-   * When fewer events match than asked for (on a first page): the events that miss exactly one constraint, best
-   * first. A calendar never holds them.
-   */
+  /** On a first page with fewer matches than asked: events missing exactly one constraint; never in a calendar. */
   alternatives: Alternative[] | undefined;
   /** When nothing matches: how many events dropping each constraint would find. */
   widen: Widening[] | undefined;
@@ -99,10 +96,8 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] 
 }
 
 /**
- * Ranks a query over the in-memory index, in each country searched (see rank-shard.ts for what matches), and merges
- * the countries' best. With a cursor, the page after it (see cursor.ts). On a first page with room left, the near
- * misses: events of the countries searched that miss one constraint, and — when the query's country is a constraint —
- * what matches in the other countries. Reasons are built only for the events returned.
+ * Ranks a query in each country searched (rank-shard.ts) and merges the best, the page after a cursor if given; a
+ * first page with room left adds near misses. Reasons are built only for the events returned.
  */
 export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   const p = plan(index, params, now);
@@ -205,11 +200,7 @@ export interface Scanned {
   missed?: ConstraintName;
 }
 
-/**
- * What the posting lists must agree with: every accepted event of the countries searched classified and scored one by
- * one, the matches best first (equal scores: earlier start, then lower id), and the near misses an answer would show.
- * A full scan, for tests; `search` is the fast path.
- */
+/** The reference the posting lists must agree with: a full scan scoring every event, for tests. */
 export function scoreByScan(
   index: CatalogueIndex,
   params: SearchParams,

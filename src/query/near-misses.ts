@@ -7,9 +7,8 @@ import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import { POINTS, type PreparedQuery } from './ranking/facet.js';
 
 /**
- * Near misses: the events an answer shows apart when fewer events match than asked for — those missing exactly one
- * constraint of the query (ranking/constraints.ts), best first, each with what differs — and, for an empty answer,
- * how many dropping each constraint would find.
+ * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, best first, with
+ * what differs; for an empty answer, how many dropping each constraint would find.
  */
 
 /** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
@@ -50,19 +49,14 @@ export function merged(lists: Found[][], n: number): Found[] {
 }
 
 /**
- * Whether an answer shows near misses: a first page of a prompt with room left for them, or an empty listing (a
- * country's page with nothing in it shows the other countries' next events). A listing that is only short shows its
- * country's events alone: every country's would otherwise come with the others'.
+ * A prompt's first page with room left, or an empty listing (then other countries' next events show). A short
+ * listing shows its own country alone, else every country's would come with the others'.
  */
 export function wantsAlternatives(p: Plan, total: number, limit: number): boolean {
   return total < limit && (p.order === 'prompt' || total === 0);
 }
 
-/**
- * The near misses of a query, each country's best first (`lists`), and how many there are per constraint (`widen`):
- * in the countries searched, the events missing one constraint; when the country is a constraint, what matches in
- * the other countries (added to `consulted`).
- */
+/** Each country's best near misses (`lists`) and counts per constraint (`widen`); other countries join `consulted`. */
 export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, consulted: Set<Country>) {
   const { asked, searched } = p;
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit);
@@ -93,10 +87,7 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   return { lists, widen };
 }
 
-/**
- * When the query's country is a constraint: what matches in each other country, their near misses on the country.
- * Each loses what a place asked would give (WEIGHT.elsewhere), so they come after what misses something else at home.
- */
+/** Matches in other countries when the country is a constraint; they lose WEIGHT.elsewhere, so home comes first. */
 export function elsewhere(p: Plan, byScan: boolean): ShardRanking[] {
   const country = p.searched[0]!.q.country;
   if (country === undefined) return [];

@@ -4,15 +4,12 @@ import type { Facet, PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 
 /**
- * Ranking one country's events for a query (see engine.ts for several countries, pages and the answer). What
- * matches follows from the constraints the query states (ranking/constraints.ts):
- * - `constraints`: it states some — an event matches when it meets every one; it is a near miss when it misses
- *   exactly one and earns points from a filter or the prompt's words (so it has something to do with the question);
- * - `words`: it states none, but has words of its own — an event matches when it earns points from them;
- * - `everything`: neither (a listing, or only where the person lives or a language wished for) — every event
- *   matches, ordered by what ranks.
- * An event's score is the sum of the points of every facet asked. The country asked is a constraint too, met by every
- * event of its shard: events elsewhere are near misses found by ranking their own shards (engine.ts).
+ * Ranks one country's events (engine.ts does several countries, pages, the answer). What matches follows from the
+ * query's constraints (ranking/constraints.ts):
+ * - `constraints`: an event meets every one; a near miss misses exactly one and earns points from a filter or words;
+ * - `words`: no constraint, but words of its own: an event matches when it earns points from them;
+ * - `everything`: neither; every event matches, ordered by what ranks.
+ * The country asked is a constraint too: events elsewhere are near misses from their own shards.
  */
 export type Mode = 'constraints' | 'words' | 'everything';
 
@@ -74,10 +71,7 @@ function earns(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked
   return false;
 }
 
-/**
- * How the event at a slot answers the query: MEETS_ALL when it matches, the index of the constraint it misses when it
- * is a near miss, MISSES_MORE when it is neither.
- */
+/** MEETS_ALL, the index of the one constraint missed (a near miss), or MISSES_MORE. */
 export function classify(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
   if (asked.mode === 'everything') return MEETS_ALL;
   if (asked.mode === 'words') return earns(shard, slot, q, asked) ? MEETS_ALL : MISSES_MORE;
@@ -94,10 +88,7 @@ export interface ShardRanking {
   missed: number[];
 }
 
-/**
- * Ranks a shard: visits the candidates of the facets that decide (every event, for `everything`), classifies and
- * scores each once. Near misses are kept only when `nearToo`.
- */
+/** Visits the deciding facets' candidates (every event for `everything`), classifying and scoring each once. */
 export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
   const { shard, q, accept } = sq;
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
@@ -131,10 +122,7 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): Shard
   return out;
 }
 
-/**
- * The same by looking at every event of the shard in turn: what the candidates must agree with (the reference scan
- * of test/engine-postings.test.ts).
- */
+/** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */
 export function rankShardByScan(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
   const { shard, q, accept } = sq;
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };

@@ -82,9 +82,8 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): IC
 }
 
 /**
- * Calendar-level texts (name, description) come from queries and titles, and ical-generator writes them unescaped:
- * here they become one line (a calendar's name has no line breaks; a raw one would let a query add lines to a
- * feed) and `;` `,` `\` are escaped as RFC 5545 TEXT.
+ * Calendar names come from queries and ical-generator writes them unescaped: one line (a raw break would let a query
+ * add lines to a feed), with `;` `,` `\` escaped as RFC 5545 TEXT.
  */
 function icalText(text: string): string {
   return text
@@ -104,10 +103,7 @@ function calendarShell(options: { name: string; description?: string | undefined
   });
 }
 
-/**
- * Each event's VEVENT text, rendered once per revision (events are immutable objects per revision in the read
- * index): ical-generator writes the lines, `foldLines` folds them.
- */
+/** Each event's VEVENT text, rendered once per revision (events are immutable per revision). */
 const veventCache = new WeakMap<CatalogueEvent, { baseUrl: string; text: string }>();
 
 function veventOf(event: CatalogueEvent, baseUrl: string): string {
@@ -119,11 +115,8 @@ function veventOf(event: CatalogueEvent, baseUrl: string): string {
 }
 
 /**
- * RFC 5545 §3.1 line folding, exactly as ical-generator's `foldLines` does it (a line break and a space before the
- * octet that would make a line longer than 74; a surrogate pair kept whole). Written here because that function
- * encodes every character with a new TextEncoder to count its octets, most of a feed's cost when a new prompt's
- * events were not rendered before (figures in docs/architecture.md).
- * Here octets are counted from the UTF-16 code units; test/ical-fold.test.ts holds the two to the same output.
+ * RFC 5545 §3.1 line folding as ical-generator's `foldLines` does it, counting octets from UTF-16 code units instead
+ * of a TextEncoder per character; test/ical-fold.test.ts holds the two to the same output.
  */
 export function foldLines(text: string): string {
   return text.split('\r\n').map(foldLine).join('\r\n');
@@ -163,10 +156,7 @@ function utf8Length(code: number): number {
   return code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
 }
 
-/**
- * A call for papers' deadline as its own VEVENT: on the deadline day (all day) for a date, at the moment for a
- * date-time; reminders a week and a day before. Links to where speakers submit, else the event page.
- */
+/** A CFP deadline as its own VEVENT (all day for a date), reminders a week and a day before. */
 function addDeadline(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): void {
   const until = event.cfpUntil!;
   const zone = COUNTRY_INFO[event.country].timeZone;

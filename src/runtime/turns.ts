@@ -1,11 +1,7 @@
 /**
- * Work that takes a processor for milliseconds — ranking a new prompt over a large catalogue — queued to run in
- * short turns of the event loop, in arrival order, with the loop polling for I/O between turns.
- *
- * Why: Node handles every connection that is ready in one pass of its event loop. When fifty such requests arrive
- * together, whatever became ready meanwhile waits for all of them: the database's reply to a write in progress, which
- * needs several replies, or a read the response cache answers in microseconds. Queued here, the same work runs at the
- * same total cost, but never more than about `budgetMs` of it (or one job, if longer) before the loop looks at I/O.
+ * CPU-heavy work (ranking a new prompt) queued to run in short turns, in arrival order, polling I/O between turns:
+ * Node handles every ready connection in one pass, so fifty such requests together would hold up a write's database
+ * replies and cached reads until all were done.
  */
 export class TurnQueue {
   private readonly jobs: (() => void)[] = [];
@@ -17,10 +13,8 @@ export class TurnQueue {
   constructor(private readonly budgetMs = 2) {}
 
   /**
-   * Runs `work` in a later turn, after the work queued before it; its result or its error. With `maxWaitMs`, work
-   * that would wait longer than that for its turn, at the rate the queue has drained while backlogged, is refused at
-   * once, and work that has waited longer all the same (a crowd arriving before the rate was known) is refused when
-   * its turn comes instead of run: the promise rejects with a `QueueTooLong` saying how long the wait is.
+   * Runs `work` after what was queued before. With `maxWaitMs`, work that would wait longer at the queue's drain
+   * rate is refused at once, and work that waited longer anyway is refused at its turn (`QueueTooLong`).
    */
   run<T>(work: () => T, maxWaitMs = Number.POSITIVE_INFINITY): Promise<T> {
     const waitMs = this.expectedWaitMs();

@@ -33,55 +33,37 @@ export interface Storage {
   db: Kysely<Database>;
   engine: Engine;
   /**
-   * Calls `onNotify` with the payload of every NOTIFY on `channel`; resolves to an unsubscribe function. On
-   * PostgreSQL the listening connection re-opens by itself after the server went away, and then calls
-   * `onReconnect` (notifications sent in between are lost: re-read what may have changed).
+   * Calls `onNotify` for every NOTIFY on `channel`. On PostgreSQL the listener re-opens by itself and then calls
+   * `onReconnect`: notifications sent in between are lost, so re-read what may have changed.
    */
   listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   /**
-   * Runs `work` in one transaction that holds the lock named `key`: work under one key runs one at a time, on every
-   * app node of the database (a transaction-scoped advisory lock), and waits for its turn in this process without
-   * holding a connection, so that one key's queue cannot take the pool from everybody else. The wait is bounded
-   * (503 `storage-busy`).
+   * Runs `work` in one transaction holding the advisory lock `key` (one at a time across nodes); waits its turn in
+   * this process without holding a connection, so one key's queue cannot starve the pool. Bounded: 503 `storage-busy`.
    */
   transactionUnder<T>(key: string, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
-  /**
-   * Runs `work`, which may span many transactions, holding the lock named `key` as `transactionUnder` takes it: on
-   * PostgreSQL a session lock on a connection kept for the purpose. Waits without bound. `work` itself must not ask
-   * for the same lock.
-   */
+  /** Runs `work` (many transactions) holding the lock `key`, a session lock on PostgreSQL; waits without bound. */
   whileHolding<T>(key: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-/**
- * How requests queue for the database's connections: they take them in arrival order, and wait at most this long,
- * at most this many per connection (at least MIN_WAITING in all), before they are refused with 503 `storage-busy`
- * and Retry-After. A connection is held for a statement, or a transaction, of a few milliseconds.
- */
+/** Connections go in arrival order, with a bounded wait and queue, else 503 `storage-busy` and Retry-After. */
 const CONNECTION_WAIT_MS = 10_000;
 const WAITING_PER_CONNECTION = 64;
 const MIN_WAITING = 256;
-/**
- * Writes under one lock (one host's batches) wait their turn at most this long, in this process and then for the
- * database's lock (another node's turn), before 503 `storage-busy`. Imports holding a lock wait without bound.
- */
+/** Writes under one lock wait this long, here and for another node's turn, before 503; imports wait without bound. */
 const LOCK_WAIT: WaitLimits = { maxWaiting: 1_000, maxWaitMs: 15_000 };
 const UNBOUNDED: WaitLimits = { maxWaiting: Number.POSITIVE_INFINITY, maxWaitMs: Number.POSITIVE_INFINITY };
 /** PostgreSQL's code for a lock not had within `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
-/**
- * The first key of every advisory lock the service takes, so that its locks never meet another application's on a
- * shared server; the second is a hash of the lock's name (two names sharing a hash only wait for each other).
- */
+/** Advisory locks are (LOCK_SPACE, hashtext(name)): never meeting another application's locks on a shared server. */
 const LOCK_SPACE = 0x74657673; // "tevs"
 const lockOf = (key: string) => sql`${sql.lit(LOCK_SPACE)}, hashtext(${key})`;
 
 /**
- * A node-postgres pool whose connections are handed out by `turns`: pg-pool's own wait for a free connection is
- * bounded by its connection timeout, meant for reaching the server, so a burst of writes failed after it instead of
- * taking turns. With at most `max` connections asked of it at once, the pool never makes anyone wait.
+ * A pool whose connections are handed out by `turns`: pg-pool bounds its own wait by the connection timeout, so a
+ * burst of writes would fail instead of taking turns.
  */
 function inTurn(pool: pg.Pool, turns: Turns): PostgresPool {
   return {
@@ -132,10 +114,7 @@ function transactionUnder(db: Kysely<Database>, lines: KeyedTurns) {
 /** int8 (count(*) and friends) as numbers: our counts stay far below 2^53. */
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
-/**
- * Opens the database and brings its schema up to date. One code path for both engines:
- * Kysely over a node-postgres pool, which PGlite serves through its own node-postgres adapter.
- */
+/** Opens the database and migrates it: Kysely over node-postgres for both engines (PGlite through its pg adapter). */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const storage = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
@@ -150,9 +129,8 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 /**
- * Versioned migrations, one file each in migrations/ (named `NNNN-what`), applied in name order on both engines at
- * start-up: a new migration is a new file. Imported from here rather than by Kysely's FileMigrationProvider, whose
- * import() inside node_modules cannot load the TypeScript sources that tests run.
+ * Migrations in migrations/ (`NNNN-what`), applied in name order. Imported here rather than by Kysely's
+ * FileMigrationProvider, whose import() inside node_modules cannot load the TypeScript sources that tests run.
  */
 const migrationProvider: MigrationProvider = {
   async getMigrations() {
@@ -179,10 +157,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 async function openPostgres(connectionString: string, max: number): Promise<Storage> {
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  // A client losing its server (a restart, a failover) must not crash the process. pg-pool listens for errors of
-  // idle clients only ('error' on the pool); a client checked out between two statements of a transaction has no
-  // listener, and its 'error' event would be unhandled. Every client gets one for its whole life: the statement
-  // in flight fails (503), and the pool drops the broken client on release; the next query reconnects.
+  // A client losing its server must not crash the process: pg-pool only listens for idle clients' errors, so a
+  // checked-out client gets its own listener; the statement fails (503) and the pool drops the client on release.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: inTurn(pool, connectionTurns(max)) }) });
@@ -222,10 +198,8 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
 }
 
 /**
- * LISTEN on a dedicated connection (LISTEN is per session, and pooled sessions come and go) that survives the
- * server going away: when the connection ends it is re-opened with backoff (0.25 s doubling to 5 s) and LISTENs
- * again; `onReconnect` then runs, because notifications sent while nobody listened are lost.
- * The first connection must succeed (start-up fails loudly on a wrong DATABASE_URL).
+ * LISTEN on a dedicated connection (LISTEN is per session) that re-opens with backoff when the server goes away,
+ * then calls `onReconnect`. The first connect must succeed, so a wrong DATABASE_URL fails at start-up.
  */
 async function listenWithReconnect(
   connectionString: string,
@@ -288,9 +262,8 @@ async function listenWithReconnect(
 }
 
 /**
- * PGlite's share of its WebAssembly memory for cached table pages. PGlite touches all of PostgreSQL's default at
- * start-up, resident before a single row is read, in a memory that never shrinks; the embedded engine serves reads
- * from the in-memory index, and its files sit in the OS page cache anyway.
+ * PGlite's page cache: it touches all of PostgreSQL's default at start-up, in memory that never shrinks, while reads
+ * are served by the in-memory index and the OS caches the files anyway.
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
@@ -313,8 +286,7 @@ async function openPglite(dataDir: string): Promise<Storage> {
     db,
     engine: 'pglite',
     transactionUnder: transactionUnder(db, lines),
-    // One process owns the embedded database, so turns in this process are all it takes; a connection held for a
-    // session lock would be the only one, and the work could not run.
+    // One process owns the embedded database; a session lock would hold its only connection and block the work.
     whileHolding: (key, work) => lines.run(key, work, UNBOUNDED),
     async listen(channel, onNotify) {
       return pglite.listen(channel, onNotify);

@@ -4,18 +4,13 @@ import { EVENT_COLUMNS, type EventColumn } from './event-rows.js';
 import type { Database } from './schema.js';
 
 /*
- * The start-up read of the catalogue for the read index, in pages. A page is a single JSON value (an array of row
- * arrays, one value per column of EVENT_COLUMNS in its order): one field to decode instead of one per column, which
- * is what reading a large catalogue costs on PGlite (its protocol layer copies every field), and JSON.parse instead
- * of per-column text parsers on PostgreSQL.
+ * The start-up read of the catalogue, in pages. A page is one JSON value (row arrays in EVENT_COLUMNS order): one field
+ * to decode rather than one per column, which PGlite's protocol layer copies each, and JSON.parse on PostgreSQL.
  */
 
 type BulkRow = unknown[];
 
-/**
- * Rows that have not ended by `since`. Events without an end are taken to last three hours (see `endsAt` in the read
- * index), so those that started up to three hours before it count too.
- */
+/** Rows not ended by `since`; events without an end last three hours (as `endsAt` in the read index). */
 export const notEndedSince = (since: Date) =>
   sql`(end_at >= ${since} OR (end_at IS NULL AND start_at >= ${new Date(since.getTime() - 3 * 3_600_000)}))`;
 
@@ -30,14 +25,9 @@ function bulkValue({ column, kind }: EventColumn) {
 const BULK_ROW = sql`json_build_array(${sql.join(EVENT_COLUMNS.map(bulkValue))})`;
 
 /**
- * Every event that has not ended by `since`, in pages of at most `pageSize` rows ordered by id: the read index is
- * built page by page, so neither side ever holds the whole catalogue twice, and PGlite's WebAssembly memory (which
- * never shrinks) only ever holds a page or two. Equal values within a read share one object (see `BulkDecoder`).
- *
- * With `readAhead` > 0 the id ranges of all pages are read first (every `pageSize`th id, from the primary key) and
- * that many pages requested ahead of the one being consumed: a PostgreSQL server prepares them while the caller
- * indexes. PGlite runs queries on the caller's thread, where reading ahead gains nothing: there (readAhead 0) each
- * page starts after the last id of the previous one.
+ * Every event not ended by `since`, in pages ordered by id, so neither side holds the whole catalogue twice and
+ * PGlite's never-shrinking memory holds a page or two. With `readAhead` > 0, the page bounds are read first and pages
+ * requested ahead, for PostgreSQL to prepare while the caller indexes; PGlite runs on the caller's thread (0).
  */
 export async function* pagesNotEndedSince(
   db: Kysely<Database>,
@@ -117,11 +107,7 @@ async function rangePage(
   return rows[0]?.page ?? null;
 }
 
-/**
- * Gives equal strings of one column a single object. After a trial, a column whose values mostly differ is left
- * alone, as looking its values up costs more than it saves; short strings JSON.parse shares already, long ones
- * rarely recur.
- */
+/** One object for equal strings of a column; left alone after a trial when its values mostly differ. */
 class SharedStrings {
   private readonly values = new Map<string, string>();
   private hits = 0;
@@ -146,10 +132,8 @@ class SharedStrings {
 }
 
 /**
- * Decodes the rows of one bulk read, giving equal values one object: a catalogue repeats the same cities, venues,
- * organisers, topic lists and start hours many times over, and as separate strings, dates and arrays they would
- * take several times the memory. Shared lists are frozen; shared dates are never mutated (nothing calls a setter
- * on an event's dates).
+ * Decodes a bulk read giving equal values one object, as a catalogue repeats cities, venues and topic lists many
+ * times. Shared lists are frozen; shared dates are never mutated.
  */
 class BulkDecoder {
   private readonly dates = new Map<number, Date>();

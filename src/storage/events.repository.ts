@@ -39,10 +39,7 @@ export class EventsRepository {
     return this.idsLikeAny([base]);
   }
 
-  /**
-   * Ids equal to one of `bases`, or starting with one of them and a hyphen: taken slugs, for many new events at once.
-   * Each prefix is a byte range, [base-, base.), read from the text_pattern_ops index (0008-event-id-prefixes).
-   */
+  /** Ids equal to a base or starting with it and a hyphen: taken slugs, read as byte ranges from the prefix index. */
   async idsLikeAny(bases: readonly string[]): Promise<Set<string>> {
     if (bases.length === 0) return new Set();
     const { rows } = await sql<{ id: string }>`
@@ -71,10 +68,7 @@ export class EventsRepository {
     return (await query.execute()).map(rowToEvent);
   }
 
-  /**
-   * Inserts new events in one statement, skipping those whose (owner, externalId) a concurrent write created first:
-   * the rows returned are the ones inserted.
-   */
+  /** Inserts new events in one statement, skipping those a concurrent write created first; returns those inserted. */
   async insertMany(
     rows: { id: string; owner: Owner; externalId: string; source: string; content: EventContent }[],
   ): Promise<CatalogueEvent[]> {
@@ -158,9 +152,8 @@ export class EventsRepository {
   }
 
   /**
-   * Creates an event and logs its first revision, in one statement, unless the owner already has one with this
-   * externalId (a concurrent create won): then undefined, and the caller updates that one instead. A taken id
-   * fails with the primary key's unique violation.
+   * Creates an event and logs its first revision in one statement; undefined when the owner already has this
+   * externalId (a concurrent create won: update that one). A taken id fails with a unique violation.
    */
   async createLogged(
     identity: { id: string; owner: Owner; externalId: string | null; source: string },
@@ -202,9 +195,8 @@ export class EventsRepository {
   }
 
   /**
-   * Changes an event that is still at the revision it was read at (content and source, or lifecycle) and logs the
-   * new revision, in one statement: one round trip, not a locked read, an update, a log and a commit.
-   * Undefined when another write changed the event since (the caller reads it again and decides anew).
+   * Changes an event still at the revision it was read at and logs the new one, in one statement rather than a locked
+   * read; undefined when another write changed it since (the caller reads again and decides anew).
    */
   async changeLogged(
     current: CatalogueEvent,

@@ -140,10 +140,8 @@ function calendarUrl(input: string): string {
 }
 
 /**
- * Links an iCal feed to a host's key: the URL is read at once (on public addresses only, redirects included, unless
- * the operator allows more) and must be an iCalendar feed; its events are then imported as the host's own, and the
- * calendar syncs with the feeds from then on. Linking a URL the key has linked already changes nothing and answers
- * with that calendar.
+ * Links an iCal feed to a host's key: read at once (public addresses only, unless the operator allows more), imported
+ * as the host's own and synced from then on. Linking the same URL again answers with that calendar.
  */
 export async function linkCalendar(
   ctx: AppContext,
@@ -206,10 +204,7 @@ export async function listCalendars(ctx: AppContext, host: ApiKeyRecord): Promis
   return calendars.map((c) => summaryOf(c, stateOf.get(c.id), counts.get(c.id) ?? { listed: 0, cancelled: 0 }));
 }
 
-/**
- * Unlinks a host's calendar: it is no longer synced, and its upcoming events are retired (cancelled, never
- * destroyed; their pages stay). Another key's calendar is not found, as an unknown one.
- */
+/** Unlinks a host's calendar and retires its upcoming events (pages stay); another key's calendar is not found. */
 export async function unlinkCalendar(
   ctx: AppContext,
   host: ApiKeyRecord,
@@ -243,11 +238,7 @@ export const LINKED_CALENDARS = {
   url: 'calendars linked by hosts (POST /api/calendars)',
 } as const satisfies Feed;
 
-/**
- * Syncs every calendar hosts have linked (of keys not revoked), as the feeds are synced: each the complete state of
- * its own events. One run of the `host` source, recorded as such unless no calendar is linked; it fails only when
- * every calendar does.
- */
+/** Syncs hosts' calendars (of live keys) as the feeds are: one run of the `host` source, failing only if all fail. */
 export async function syncLinkedCalendars(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult> {
   const at = ctx.now();
   const calendars = await ctx.calendars.linked();

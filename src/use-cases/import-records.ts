@@ -13,22 +13,13 @@ export interface ImportOptions {
   owner?: Owner;
   /** Who the revision log names (default `import:<source>`). */
   actor?: string;
-  /**
-   * With cancelMissing: only the owner's events whose externalId starts with this are the input's to cancel (one
-   * calendar of several under one owner: `rust-zurich|`).
-   */
+  /** With cancelMissing: only externalIds with this prefix are the input's to cancel (one calendar of several). */
   missingPrefix?: string;
-  /**
-   * Events cancelled by someone else than this import stay cancelled while the input lists them (a host's cancel of
-   * an event its own calendar still lists); by default the input restores them.
-   */
+  /** Keep cancels made by someone else (a host's) while the input lists the event; by default the input restores. */
   keepOthersCancels?: boolean;
   /** Cancel this source's upcoming events that are absent from the input (a feed's complete state). */
   cancelMissing?: boolean;
-  /**
-   * With cancelMissing: only events starting at or after this are cancelled when absent. A feed of this year's and
-   * next year's files says nothing about a conference of last year still running over New Year.
-   */
+  /** With cancelMissing: only events starting from this are cancelled when absent (last year's may still run). */
   cancelMissingFrom?: Date;
   defaultCountry?: Country;
   /** Where the input was read (see ParseOptions.inputName). */
@@ -36,10 +27,8 @@ export interface ImportOptions {
   /** Told how far storing has come, after every record: for progress displays. */
   onProgress?: (progress: ImportProgress) => void;
   /**
-   * In a process that serves reads (a sync on the timer or on demand): store in small chunks and, after each, leave
-   * the event loop to reads for three times as long as the chunk took, so the import takes about a quarter of it. The
-   * embedded engine runs its queries on the event loop's thread; without this, a large sync would hold up every
-   * read for seconds.
+   * In a process that serves reads: store in small chunks, leaving the event loop to reads in between, since the
+   * embedded engine runs its queries on the event loop's thread and a large sync would hold up every read.
    */
   background?: boolean;
 }
@@ -70,16 +59,10 @@ export interface ImportReport {
 const CHUNK = 500;
 /** Per transaction in the background: small, as the embedded engine holds the event loop for a whole chunk. */
 const BACKGROUND_CHUNK = 100;
-/**
- * After a step of work in the background, reads have the event loop for this many times as long as it took: a sync
- * runs every few hours and may take a little longer; the reads during it are people waiting.
- */
+/** Reads get this many times as long as a background step took: a sync may run longer, reads are people waiting. */
 const BACKGROUND_PAUSE = 3;
 
-/**
- * Pauses for work done in steps in a serving process: each `pause()` waits BACKGROUND_PAUSE times as long as the
- * work since the previous one took, so that work takes at most about a quarter of the event loop.
- */
+/** Pauses for work done in steps in a serving process, so that it takes at most about a quarter of the event loop. */
 export function backgroundPacer(): () => Promise<void> {
   let working = performance.now();
   return async () => {
@@ -107,9 +90,8 @@ export async function runImport(
 }
 
 /**
- * Stores parsed records (of one input, or merged from several) as `runImport` does, holding the source's lock
- * throughout (Storage.whileHolding): imports of one source, on any app node, run one after the other, so that each
- * cancel-missing decides on the source's state as its own import left it.
+ * Stores parsed records as `runImport` does, holding the source's lock throughout: imports of one source run one
+ * after the other on any node, so each cancel-missing decides on the state its own import left.
  */
 export function storeRecords(
   ctx: AppContext,

@@ -43,10 +43,7 @@ export const createKeySchema = z.strictObject({
   country: z.enum(COUNTRIES).default('ch'),
 });
 
-/**
- * The longest grace period: enough to redeploy everywhere the key is used, short enough that rotating away a leaked
- * secret means something.
- */
+/** The longest grace period: enough to redeploy, short enough that rotating away a leaked secret means something. */
 export const MAX_GRACE_SECONDS = 30 * 86_400;
 const GRACE_MESSAGE = 'must be a duration such as 30m, 2h or 1d (at most 30d)';
 
@@ -84,10 +81,7 @@ export async function authenticate(ctx: AppContext, token: string): Promise<ApiK
   return undefined;
 }
 
-/**
- * The id a presented token claims, unchecked (see `requireHost`): what a write may start reading with while the key
- * is checked, and must not use unless it checks out.
- */
+/** The id a token claims, unchecked: a write may start reading with it, but uses it only if the key checks out. */
 export function claimedKeyId(token: string | undefined): string | undefined {
   return token ? parseKey(token)?.id : undefined;
 }
@@ -120,10 +114,8 @@ export async function revokeKey(ctx: AppContext, id: string): Promise<{ summary:
 }
 
 /**
- * Gives key `id` a new secret, keeping its id and so its owner, events, externalIds and RSVPs; the result holds the
- * only copy of the new key. The old secret stops working at once, or after `graceSeconds` (so the host can redeploy).
- * A second rotation during a grace period ends that grace: the oldest secret stops at once, and the one being
- * replaced gets the new grace period (none without one). Checking the caller's rights is the caller's job.
+ * Gives key `id` a new secret, keeping its id and all it owns; the result holds the only copy. The old secret stops at
+ * once or after `graceSeconds`; a rotation during a grace ends it (the oldest secret stops). The caller checks rights.
  */
 export async function rotateKey(
   ctx: AppContext,

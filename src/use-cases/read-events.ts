@@ -25,10 +25,7 @@ function pagedQuery(params: SearchParams, country: Scope): string {
   return toQueryString({ ...params, country, limit: DEFAULT_LIMIT });
 }
 
-/**
- * The longest a read waits for its turn to rank, at the rate the queue drains: past it the read is refused at once
- * (503 `overloaded`, Retry-After) rather than answered after its client has given up.
- */
+/** Past this wait for a turn, a read is refused at once (503 `overloaded`), not answered after its client left. */
 const MAX_TURN_WAIT_MS = 3_000;
 
 /** Who asked: `gone` says whether they have gone away (closed the connection, cancelled the tool call). */
@@ -37,12 +34,9 @@ export interface Asker {
 }
 
 /**
- * Any query of the shared grammar (spec §4.1), free text and hard filters, as strings or lists of strings the way
- * a URL or a tool call carries them: ranked events with reasons, how the prompt was understood, and — when more
- * events match than the page holds — the cursor of the next page (see query/cursor.ts). Ranking takes its turn
- * among the reads in progress (`ctx.turns`), so a write's database replies and cached reads are not held up by it;
- * when its turn comes and the asker has gone, it is not ranked at all (`client-gone`), and when the queue is too long
- * to wait in, it is refused at once (`overloaded`).
+ * Any query of the shared grammar (spec §4.1): ranked events with reasons, how the prompt was understood, and the
+ * next page's cursor. Ranking takes its turn among reads (`ctx.turns`) so writes and cached reads are not held up; a
+ * read whose asker has gone is not ranked (`client-gone`), one facing too long a queue is refused (`overloaded`).
  */
 export async function searchEvents(
   ctx: ServingContext,
@@ -82,10 +76,7 @@ export interface EventRecord {
   cancelled: boolean;
 }
 
-/**
- * One event by id (and country, when given), whatever its state: cancelled and unlisted events keep their page.
- * Listed events come from the read index, the others from the database.
- */
+/** One event by id, whatever its state (cancelled and unlisted events keep their page); listed ones from the index. */
 export async function getEvent(
   ctx: AppContext,
   target: { id: string; country?: string | undefined },
@@ -113,10 +104,7 @@ export interface OwnEventsPage {
   nextCursor: string | undefined;
 }
 
-/**
- * A host's own events, unlisted and cancelled ones included, by start, a page at a time (`limit`, `cursor`; see
- * query/cursor.ts), with their registration counts.
- */
+/** A host's own events, unlisted and cancelled included, by start, a page at a time, with registration counts. */
 export async function listOwnEvents(
   ctx: ServingContext,
   host: ApiKeyRecord,

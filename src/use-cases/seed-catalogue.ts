@@ -6,17 +6,11 @@ import { type Feed, isEnabled } from '../importers/feeds.js';
 import { importerFor } from '../importers/registry.js';
 import { type ImportReport, runImport } from './import-records.js';
 
-/**
- * The shipped confs.tech snapshot (MIT, see seed/confs-tech/README.md). The service loads it through the feeds
- * file; the relevance evaluation loads it directly, as the `curated` source, with a fixed clock.
- */
+/** The shipped confs.tech snapshot (MIT, see seed/confs-tech/README.md), also the relevance evaluation's `curated`. */
 export const SEED_FILE = new URL('../../seed/confs-tech/dach-2025-2027.json', import.meta.url);
 export const CURATED_SOURCE = 'curated';
 
-/**
- * What the seed builder (scripts/build-seed.ts) writes beside a seed file: where its data comes from and of
- * when. Optional: a seed without it simply has no date to show.
- */
+/** What scripts/build-seed.ts writes beside a seed: its data's origin and date (optional). */
 export interface SnapshotInfo {
   source: string;
   /** The date of the upstream data (its newest commit, or the day it was downloaded). */
@@ -42,10 +36,8 @@ async function hasEvents(ctx: AppContext, source: string): Promise<boolean> {
 }
 
 /**
- * Loads the shipped snapshot of each enabled feed that names one (`seed`) into a database without any event of its
- * source: a fresh install lists real events before its first sync, and offline for as long as it stays offline.
- * Seeded events belong to the feed's source, keyed as the feed keys them, so the first sync updates them in place.
- * Returns the report of each seed loaded.
+ * Loads each enabled feed's shipped snapshot into a database with no event of its source, so a fresh install lists
+ * real events before its first sync; keyed as the feed keys them, so the first sync updates them in place.
  */
 export async function seedFromFeeds(ctx: AppContext, feeds: readonly Feed[]): Promise<ImportReport[]> {
   const reports: ImportReport[] = [];

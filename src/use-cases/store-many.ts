@@ -20,10 +20,7 @@ export interface BatchResult extends UpsertResult {
 
 const MAX_ATTEMPTS = 8;
 
-/**
- * Failures a second attempt resolves: a slug taken by a concurrent write between our look-up and our insert, and
- * two batches that reach the same new externalIds at once (a deadlock PostgreSQL breaks by aborting one of them).
- */
+/** Failures a retry resolves: a slug taken concurrently, or a deadlock PostgreSQL broke between two batches. */
 function isRetryable(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string };
   return (e?.code === '23505' && e.constraint === 'events_pkey') || e?.code === '40P01' || e?.code === '40001';
@@ -32,11 +29,8 @@ function isRetryable(error: unknown): boolean {
 type Revision = Parameters<EventsRepository['appendRevisions']>[0][number];
 
 /**
- * Creates or updates many events of one owner in one transaction, each on its externalId, by the rules of a single
- * write (upsertEvent): an identical resend changes nothing and adds no revision; a concurrent first write of the
- * same externalId makes ours an update; a slug taken meanwhile retries the batch. A handful of statements whatever
- * the size: the owner's existing rows, the taken slugs, one multi-row insert, the updates, one insert of revisions
- * and at most two lifecycle updates. The externalIds must be distinct. One result per item, in order.
+ * Creates or updates many events of one owner in one transaction, by the rules of a single write (upsertEvent), in a
+ * handful of statements whatever the size. The externalIds must be distinct; one result per item, in order.
  */
 export function upsertMany(
   events: EventsRepository,
@@ -61,9 +55,8 @@ export interface CompleteList {
 }
 
 /**
- * Stores a list of one owner's events as upsertMany does, in one transaction that holds the owner's lock
- * (Storage.transactionUnder), and with `complete` also cancels what the list leaves out (cancelAbsent): lists of one
- * owner sent at once, to one app node or to several, end as they would one after the other.
+ * Stores a list as upsertMany does under the owner's lock, and with `complete` cancels what it leaves out: lists of
+ * one owner sent at once, to any nodes, end as they would one after the other.
  */
 export function storeList(
   storage: Storage,
@@ -80,11 +73,7 @@ export function storeList(
   );
 }
 
-/**
- * The one rule for a list that claims to be complete (a batch with `complete: true`, a feed or an import with
- * cancel-missing): when not one of its items is usable and some were refused, it is taken for a broken list, not an
- * empty one, and cancels nothing.
- */
+/** A complete list with no usable item and some refused is taken for broken, not empty, and cancels nothing. */
 export function retiresAbsent(usable: number, refused: number): boolean {
   return usable > 0 || refused === 0;
 }
@@ -216,9 +205,8 @@ class BatchWrite {
 }
 
 /**
- * Cancels, as a complete list of the owner's events would, the owner's upcoming listed events the list does not
- * name — those without an externalId too, which no list can name — with a revision each. Run in the transaction that
- * stored the list. Returns the cancelled.
+ * Cancels the owner's upcoming listed events the list does not name (those without an externalId too), a revision
+ * each, in the transaction that stored the list. Returns the cancelled.
  */
 export async function cancelAbsent(
   repo: EventsRepository,
@@ -240,10 +228,7 @@ export async function cancelAbsent(
   return cancelled;
 }
 
-/**
- * Retires (cancels) those of an owner's events, named by externalId, that are still listed — a revision each — in
- * one transaction holding the owner's lock: what a calendar taken out of its feed, or unlinked, leaves behind.
- */
+/** Retires an owner's listed events named by externalId, under its lock: what an unlinked calendar leaves behind. */
 export function retireByExternalIds(
   storage: Storage,
   identity: Pick<UpsertIdentity, 'owner' | 'actor'>,

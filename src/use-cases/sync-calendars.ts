@@ -18,10 +18,7 @@ export interface CalendarTarget {
   owner: Owner;
   /** Who the revision log names for what the calendar changes. */
   actor: string;
-  /**
-   * Put before each event's UID to make its externalId: the calendar's own part of its owner's events, which only
-   * this calendar cancels when they go missing. Empty for a feed that is one calendar.
-   */
+  /** Prefix of each UID's externalId: the calendar's own events, only it cancels them; empty for one calendar. */
   idPrefix: string;
   /** Where its events are when they do not say: a country, a city for in-person events without one. */
   country?: Country | undefined;
@@ -75,9 +72,8 @@ export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
 }
 
 /**
- * An empty calendar retires its events only when it is read empty this many times in a row: a group between events
- * publishes an empty calendar (and then has no upcoming events to retire), while an upstream fault that empties a
- * calendar for one read must not take a group's listings down.
+ * Reads in a row an empty calendar takes to retire its events: a group between events publishes an empty calendar,
+ * but an upstream fault emptying it once must not take a group's listings down.
  */
 export const EMPTY_READS_TO_RETIRE = 2;
 
@@ -106,10 +102,8 @@ function unusable(parsed: ParseResult): string | undefined {
 }
 
 /**
- * Syncs one calendar as the complete state of its own events: a conditional read (a 304 changes nothing), then its
- * events created, updated, cancelled or restored as it says, and those it no longer lists retired. A calendar that
- * cannot be read, has gone (404/410) or is not iCal keeps its events as they are. Every read is recorded in the
- * state of its source's parts.
+ * Syncs one calendar as the complete state of its events; a 304 changes nothing. A calendar unreadable, gone
+ * (404/410) or not iCal keeps its events. Every read is recorded in its source's state.
  */
 export async function syncCalendar(
   ctx: AppContext,
@@ -176,10 +170,7 @@ export async function syncCalendar(
   );
 }
 
-/**
- * Syncs calendars a few at a time: their reads overlap, their storing goes one calendar after the other so a large
- * sync paces itself as one import does. Results in the order of `targets`.
- */
+/** Syncs calendars a few at a time: reads overlap, storing goes one after another so a large sync paces itself. */
 export async function syncCalendars(
   ctx: AppContext,
   targets: readonly CalendarTarget[],
@@ -226,10 +217,7 @@ export function sumReports(source: string, format: string, reports: ImportReport
   return sum;
 }
 
-/**
- * Retires (cancels) the upcoming listed events of a feed of calendars that belong to none of its calendars now: a
- * calendar taken out of the feeds file takes its events with it.
- */
+/** Retires upcoming events of calendars gone from the feeds file: a calendar taken out takes its events with it. */
 export async function retireOrphans(
   ctx: AppContext,
   owner: Owner,

@@ -68,10 +68,7 @@ function malformed(parsed: ParseResult): RecordError | undefined {
 /** "conferences/2026/data.json" → "2026/data.json": enough to tell a feed's files apart in messages. */
 const shortName = (url: string) => url.split(/[/\\]/).slice(-2).join('/');
 
-/**
- * The records of several parts as one input. The same record in several parts (a conference in two confs.tech
- * topic files) is one, with the topic hints of all; its first listing gives every other field.
- */
+/** Several parts as one input: a record in several parts is one, with the topic hints of all. */
 function mergeParts(parts: { url: string; parsed: ParseResult }[]): ParseResult {
   if (parts.length === 1) return parts[0]!.parsed;
   const records = new Map<string, ImportedRecord>();
@@ -94,9 +91,8 @@ class FeedError extends Error {}
 type PartText = string | undefined | 'not-modified';
 
 /**
- * Reads every URL of a feed, a few at a time, conditionally where `validators` holds what a URL was last served
- * with. A URL that does not exist (404, no such file) is an empty part when the feed has several (a topic or a city
- * without events that year); any other failure stops the feed at once.
+ * Reads a feed's URLs a few at a time, conditionally. A missing URL (404) is an empty part when the feed has several
+ * (a topic without events that year); any other failure stops the feed.
  */
 async function readParts(
   ctx: AppContext,
@@ -140,11 +136,7 @@ async function readParts(
   return texts;
 }
 
-/**
- * Syncs one feed. A feed of calendars (iCal) syncs each calendar on its own (see syncCalendarFeed); any other feed
- * is one data set, imported as the complete state of its source, all or nothing (see syncDataSet). Every run is
- * recorded in the sources' state.
- */
+/** Syncs one feed: calendars (iCal) each on its own, other feeds as one data set, all or nothing; records the run. */
 export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions = {}): Promise<SyncResult> {
   const at = ctx.now();
   const parts = feedParts(feed, at);
@@ -170,9 +162,8 @@ export async function syncFeed(ctx: AppContext, feed: Feed, options: SyncOptions
 }
 
 /**
- * A data set in several files: all its URLs read (conditionally), parsed and merged, and imported as the complete
- * state of its source (cancel-missing). When every file answers 304, nothing is imported. Any failure — a URL that
- * cannot be read, a part that is not the feed's format — leaves the source exactly as it was.
+ * A data set in several files, read, merged and imported as its source's complete state; all 304 imports nothing,
+ * and any failure leaves the source exactly as it was.
  */
 async function syncDataSet(
   ctx: AppContext,
@@ -241,9 +232,8 @@ async function syncDataSet(
 }
 
 /**
- * A feed of calendars, each the complete state of its own events (see syncCalendar): one that fails or has gone
- * keeps its events while the others update. Events of calendars no longer in the feed are retired. The feed fails
- * only when every calendar does.
+ * A feed of calendars: one that fails keeps its events while the others update; calendars gone from the feed are
+ * retired. The feed fails only when every calendar does.
  */
 async function syncCalendarFeed(
   ctx: AppContext,

@@ -15,11 +15,7 @@ export interface ScheduleOptions {
   timeoutMs?: number;
   /** Sees the result of every run. */
   onRun?: (result: SyncResult) => void;
-  /**
-   * Start from the state the sources are in (default false: every feed at once): a feed synced less than an interval
-   * ago (by this process before a restart, or by another node) waits for the rest of it; a failing one for its
-   * backoff. So restarts and several nodes do not read every source again at once.
-   */
+  /** Start from the sources' state (recent feeds wait, failing ones back off), so restarts do not read all at once. */
   resume?: boolean;
   /** Also sync the calendars hosts linked (POST /api/calendars), after the feeds (default true). */
   linkedCalendars?: boolean;
@@ -49,10 +45,8 @@ export function backoffMinutes(failures: number, retryMinutes: number, intervalM
 }
 
 /**
- * Syncs every enabled feed in the background: first right away (the service is already listening: start-up never
- * waits on the network), then every `intervalMinutes`; a failing feed is retried sooner, backing off. Feeds run
- * one after the other. A failure is logged once per feed (again only when its error changes) and its recovery
- * once; the source keeps its last good state meanwhile. The timer does not keep the process alive.
+ * Syncs enabled feeds in the background, one after another: at once (start-up never waits on the network), then every
+ * `intervalMinutes`, failing feeds sooner with backoff. The timer does not keep the process alive.
  */
 export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], options: ScheduleOptions): FeedSchedule {
   const { intervalMinutes } = options;
@@ -124,10 +118,7 @@ function feedStates(ctx: AppContext, feeds: readonly Feed[], linkedCalendars: bo
   return states;
 }
 
-/**
- * Logs a feed's run and sets when it runs next: a failure is logged once per feed (again only when its error changes)
- * and the feed retried after its backoff; a success logs the recovery once, and skipped records once each.
- */
+/** Logs a run once per change of outcome (failure, recovery, skipped records) and sets when the feed runs next. */
 function recordRun(
   ctx: AppContext,
   state: FeedState,

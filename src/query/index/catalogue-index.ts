@@ -20,12 +20,9 @@ export interface ReadRecord {
 }
 
 /**
- * The read path: every public, listed event not ended more than a day ago, in memory, one shard per country of the
- * events shown (see CountryShard). Kept in step with the database by `apply` — local writes, and NOTIFYs from other
- * app nodes — at the cost of what a change touches: the event's postings and full-text document, and the
- * cross-source duplicate group of its title (see duplicates.ts), never the catalogue. A revision check makes late or
- * repeated notifications harmless. Every change bumps the version of the country it touches, so cached answers
- * about the other countries stay valid.
+ * The read path: every public, listed event not ended more than a day ago, one shard per country. `apply` (local
+ * writes, other nodes' NOTIFYs) costs only what a change touches; a revision check makes late or repeated
+ * notifications harmless. A change bumps only its country's version, so cached answers about others stay valid.
  */
 export class CatalogueIndex {
   private readonly entries = new Map<string, IndexedEvent>();
@@ -63,10 +60,7 @@ export class CatalogueIndex {
     return this.rsvps;
   }
 
-  /**
-   * Runs `work` (and what it awaits) noting in `record` what its reads show (`noteRead`, `attendance`): the response
-   * cache keeps a body with the versions of exactly that.
-   */
+  /** Runs `work` noting what its reads show: the response cache keeps a body with the versions of exactly that. */
   recordReads<T>(record: ReadRecord, work: () => T): T {
     return this.reads.run(record, work);
   }
@@ -142,10 +136,7 @@ export class CatalogueIndex {
     this.endLoad();
   }
 
-  /**
-   * Replaces the whole content with pages as the database delivers them (start-up; see
-   * EventsRepository.pagesNotEndedSince); the shards are built once the last page is in.
-   */
+  /** Replaces the content with pages from the database (start-up); shards are built once the last page is in. */
   async loadPages(pages: AsyncIterable<readonly CatalogueEvent[]>): Promise<void> {
     this.beginLoad();
     try {
@@ -192,10 +183,8 @@ export class CatalogueIndex {
   }
 
   /**
-   * Computes ahead, in slices of about `sliceMs` with `pause()` between them (the event loop serves requests there),
-   * what the first query to ask would otherwise compute for a whole country in one piece, stalling every request
-   * behind it: the founder fit of every event (`who=founders`, "for founders" in a prompt). Events that arrive meanwhile get theirs as they are shown.
-   * Returns early, with nothing half-made, once `stopped()`.
+   * Computes every event's founder fit ahead, in slices with `pause()` between them, which the first query asking
+   * would otherwise do for a whole country at once, stalling every request behind it. Stops cleanly once `stopped()`.
    */
   async prepareAhead(pause: () => Promise<void>, stopped: () => boolean, sliceMs = 2): Promise<void> {
     const entries = [...this.entries.values()];
@@ -238,10 +227,7 @@ export class CatalogueIndex {
     else this.groups.set(entry.duplicateKey, [members, entry]);
   }
 
-  /**
-   * Which entries of one duplicate key are shown (the canonical record of each group, carrying the others' links)
-   * and which are hidden. Members are taken in id order, so the answer depends only on which events there are.
-   */
+  /** Which entries of one duplicate key are shown (each group's canonical record) and hidden; members in id order. */
   private grouped(key: string): { entry: IndexedEvent; show: boolean }[] {
     const members = this.groups.get(key);
     if (members === undefined) return [];
@@ -281,10 +267,7 @@ export class CatalogueIndex {
     }
   }
 
-  /**
-   * Lets go of events that ended more than ENDED_KEPT_MS ago, once one has (a scan of the entries, rarely: only
-   * when the earliest such moment has passed), so the index holds exactly what an index built now would hold.
-   */
+  /** Drops events that ended over ENDED_KEPT_MS ago (scanning only once one has), as a fresh build would. */
   private expire(): void {
     const nowMs = this.now().getTime();
     if (nowMs < this.nextExpiryMs) return;

@@ -103,10 +103,7 @@ export function editDistance(a: string, b: string, max: number): number {
 const editsAllowed = (term: string) =>
   term.length >= FUZZY_FROM ? Math.min(MAX_EDITS, Math.round(term.length * 0.2)) : 0;
 
-/**
- * How a word of the index matches a query word: its weight (1 exact, less for a longer word it begins, less still
- * for a word a few edits away), or 0 when it does not.
- */
+/** A word's weight for a query word: 1 exact, less for a prefix, less still a few edits away; 0 for no match. */
 export function matchWeight(query: string, term: string): number {
   if (term === query) return 1;
   if (query.length >= PREFIX_FROM && term.startsWith(query)) {
@@ -122,13 +119,9 @@ export function matchWeight(query: string, term: string): number {
 type Postings = Map<number, number>;
 
 /**
- * The full-text index of one country shard: BM25+ over title, organizer, topics, venue, city and description, with
- * prefix and fuzzy matches of query words, documents keyed by slot. Its statistics (document count, field lengths
- * summed) are kept exact through adds and removes, and matched words are visited in sorted order, so an index kept in
- * step ranks exactly as one built at once from the same documents.
- *
- * Recent results are kept by query until the next change: people and programs ask with the same words over and over,
- * and a common word matches a large part of the catalogue.
+ * One shard's full-text index: BM25+ over title, organizer, topics, venue, city and description, with prefix and fuzzy
+ * matches. Statistics stay exact through adds and removes and words are visited in sorted order, so an index kept in
+ * step ranks exactly as one built at once. Results are kept by query until the next change, as queries recur.
  */
 export class FullTextIndex {
   /** Per term, its postings in each field (index in SEARCH_FIELDS). */
@@ -149,10 +142,8 @@ export class FullTextIndex {
   });
 
   /**
-   * Which slots match a query, by query: kept in step with every change instead of dropped with `termHits`. Whether
-   * a document matches does not depend on the others (its scores do), so a change touches only its own slot in each
-   * set. Ranking asks this of the words that name technologies, which recur from prompt to prompt. At most 128
-   * queries, and `maxKeptSlots` slots over all their sets, counted here as the sets grow and shrink.
+   * Matching slots by query, kept in step with every change: whether a document matches depends on it alone, so a
+   * change touches only its own slot in each set. Bounded by entries and by `maxKeptSlots` over all sets.
    */
   private readonly matching = new LRUCache<string, Set<number>>({
     max: 128,
@@ -255,9 +246,8 @@ export class FullTextIndex {
   }
 
   /**
-   * The events matching a query (any of its words), with their scores and the fields they matched. A document's score
-   * is, over the query's words, the sum of each matching word's BM25+ score per field, weighted by the field's boost
-   * and by how the word matches (see `matchWeight`); times the number of distinct query words it matches.
+   * Events matching any of the query's words, with scores and fields: per word and field BM25+ × the field's boost ×
+   * `matchWeight`, summed, times the number of distinct query words matched.
    */
   searchTerm(query: string): TermHits {
     let hits = this.termHits.get(query);

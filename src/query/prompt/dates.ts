@@ -1,15 +1,8 @@
 /**
- * Date windows from free-text searches: "AI meetups in Zürich next week", "KI Meetup am Wochenende",
- * "ce week-end à Genève", "am 3. Dezember", "vendredi prochain".
- *
- * Two sources of candidates, the leftmost (then longest) valid one wins:
- * - our own precompiled phrases (date-phrases.ts) for weeks, weekends, months, "next N days", today/tomorrow
- *   and day-first numeric dates ("3.12."), computed with Luxon in the caller's IANA zone;
- * - chrono-node (de, fr, en, and it when Italian words appear) for specific dates, weekdays and ranges.
- *
- * Never depends on the process time zone: chrono's `timezone` option does not take IANA names, so chrono gets a
- * reference Date whose *process-local* wall clock equals the target zone's wall clock at `now`, and we read back
- * only the calendar components (year/month/day) it found. Windows are whole local days, built with Luxon.
+ * Date windows from free-text searches ("KI Meetup am Wochenende", "vendredi prochain"). The leftmost (then longest)
+ * candidate wins: our own phrases (date-phrases.ts, computed with Luxon) or chrono-node's dates, weekdays and ranges.
+ * Never depends on the process time zone: chrono's `timezone` option takes no IANA names, so chrono gets a Date
+ * whose process-local wall clock is the zone's at `now`, and only the calendar components it found are read back.
  */
 import { de, en, fr, it, type ParsedComponents, type ParsedResult } from 'chrono-node';
 import { DateTime } from 'luxon';
@@ -77,10 +70,7 @@ const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const APOSTROPHES = new Set(['’', '‘', '`', '´', 'ʼ']);
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/**
- * Find the first date window in `text`, relative to `now`, in the IANA zone `timeZone` (e.g. "Europe/Zurich").
- * Returns undefined when the text names no date, or only dates entirely in the past.
- */
+/** The first date window in `text` relative to `now` in the IANA zone; undefined when none, or only past ones. */
 export function findDateWindow(text: string, now: Date, timeZone: string): DateWindowHit | undefined {
   const local = DateTime.fromJSDate(now, { zone: timeZone });
   if (!local.isValid) throw new RangeError(`findDateWindow: invalid now or time zone "${timeZone}"`);
@@ -144,19 +134,14 @@ function phraseCandidates(text: string, folded: string, map: number[], ctx: Ctx)
   return out;
 }
 
-/**
- * Prompts of every shape chrono reads: each parser runs all its patterns on every text, so these reach them all.
- */
+/** Prompts of every shape chrono reads: each parser runs all its patterns on every text. */
 const WARM_UP_TEXTS = [
   'AI Meetup am 3. Dezember 2026 um 18:30',
   'le 12 mars à 14h, jusqu’au vendredi',
   'next Friday 5pm',
 ];
 
-/**
- * Runs every chrono parser twice over a few prompts, so that compiling chrono's largest patterns is paid at start-up
- * rather than by the first prompts that hold a date-like word. Process-wide: `serve` calls it once, before listening.
- */
+/** Compiles chrono's patterns at start-up rather than in the first dated prompts; `serve` calls it before listening. */
 export function warmUpDateParsing(): void {
   const ref = new Date();
   for (let round = 0; round < 2; round++) {

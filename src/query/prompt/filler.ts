@@ -1,11 +1,7 @@
 /**
- * Words that carry no search meaning in a prompt, in English, German, French and Italian: articles, pronouns,
- * auxiliaries and modals, prepositions and conjunctions, question words, greetings and politeness, the verbs and nouns
- * of asking ("looking for", "ich suche", "je cherche", "sto cercando", "recommend", "Tipps"), of the person's own
- * situation ("living", "based", "wohne", "habite"), vague praise ("good", "spannend"), the words of a wish ("ideally",
- * "am liebsten", "de préférence") and words every event shares ("event", "Veranstaltung", "developers", "tech").
- * Prompts are read for facets first (dates, lexicon terms, places), so a word listed here only ever stops a leftover
- * word from being searched as full text — and from being quoted in `understood` as a word matched.
+ * Words of no search meaning in a prompt (en/de/fr/it): function words, greetings, the words of asking ("ich suche"),
+ * of one's situation ("wohne"), vague praise, wishes ("am liebsten") and words every event shares ("event", "tech").
+ * Facets are read first, so a word here only stops a leftover from being searched as full text and quoted as matched.
  */
 
 const ENGLISH =
@@ -122,21 +118,14 @@ const FILLER = new Set(
   ),
 );
 
-/**
- * Whether a word (lower case) is filler: listed, a single letter, or a hyphenated word made of filler only
- * ("a-t-il", "est-ce").
- */
+/** Filler: listed, a single letter, or hyphenated filler only ("est-ce"). */
 export function isFiller(lower: string): boolean {
   if (lower.length < 2 || FILLER.has(lower)) return true;
   if (!lower.includes('-')) return false;
   return lower.split('-').every((part) => part.length < 2 || FILLER.has(part));
 }
 
-/**
- * Words that name what the person is asking for rather than where they are: after "I'm", "ich bin", "je suis" or
- * "sono", one of these means the sentence is a request ("I'm looking for a meetup in Zürich"), not the person's
- * situation ("I'm a student in Lausanne").
- */
+/** After "I'm", "ich bin", "je suis": a request ("I'm looking for…"), not the person's situation ("I'm a student…"). */
 export const REQUEST_WORDS = new Set(
   (
     'looking searching seeking hoping planning trying interested keen going wondering thinking curious after ' +

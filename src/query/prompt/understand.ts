@@ -38,10 +38,8 @@ export interface AskedTechnology {
 }
 
 /**
- * What a free-text prompt asks for. What it names — fields and technologies, kinds, formats, price, audience, the
- * place, the country, the date window, a call for papers — is a constraint every answer meets (see
- * ranking/constraints.ts); where the person is and the language they wish for only order the answers; the words
- * left rank, and find what mentions them when nothing else is asked.
+ * What a prompt asks: what it names (fields, kinds, format, price, audience, place, country, dates, CFP) is a
+ * constraint (ranking/constraints.ts); where the person is and their language only order; leftover words rank.
  */
 export interface Understanding {
   /** Every field the prompt names, or implies by a specific word. */
@@ -118,10 +116,7 @@ function findPlace(list: Word[]): { place: Place; mode: 'in' | 'near'; from: num
   return undefined;
 }
 
-/**
- * Phrases whose words mean something else on their own: "guten Morgen" is no date ("morgen": tomorrow), "guten Tag"
- * no conference day, the "ai" of "j'ai" no AI.
- */
+/** Phrases whose words mean something else alone: "guten Morgen" is no date, the "ai" of "j'ai" no AI. */
 const IDIOMS =
   /(?<![\p{L}\p{N}])(?:guten\s+(?:tag|morgen|abend)|good\s+(?:morning|evening|afternoon)|[jnmt]['’]ai)(?![\p{L}\p{N}])/giu;
 
@@ -240,10 +235,7 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   return result;
 }
 
-/**
- * The country a prompt is about: the explicit parameter, else that of a place it names, else where the person is,
- * else a country it names.
- */
+/** The prompt's country: the explicit parameter, else its place's, else where the person is, else one it names. */
 export function effectiveCountry(understanding: Understanding, country: Country, explicit: boolean): Country {
   if (explicit) return country;
   return understanding.place?.place.country ?? understanding.home?.place.country ?? understanding.country ?? country;

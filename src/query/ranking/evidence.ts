@@ -20,10 +20,7 @@ export function visitList(list: SlotList | undefined, visit: (slot: number) => v
   for (let i = 0; i < length; i++) visit(items[i]!);
 }
 
-/**
- * Visits the events carrying any of `topics`, each once (an event on several lists is visited from the first).
- * Returns the mark of the visited slots in `shard.visited`, for the caller to visit more slots once.
- */
+/** Visits the events carrying any of `topics`, each once; returns the visited mark in `shard.visited`. */
 export function visitTopics(shard: CountryShard, topics: readonly string[], visit: (slot: number) => void): number {
   const mark = shard.beginVisits();
   const { visited } = shard;
@@ -63,11 +60,8 @@ export function intersect(a: ArrayLike<number>, aLength: number, b: ArrayLike<nu
 // ---------------------------------------------------------------- what titles and organizers name
 
 /**
- * The topic terms a name uses, as triples (topic, the lexicon's term, the words used): computed once per event's
- * title (kept beside the event, weakly) and per organizer, and one list shared by every name that uses the same
- * terms alike ("AI Meetup #12" and "#13"). A list of its own per event would be one more list and its strings for
- * every event ranking has looked at, some 50,000 at 100k after a few minutes of distinct prompts: at rest, and for
- * every full collection to mark. Most names use none and share one empty list.
+ * The topic terms a name uses, as triples (topic, lexicon term, words used), computed once per title and organizer
+ * and shared by every name using the same terms alike ("AI Meetup #12" and "#13"), so memory does not grow per event.
  */
 export type Named = readonly string[];
 const NAMES_NOTHING: Named = Object.freeze([]);
@@ -95,10 +89,7 @@ export function titleNames(ev: CatalogueEvent): Named {
 
 export const organizerNames = (ev: CatalogueEvent): Named => remembered(organizerTerms, ev.organizer, 20_000, termsIn);
 
-/**
- * The words of `ev`'s title that name topic `slug`, if it names it: the field as a whole ("IT Security", "KI",
- * "Nullcon") if it does, else a part of it ("Confidential Computing", "LLMs").
- */
+/** The words of the title naming topic `slug`: the field as a whole ("KI") if it does, else a part ("LLMs"). */
 export function titleNamesTopic(ev: CatalogueEvent, slug: string): { words: string; whole: boolean } | undefined {
   const named = titleNames(ev);
   let part: string | undefined;
@@ -110,10 +101,7 @@ export function titleNamesTopic(ev: CatalogueEvent, slug: string): { words: stri
   return part === undefined ? undefined : { words: part, whole: false };
 }
 
-/**
- * How strongly an event speaks for a technology, weakest first; `Described` is the description's, the others a
- * name's (title or organizer).
- */
+/** How strongly an event speaks for a technology, weakest first; `Described` is the description's, others a name's. */
 export enum Strength {
   None = 0,
   Field = 1,
@@ -159,10 +147,7 @@ function strengthIn(named: Named, words: readonly string[], t: PreparedTechnolog
   return best;
 }
 
-/**
- * The strongest evidence an event shows for a technology, as one small number memoized per slot: the strength
- * times two, plus one when the organizer shows it rather than the title.
- */
+/** The strongest evidence for a technology, packed: strength times two, plus one when the organizer shows it. */
 function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
   const names = nameWordsOf(e);
   const title = strengthIn(titleNames(e.event), names.title, t).strength;
@@ -178,8 +163,8 @@ function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
 export const NOT_A_CANDIDATE = 127;
 
 /**
- * Kept per slot in the shard, as a prompt's technologies recur from query to query: the event's evidence, or
- * NOT_A_CANDIDATE. Whether a slot is a hit of the term changes only when that slot's event does, which resets it.
+ * The event's evidence, memoized per slot as technologies recur between prompts, or NOT_A_CANDIDATE; a slot's
+ * memo resets only when its event changes.
  */
 export function evidenceAt(shard: CountryShard, slot: number, t: PreparedTechnology): number {
   return shard.memo(t.memo, slot, (e) =>
@@ -225,9 +210,8 @@ export function visitAround(shard: CountryShard, here: Place, visit: (slot: numb
 }
 
 /**
- * How close an event is to a place, in thousandths: AT_PLACE at the place itself; else 1,000 falling to 500 at 45 km
- * away; 0 beyond, online or unplaced. A whole number, as ranking asks it of thousands of events per prompt (see
- * POINTS_PER_WEIGHT).
+ * Closeness in thousandths: AT_PLACE at the place, else 1,000 falling to 500 at 45 km, 0 beyond, online or unplaced;
+ * whole numbers, as points are (see POINTS_PER_WEIGHT).
  */
 export function closeness(shard: CountryShard, slot: number, here: Place): number {
   if (shard.formatCode[slot] === ONLINE || Number.isNaN(shard.lat[slot]!)) return 0;
