@@ -55,6 +55,72 @@ export function sendHtml(
   return reply.type('text/html; charset=utf-8').send(body);
 }
 
+/** The search form and its answer, for the home page (all countries) and each country's page. */
+async function searchPage(ctx: ServingContext, request: FastifyRequest, reply: FastifyReply, country: Scope) {
+  const query = request.query as Query;
+  const language = languageOf(request);
+  const t = translator(language.lang);
+  // Empty form fields mean "any": drop them before the shared grammar sees them.
+  const form: Record<string, string> = {};
+  for (const field of [...FORM_FIELDS, ...LINK_FIELDS]) {
+    const value = query[field];
+    if (typeof value === 'string' && value.trim() !== '') form[field] = value;
+  }
+  const order: ResultOrder | undefined =
+    query.order === 'date' || query.order === 'relevance' ? query.order : undefined;
+  // The menu: all three countries on the home page, the country on its own page, unless the form chose.
+  const chosen: Scope = isScope(form.country) ? form.country : country;
+  const now = ctx.now();
+  const freshness = await catalogueFreshness(ctx);
+  const page = {
+    t,
+    baseUrl: ctx.config.baseUrl,
+    path: pathOf(request.url),
+    country: chosen,
+    now,
+    form,
+    ...(order ? { order } : {}),
+    freshness: { sources: freshness, zone: zoneOf(chosen) },
+  };
+  try {
+    // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
+    const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
+    return sendHtml(reply, 200, language, renderSearchPage({ ...page, result }));
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return sendHtml(reply, 422, language, renderSearchPage({ ...page, errors: error.errors }));
+  }
+}
+
+/** An event's page, also when unlisted or cancelled; a 404 page names what was not found. */
+async function eventPage(
+  ctx: ServingContext,
+  request: FastifyRequest<{ Params: { country: string; id: string } }>,
+  reply: FastifyReply,
+) {
+  const baseUrl = ctx.config.baseUrl;
+  const { country, id } = request.params;
+  const language = languageOf(request);
+  const t = translator(language.lang);
+  try {
+    // Unlisted and cancelled events keep their page: whoever has the link can see it (with a notice if cancelled).
+    const { event, alsoListedAt } = await getEvent(ctx, { id, country });
+    // How old its source's data is, when it comes from a feed (a host's push is as new as its last write).
+    const sources = (await catalogueFreshness(ctx)).filter((f) => f.source === event.source);
+    const freshness = { sources, zone: zoneOf(event.country) };
+    return sendHtml(
+      reply,
+      200,
+      language,
+      renderEventPage(event, { t, baseUrl, now: ctx.now(), alsoListedAt, freshness }),
+    );
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.code !== 'event-not-found') throw error;
+    const what = isCountry(country) ? t.t('notFound.event', { id, country }) : t.t('notFound.country', { country });
+    return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
+  }
+}
+
 /** The search page at / and /{country}, and every event's page at /{country}/events/<id>, in en, de, fr or it. */
 export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const baseUrl = ctx.config.baseUrl;
@@ -69,47 +135,11 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG),
   );
 
-  const searchPage = async (request: FastifyRequest, reply: FastifyReply, country: Scope) => {
-    const query = request.query as Query;
-    const language = languageOf(request);
-    const t = translator(language.lang);
-    // Empty form fields mean "any": drop them before the shared grammar sees them.
-    const form: Record<string, string> = {};
-    for (const field of [...FORM_FIELDS, ...LINK_FIELDS]) {
-      const value = query[field];
-      if (typeof value === 'string' && value.trim() !== '') form[field] = value;
-    }
-    const order: ResultOrder | undefined =
-      query.order === 'date' || query.order === 'relevance' ? query.order : undefined;
-    // The menu: all three countries on the home page, the country on its own page, unless the form chose.
-    const chosen: Scope = isScope(form.country) ? form.country : country;
-    const now = ctx.now();
-    const freshness = await catalogueFreshness(ctx);
-    const page = {
-      t,
-      baseUrl,
-      path: pathOf(request.url),
-      country: chosen,
-      now,
-      form,
-      ...(order ? { order } : {}),
-      freshness: { sources: freshness, zone: zoneOf(chosen) },
-    };
-    try {
-      // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
-      const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
-      return sendHtml(reply, 200, language, renderSearchPage({ ...page, result }));
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      return sendHtml(reply, 422, language, renderSearchPage({ ...page, errors: error.errors }));
-    }
-  };
-
-  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(request, reply, 'all'));
+  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(ctx, request, reply, 'all'));
 
   app.get<{ Params: { country: string } }>('/:country', { config: PAGE_CONFIG }, (request, reply) => {
     const { country } = request.params;
-    if (isCountry(country)) return searchPage(request, reply, country);
+    if (isCountry(country)) return searchPage(ctx, request, reply, country);
     const language = languageOf(request);
     const t = translator(language.lang);
     const what = t.t('notFound.country', { country });
@@ -119,27 +149,6 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
   app.get<{ Params: { country: string; id: string } }>(
     '/:country/events/:id',
     { config: PAGE_CONFIG },
-    async (request, reply) => {
-      const { country, id } = request.params;
-      const language = languageOf(request);
-      const t = translator(language.lang);
-      try {
-        // Unlisted and cancelled events keep their page: whoever has the link can see it (with a notice if cancelled).
-        const { event, alsoListedAt } = await getEvent(ctx, { id, country });
-        // How old its source's data is, when it comes from a feed (a host's push is as new as its last write).
-        const sources = (await catalogueFreshness(ctx)).filter((f) => f.source === event.source);
-        const freshness = { sources, zone: zoneOf(event.country) };
-        return sendHtml(
-          reply,
-          200,
-          language,
-          renderEventPage(event, { t, baseUrl, now: ctx.now(), alsoListedAt, freshness }),
-        );
-      } catch (error) {
-        if (!(error instanceof ServiceError) || error.code !== 'event-not-found') throw error;
-        const what = isCountry(country) ? t.t('notFound.event', { id, country }) : t.t('notFound.country', { country });
-        return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
-      }
-    },
+    (request, reply) => eventPage(ctx, request, reply),
   );
 }

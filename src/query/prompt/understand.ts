@@ -134,46 +134,40 @@ function trimmedPhrase(q: string): string {
     .join(' ');
 }
 
-/** Reads a prompt in English, German, French or Italian into facets and remaining full-text words. */
-export function understandQuery(q: string, now: Date, timeZone: string): Understanding {
-  const result: Understanding = {
-    topics: [],
-    technologies: [],
-    seniority: [],
-    formats: [],
-    price: undefined,
-    founders: false,
-    kinds: [],
-    place: undefined,
-    home: undefined,
-    country: undefined,
-    window: undefined,
-    cfp: false,
-    language: undefined,
-    terms: [],
-    phrase: '',
-  };
-  if (!q.trim()) return result;
-  const wishes = readWishes(q.replace(IDIOMS, (idiom) => ' '.repeat(idiom.length)));
-  result.cfp = wishes.cfp;
-  result.language = wishes.language;
-  const plainQ = wishes.rest;
-  let rest = plainQ;
+const emptyUnderstanding = (): Understanding => ({
+  topics: [],
+  technologies: [],
+  seniority: [],
+  formats: [],
+  price: undefined,
+  founders: false,
+  kinds: [],
+  place: undefined,
+  home: undefined,
+  country: undefined,
+  window: undefined,
+  cfp: false,
+  language: undefined,
+  terms: [],
+  phrase: '',
+});
 
-  const window = findDateWindow(rest, now, timeZone);
-  if (window) {
-    result.window = window;
-    rest = blank(rest, window.start, window.length);
+/** Adds a topic word to what is understood, and the technologies it names when it is more specific than a field. */
+function addTopicTerm(result: Understanding, slug: TopicSlug, term: string, typed: string): void {
+  const specific = !isTopicName(slug, term);
+  if (!result.topics.some((t) => t.slug === slug && t.term === term)) result.topics.push({ slug, term, specific });
+  if (specific && !result.technologies.some((t) => t.term === term)) {
+    const ids = technologiesNamed(term).filter((id) => !isTopic(id));
+    if (ids.length > 0) result.technologies.push({ term, typed, ids });
   }
+}
 
-  const topicTerm = (slug: TopicSlug, term: string, typed: string) => {
-    const specific = !isTopicName(slug, term);
-    if (!result.topics.some((t) => t.slug === slug && t.term === term)) result.topics.push({ slug, term, specific });
-    if (specific && !result.technologies.some((t) => t.term === term)) {
-      const ids = technologiesNamed(term).filter((id) => !isTopic(id));
-      if (ids.length > 0) result.technologies.push({ term, typed, ids });
-    }
-  };
+/**
+ * Reads the lexicon's words (topics, formats, price, audience, kinds) into `result`; returns the text without them
+ * and the seniority levels named, which depend on where the person says they are (read later).
+ */
+function readLexicon(result: Understanding, q: string, text: string) {
+  let rest = text;
   const hits = matchLexicon(rest);
   // A word naming a field and an audience ("CTO", "leadership") asks for the field: counting its audience too would
   // weigh one word twice, enough to outweigh the place asked ("a conference for a CTO in Munich").
@@ -181,7 +175,7 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   const levels: { level: Seniority; at: number }[] = [];
   for (const hit of hits) {
     if (hit.kind === 'topic' && isTopic(hit.value)) {
-      topicTerm(hit.value, hit.term, q.slice(hit.start, hit.start + hit.length));
+      addTopicTerm(result, hit.value, hit.term, q.slice(hit.start, hit.start + hit.length));
     } else if (hit.kind === 'seniority' && isSeniority(hit.value)) {
       if (!fieldWords.has(hit.start)) levels.push({ level: hit.value, at: hit.start });
     } else if (hit.kind === 'format' && isFormat(hit.value)) {
@@ -195,14 +189,38 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     }
     rest = blank(rest, hit.start, hit.length);
   }
+  return { rest, levels };
+}
 
+/** Country names in en/de/fr/it: "in Österreich" searches Austria when `country` is not given. */
+function readCountries(result: Understanding, text: string): string {
+  let rest = text;
   for (const w of words(rest)) {
-    // Country names in en/de/fr/it: "in Österreich" searches Austria when `country` is not given.
     const named = countryNamed(foldText(w.text));
     if (!named) continue;
     result.country ??= named;
     rest = blank(rest, w.start, w.text.length);
   }
+  return rest;
+}
+
+/** Reads a prompt in English, German, French or Italian into facets and remaining full-text words. */
+export function understandQuery(q: string, now: Date, timeZone: string): Understanding {
+  const result = emptyUnderstanding();
+  if (!q.trim()) return result;
+  const wishes = readWishes(q.replace(IDIOMS, (idiom) => ' '.repeat(idiom.length)));
+  result.cfp = wishes.cfp;
+  result.language = wishes.language;
+  const plainQ = wishes.rest;
+  let rest = plainQ;
+
+  const window = findDateWindow(rest, now, timeZone);
+  if (window) {
+    result.window = window;
+    rest = blank(rest, window.start, window.length);
+  }
+  const lexicon = readLexicon(result, q, rest);
+  rest = readCountries(result, lexicon.rest);
 
   let list = words(rest);
   const home = findHome(list, rest);
@@ -215,7 +233,7 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   }
   // A level said of the person where they say where they are ("I am a senior engineer living in Munich") describes
   // them, not what they ask for; "Founders" is an audience, not a seniority level of its own.
-  for (const { level, at } of levels) {
+  for (const { level, at } of lexicon.levels) {
     if (self && at >= self[0] && at < self[1]) continue;
     if (result.founders && level === 'executive') continue;
     if (!result.seniority.includes(level)) result.seniority.push(level);
@@ -228,7 +246,7 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   // A word the lexicon does not know may be a misspelt topic term ("Kubernets", "Pyhton").
   for (const w of left) {
     const fuzzy = closestTopicTerm(w.text);
-    if (fuzzy) topicTerm(fuzzy.slug, fuzzy.term, w.text);
+    if (fuzzy) addTopicTerm(result, fuzzy.slug, fuzzy.term, w.text);
     else result.terms.push(w.text);
   }
   result.phrase = trimmedPhrase(plainQ);
