@@ -9,6 +9,8 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     reporters: ['default'],
+    // One migrated database per engine, copied for every suite's new database (test/helpers/engines.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     // A safety net under the helpers' own setting: nothing a test starts syncs the shipped feeds (which are on
     // the internet). Suites that test syncing point FEEDS_FILE at fixtures or a local HTTP server.
     env: { SYNC_INTERVAL_MINUTES: '0' },
