@@ -8,6 +8,9 @@ export default defineConfig({
     // Server tests open PGlite (WASM Postgres) per file; two cores, so keep parallelism modest.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // The files of a worker share its modules: each file importing the whole service again, and compiling PGlite's
+    // WebAssembly again, took a large share of the suite's time. Suites close what they start and share no state.
+    isolate: false,
     reporters: ['default'],
     // One migrated database per engine, copied for every suite's new database (test/helpers/engines.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
