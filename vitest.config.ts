@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -14,6 +15,7 @@ export default defineConfig({
     reporters: ['default'],
     // One migrated database per engine, copied for every suite's new database (test/helpers/engines.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
+    sequence: { sequencer: SlowFirstSequencer },
     // A safety net under the helpers' own setting: nothing a test starts syncs the shipped feeds (which are on
     // the internet). Suites that test syncing point FEEDS_FILE at fixtures or a local HTTP server.
     env: { SYNC_INTERVAL_MINUTES: '0' },

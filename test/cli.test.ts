@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDataDir } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { runCli, spawnServer, waitForExit } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
@@ -158,7 +159,7 @@ describe('tech-events CLI on the embedded engine', SPAWNING, () => {
 });
 
 describe('tech-events keys rotate', SPAWNING, () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-rotate-'));
+  const dataDir = createDataDir('tev-cli-rotate-');
   const env = { DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
