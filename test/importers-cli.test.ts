@@ -63,12 +63,16 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
   });
 
   it('exits 2 with the usage on bad arguments, before touching anything', async () => {
-    const format = await runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env);
+    // Side by side: none of them opens the database.
+    const [format, host, noInput] = await Promise.all([
+      runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env),
+      runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env),
+      runCli(['import', '--format', 'ical', '--source', 's'], env),
+    ]);
     expect(format.status).toBe(2);
     expect(format.stderr).toContain('--format must be one of confs-tech, devopsdays, developers-events, ical, jsonl');
-    const host = await runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env);
     expect(host.stderr).toContain('--source "host" is reserved for events pushed by hosts');
-    expect((await runCli(['import', '--format', 'ical', '--source', 's'], env)).status).toBe(2);
+    expect(noInput.status).toBe(2);
   });
 
   it('syncs every feed of the feeds file; a failing feed is reported and does not stop the others', async () => {
