@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoMeetupEvent, meetupCalendar } from '../src/demo/calendars.js';
-import { ENGINES } from './helpers/engines.js';
+import { createDataDir, ENGINES } from './helpers/engines.js';
 import { runCli } from './helpers/process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -215,7 +213,7 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
 });
 
 describe('tech-events calendars (CLI, embedded engine)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tev-calendars-cli-'));
+  const dir = createDataDir('tev-calendars-cli-');
   const upstream = hostCalendar();
   let env: Record<string, string>;
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDataDir } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { runCli, spawnServer, waitForExit } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
@@ -36,11 +37,16 @@ describe('tech-events CLI on the embedded engine', SPAWNING, () => {
   });
 
   it('refuses bad arguments with exit code 2 and the usage', async () => {
-    const res = await runCli(['keys', 'create', '--country', 'fr', '--name', 'X'], env);
+    // Side by side: none of them opens the database.
+    const [res, noName, unknown] = await Promise.all([
+      runCli(['keys', 'create', '--country', 'fr', '--name', 'X'], env),
+      runCli(['keys', 'create'], env),
+      runCli(['frobnicate'], env),
+    ]);
     expect(res.status).toBe(2);
     expect(res.stderr).toMatch(/--country must be ch, de or at/);
-    expect((await runCli(['keys', 'create'], env)).status).toBe(2);
-    expect((await runCli(['frobnicate'], env)).status).toBe(2);
+    expect(noName.status).toBe(2);
+    expect(unknown.status).toBe(2);
   });
 
   it('asks the running server over its owner-only socket while it owns the data directory; the admin API works too', async () => {
@@ -158,7 +164,7 @@ describe('tech-events CLI on the embedded engine', SPAWNING, () => {
 });
 
 describe('tech-events keys rotate', SPAWNING, () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tev-cli-rotate-'));
+  const dataDir = createDataDir('tev-cli-rotate-');
   const env = { DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -195,21 +201,23 @@ describe('tech-events keys rotate', SPAWNING, () => {
   });
 
   it('refuses bad arguments with exit code 2 before touching the key, and an unknown or revoked key with 1', async () => {
-    for (const args of [
+    const bad = [
       ['keys', 'rotate'],
       ['keys', 'rotate', keyId, 'other'],
       ['keys', 'rotate', keyId, '--grace', '2x'],
       ['keys', 'rotate', keyId, '--grace', '31d'],
       ['keys', 'rotate', keyId, '--grace'],
       ['keys', 'rotate', keyId, '--soon'],
-    ]) {
-      const res = await runCli(args, env);
-      expect(res.status, args.join(' ')).toBe(2);
-      expect(res.stderr, args.join(' ')).toMatch(/Usage: tech-events/);
-    }
-    expect((await runCli(['keys', 'rotate', keyId, '--grace', 'soon'], env)).stderr).toMatch(
-      /--grace must be a duration such as 30m, 2h or 1d/,
+    ];
+    // Side by side: none of them opens the database (if one did, the others would find it locked).
+    const [soon, ...refused] = await Promise.all(
+      [['keys', 'rotate', keyId, '--grace', 'soon'], ...bad].map((args) => runCli(args, env)),
     );
+    for (const [i, res] of refused.entries()) {
+      expect(res.status, bad[i]!.join(' ')).toBe(2);
+      expect(res.stderr, bad[i]!.join(' ')).toMatch(/Usage: tech-events/);
+    }
+    expect(soon!.stderr).toMatch(/--grace must be a duration such as 30m, 2h or 1d/);
     const unknown = await runCli(['keys', 'rotate', '000000000000'], env);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/No key with id "000000000000"/);

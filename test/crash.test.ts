@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, ENGINES } from './helpers/engines.js';
+import { createDataDir, createTestDatabase, ENGINES } from './helpers/engines.js';
 import { allEvents, request } from './helpers/http.js';
 import { runCli, spawnServer, waitForExit } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
@@ -20,7 +18,7 @@ describe.each(ENGINES)('SIGKILL during writes on %s', (engine) => {
       cleanups.push(db.drop);
       env = { DATABASE_URL: db.url };
     } else {
-      const dir = mkdtempSync(join(tmpdir(), 'tev-crash-'));
+      const dir = createDataDir('tev-crash-');
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
       env = { DATA_DIR: dir };
     }

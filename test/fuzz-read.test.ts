@@ -66,11 +66,15 @@ const rawBytes = fc
   .uint8Array({ minLength: 1, maxLength: 10 })
   .map((b) => [...b].map((x) => `%${x.toString(16).padStart(2, '0')}`).join(''));
 
-describe('fuzzing reads', () => {
-  let server: TestServer;
+/** One server for the file: the curated catalogue plus the hostile events of the first suite. */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer('pglite', { now: NOW, env: { SEED: '1' } });
+});
+afterAll(() => server?.close());
 
+describe('fuzzing reads', () => {
   beforeAll(async () => {
-    server = await startTestServer('pglite', { now: NOW, env: { SEED: '1' } });
     const key = await server.createKey('Render Host', 'ch');
     // A few hostile events among the curated ones, so hostile text flows through every output.
     for (const [i, title] of INJECTIONS.entries()) {
@@ -91,7 +95,6 @@ describe('fuzzing reads', () => {
       expect(res.status, res.text).toBe(201);
     }
   });
-  afterAll(() => server?.close());
 
   it('answers /api/events with JSON or a problem for any parameters', async () => {
     await fc.assert(
@@ -212,18 +215,13 @@ const RAW_ERROR =
   /internal error|URI malformed|invalid byte sequence|encoding "UTF8"|syntax error|TypeError|RangeError|ReferenceError|\bat \w+ \(/i;
 
 describe('fuzzing MCP tool arguments', () => {
-  let server: TestServer;
   let client: Client;
 
   beforeAll(async () => {
-    server = await startTestServer('pglite', { now: NOW, env: { SEED: '1' } });
     const key = await server.createKey('MCP Fuzz Host', 'ch');
     client = await connectMcp(server.base, key);
   });
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-  });
+  afterAll(() => client?.close());
 
   /** A value of the right type or of any type at all. */
   const anything = fc.oneof(

@@ -10,7 +10,7 @@ import type { SyncResult } from '../src/use-cases/sync-feeds.js';
 import { loadFeeds, runSync } from '../src/use-cases/sync-feeds.js';
 import { startFeedSchedule } from '../src/use-cases/sync-schedule.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
-import { ENGINES } from './helpers/engines.js';
+import { createDataDir, ENGINES } from './helpers/engines.js';
 import { runCli } from './helpers/process.js';
 
 const ICS_PATH = 'test/fixtures/meetup-zurich-ai.ics';
@@ -19,8 +19,11 @@ const NOW = '2026-03-01T12:00:00Z';
 
 describe('tech-events import and sync (CLI, embedded engine)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tev-import-cli-'));
-  const env = { DATA_DIR: join(dir, 'data'), TECH_EVENTS_NOW: NOW };
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { DATA_DIR: createDataDir('tev-import-cli-data-'), TECH_EVENTS_NOW: NOW };
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(env.DATA_DIR, { recursive: true, force: true });
+  });
 
   it('imports an iCal feed, printing the counts and each skipped record', async () => {
     const args = ['import', ICS_PATH, '--format', 'ical', '--source', 'zurich-ai', '--country', 'ch'];
@@ -60,12 +63,16 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
   });
 
   it('exits 2 with the usage on bad arguments, before touching anything', async () => {
-    const format = await runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env);
+    // Side by side: none of them opens the database.
+    const [format, host, noInput] = await Promise.all([
+      runCli(['import', ICS_PATH, '--format', 'csv', '--source', 's'], env),
+      runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env),
+      runCli(['import', '--format', 'ical', '--source', 's'], env),
+    ]);
     expect(format.status).toBe(2);
     expect(format.stderr).toContain('--format must be one of confs-tech, devopsdays, developers-events, ical, jsonl');
-    const host = await runCli(['import', ICS_PATH, '--format', 'ical', '--source', 'host'], env);
     expect(host.stderr).toContain('--source "host" is reserved for events pushed by hosts');
-    expect((await runCli(['import', '--format', 'ical', '--source', 's'], env)).status).toBe(2);
+    expect(noInput.status).toBe(2);
   });
 
   it('syncs every feed of the feeds file; a failing feed is reported and does not stop the others', async () => {

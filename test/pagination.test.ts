@@ -1,13 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
+import { createDataDir } from './helpers/engines.js';
 import { allEvents, request } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -30,7 +29,7 @@ describe('cursor pagination', () => {
   let key: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tev-pages-'));
+    dir = createDataDir('tev-pages-');
     const config = loadConfig({ DATA_DIR: dir, TECH_EVENTS_NOW: NOW, LOG_LEVEL: 'silent' });
     const storage = await openStorage({ dataDir: config.dataDir });
     await loadDemoCatalogue(createContext(config, storage, createLogger('silent')), 2000, { seed: 11 });

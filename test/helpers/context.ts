@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { openStorage } from '../../src/storage/database.js';
-import { createTestDatabase, type EngineName } from './engines.js';
+import { createDataDir, createTestDatabase, type EngineName } from './engines.js';
 
 export interface TestContext {
   ctx: AppContext;
@@ -23,7 +21,7 @@ export async function openTestContext(engine: EngineName, now: string): Promise<
     env = { DATABASE_URL: db.url };
     cleanup = db.drop;
   } else {
-    const dir = mkdtempSync(join(tmpdir(), 'tev-import-'));
+    const dir = createDataDir('tev-import-');
     env = { DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { Country } from '../../src/places/countries.js';
 import { type RunningService, startService } from '../../src/service.js';
-import { createTestDatabase, type EngineName } from './engines.js';
+import { createDataDir, createTestDatabase, type EngineName } from './engines.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,7 +52,7 @@ export async function startTestServer(engine: EngineName, options: TestServerOpt
       storageEnv = { DATABASE_URL: db.url };
       cleanup = db.drop;
     } else {
-      const dir = mkdtempSync(join(tmpdir(), 'tev-test-'));
+      const dir = createDataDir();
       storageEnv = { DATA_DIR: dir };
       cleanup = async () => rmSync(dir, { recursive: true, force: true });
     }
