@@ -6,8 +6,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * clean clone has none of, else file size), one of them could start last and run on alone.
  */
 const SLOW_FIRST = [
-  // Not slow, but it measures how idle its own process is: it goes first, into a worker nothing else has run in.
-  'test/heap.test.ts',
   'test/cli.test.ts',
   'test/readme.test.ts',
   'test/importers-cli.test.ts',
