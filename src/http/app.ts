@@ -36,8 +36,39 @@ function requestSerializer(request: { method: string; url: string; ip?: string; 
 }
 
 export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
+  const app = createServer(ctx);
+  acceptJsonBodiesOnly(app);
+
+  // Beyond this many open connections, new ones are closed as they arrive: a quick refusal its client can take
+  // elsewhere, rather than a socket the process may lack a file descriptor for.
+  app.server.maxConnections = ctx.config.maxConnections;
+
+  // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+    exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After'],
+    maxAge: 86400,
+  });
+
+  // Strong ETags on every response body; a matching If-None-Match gets 304 (calendar clients, crawlers, caches).
+  await registerCaching(app, ctx);
+
+  // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
+  const rateLimitUnknownPaths = await registerRateLimits(app, ctx.config);
+  // Reads the node cannot answer within a couple of seconds are refused at once (503 with Retry-After).
+  registerLoadShedding(app, OVERLOAD_WAIT_MS);
+
+  registerRequestHooks(app, ctx);
+  registerProblemHandlers(app, ctx, rateLimitUnknownPaths);
+  await registerRoutes(app, ctx);
+  return app;
+}
+
+function createServer(ctx: ServingContext): FastifyInstance {
   const { timeouts } = ctx.config;
-  const app: FastifyInstance = Fastify({
+  return Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
     // One line per request, written when it completes (see the onResponse hook), rather than two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -67,9 +98,13 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
       sendProblem(reply, ctx.config.baseUrl, problem, path);
     },
   });
+}
 
-  // Bodies are JSON, read as bytes: invalid UTF-8 is refused (400) rather than decoded into U+FFFD and stored, and
-  // no other type is taken — a JSON body sent as text/plain is a 415, not a string that fails validation.
+/**
+ * Bodies are JSON, read as bytes: invalid UTF-8 is refused (400) rather than decoded into U+FFFD and stored, and
+ * no other type is taken — a JSON body sent as text/plain is a 415, not a string that fails validation.
+ */
+function acceptJsonBodiesOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -78,28 +113,10 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
     }
     parseJson(request, (body as Buffer).toString('utf8'), done);
   });
+}
 
-  // Beyond this many open connections, new ones are closed as they arrive: a quick refusal its client can take
-  // elsewhere, rather than a socket the process may lack a file descriptor for.
-  app.server.maxConnections = ctx.config.maxConnections;
-
-  // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
-    exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After'],
-    maxAge: 86400,
-  });
-
-  // Strong ETags on every response body; a matching If-None-Match gets 304 (calendar clients, crawlers, caches).
-  await registerCaching(app, ctx);
-
-  // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
-  const rateLimitUnknownPaths = await registerRateLimits(app, ctx.config);
-  // Reads the node cannot answer within a couple of seconds are refused at once (503 with Retry-After).
-  registerLoadShedding(app, OVERLOAD_WAIT_MS);
-
+/** Refuses keys in the query string on arrival; counts, times and logs each request as it completes. */
+function registerRequestHooks(app: FastifyInstance, ctx: ServingContext): void {
   app.addHook('onRequest', (request, _reply, done) => {
     try {
       refuseKeyInQuery(request);
@@ -128,7 +145,14 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
     );
     done();
   });
+}
 
+/** Errors and unknown paths answer as problem documents; unknown paths are rate-limited like reads. */
+function registerProblemHandlers(
+  app: FastifyInstance,
+  ctx: ServingContext,
+  rateLimitUnknownPaths: Awaited<ReturnType<typeof registerRateLimits>>,
+): void {
   app.setErrorHandler((error, request, reply) => {
     sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), pathOf(request.url));
   });
@@ -140,7 +164,9 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
       pathOf(request.url),
     );
   });
+}
 
+async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promise<void> {
   registerHealthRoutes(app, ctx);
   registerEventWriteRoutes(app, ctx);
   registerEventReadRoutes(app, ctx);
@@ -152,5 +178,4 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   registerMcpRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   await registerDocsRoutes(app, ctx);
-  return app;
 }

@@ -208,25 +208,13 @@ async function getOnce(address: string, options: HttpReadOptions): Promise<HttpR
   const release = await gate.enter(url.host, signal);
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
-  const fail = (error: unknown): never => {
-    if (error instanceof InputError) throw error;
-    if (signal?.aborted) throw new InputError(`GET ${address} was stopped`);
-    if (timeout.aborted) throw new InputError(`GET ${address} timed out after ${options.timeoutMs / 1000} s`);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    if (cause instanceof AddressRefused) throw new InputError(cause.message, { refused: true });
-    throw new InputError(`GET ${address} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
-  };
+  const fail = failure(address, options, timeout);
   try {
-    const headers: Record<string, string> = {
-      accept: 'text/calendar, application/json, text/plain;q=0.9, */*;q=0.8',
-      'user-agent': options.userAgent,
-    };
-    if (options.validators?.etag) headers['if-none-match'] = options.validators.etag;
-    if (options.validators?.lastModified) headers['if-modified-since'] = options.validators.lastModified;
+    const headers = requestHeaders(options);
     for (let hop = 0; ; hop++) {
       if (!/^https?:$/.test(url.protocol)) throw new InputError(`${url.protocol} links are not read; use https`);
       checkLiteral(url, guard);
-      let response: Awaited<ReturnType<typeof fetch>>;
+      let response: FetchResponse;
       try {
         response = await fetch(url, { signal: combined, redirect: 'manual', headers, dispatcher: agentFor(guard) });
       } catch (error) {
@@ -234,61 +222,101 @@ async function getOnce(address: string, options: HttpReadOptions): Promise<HttpR
       }
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
-        await response.body?.cancel().catch(() => {});
+        await discard(response);
         if (hop === MAX_REDIRECTS) throw new InputError(`GET ${address}: more than ${MAX_REDIRECTS} redirects`);
         url = new URL(location, url);
         continue;
       }
       if (response.status === 304) {
-        await response.body?.cancel().catch(() => {});
+        await discard(response);
         return { notModified: true };
       }
       if (!response.ok) {
-        await response.body?.cancel().catch(() => {});
-        const retryAfter =
-          response.status === 429 || response.status === 503
-            ? retryAfterMs(response.headers.get('retry-after'))
-            : undefined;
-        if (retryAfter !== undefined) gate.holdUntil(url.host, Date.now() + retryAfter);
-        throw new InputError(
-          `GET ${address} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${
-            retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)} s)` : ''
-          }`,
-          { notFound: response.status === 404 || response.status === 410, retryAfterMs: retryAfter },
-        );
+        await discard(response);
+        const error = notOk(response, address);
+        // The host asked for a pause: every request to it waits, not only a retry of this one.
+        if (error.retryAfterMs !== undefined) gate.holdUntil(url.host, Date.now() + error.retryAfterMs);
+        throw error;
       }
-      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-      if (declared > options.maxBytes) {
-        await response.body?.cancel().catch(() => {});
-        throw new InputError(`GET ${address}: the response is larger than ${mb(options.maxBytes)} (${mb(declared)})`);
-      }
-      // Counted while streaming: a server may send no length, or a wrong one.
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of response.body ?? []) {
-          size += chunk.byteLength;
-          if (size > options.maxBytes)
-            throw new InputError(`GET ${address}: the response is larger than ${mb(options.maxBytes)}`);
-          chunks.push(chunk);
-        }
-      } catch (error) {
-        await response.body?.cancel().catch(() => {});
-        return fail(error);
-      }
-      const validators: Validators = {};
-      const etag = response.headers.get('etag');
-      const lastModified = response.headers.get('last-modified');
-      if (etag) validators.etag = etag;
-      if (lastModified) validators.lastModified = lastModified;
-      return {
-        notModified: false,
-        text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)),
-        contentType: response.headers.get('content-type') ?? undefined,
-        validators,
-      };
+      return await readResponse(response, address, options.maxBytes, fail);
     }
   } finally {
     release();
   }
+}
+
+type FetchResponse = Awaited<ReturnType<typeof fetch>>;
+
+const discard = (response: FetchResponse) => response.body?.cancel().catch(() => {});
+
+/** Turns what stopped a request (the caller, the timeout, a refused address, the network) into an InputError. */
+function failure(address: string, options: HttpReadOptions, timeout: AbortSignal): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof InputError) throw error;
+    if (options.signal?.aborted) throw new InputError(`GET ${address} was stopped`);
+    if (timeout.aborted) throw new InputError(`GET ${address} timed out after ${options.timeoutMs / 1000} s`);
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (cause instanceof AddressRefused) throw new InputError(cause.message, { refused: true });
+    throw new InputError(`GET ${address} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  };
+}
+
+function requestHeaders(options: HttpReadOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: 'text/calendar, application/json, text/plain;q=0.9, */*;q=0.8',
+    'user-agent': options.userAgent,
+  };
+  if (options.validators?.etag) headers['if-none-match'] = options.validators.etag;
+  if (options.validators?.lastModified) headers['if-modified-since'] = options.validators.lastModified;
+  return headers;
+}
+
+/** An answer other than 2xx/304, with the wait a 429 or 503 asked for. */
+function notOk(response: FetchResponse, address: string): InputError {
+  const retryAfter =
+    response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
+  return new InputError(
+    `GET ${address} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${
+      retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)} s)` : ''
+    }`,
+    { notFound: response.status === 404 || response.status === 410, retryAfterMs: retryAfter },
+  );
+}
+
+/** The body as UTF-8 text with the validators to send next time; refused once larger than `maxBytes`. */
+async function readResponse(
+  response: FetchResponse,
+  address: string,
+  maxBytes: number,
+  fail: (error: unknown) => never,
+): Promise<HttpRead> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await discard(response);
+    throw new InputError(`GET ${address}: the response is larger than ${mb(maxBytes)} (${mb(declared)})`);
+  }
+  // Counted while streaming: a server may send no length, or a wrong one.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new InputError(`GET ${address}: the response is larger than ${mb(maxBytes)}`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    await discard(response);
+    return fail(error);
+  }
+  const validators: Validators = {};
+  const etag = response.headers.get('etag');
+  const lastModified = response.headers.get('last-modified');
+  if (etag) validators.etag = etag;
+  if (lastModified) validators.lastModified = lastModified;
+  return {
+    notModified: false,
+    text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)),
+    contentType: response.headers.get('content-type') ?? undefined,
+    validators,
+  };
 }

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { plainContentOf } from '../catalogue/event.js';
-import { eventSubmissionSchema, fieldErrors } from '../catalogue/submission.js';
+import { type EventSubmission, eventSubmissionSchema, fieldErrors } from '../catalogue/submission.js';
 import { countryOfPoint } from '../places/gazetteer.js';
 import type { ImportedRecord, Importer, ParseResult, RecordError } from './importer.js';
 
@@ -53,61 +53,67 @@ function lineParser(): { line(line: string, index: number): void; result: ParseR
     line(line, index) {
       const record = `line ${index + 1}`;
       if (!line.trim()) return;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch (error) {
-        errors.push({ record, message: `not valid JSON: ${(error as Error).message}` });
+      const read = submissionOf(line);
+      if (typeof read === 'string') {
+        errors.push({ record, message: read });
         return;
       }
-      const parsed = eventSubmissionSchema.safeParse(json);
-      if (!parsed.success) {
-        errors.push({
-          record,
-          message: fieldErrors(parsed.error)
-            .map((e) => `${e.field}: ${e.message}`)
-            .join('; '),
-        });
-        return;
-      }
-      const s = parsed.data;
       const problem =
-        s.externalId === undefined
+        read.externalId === undefined
           ? 'externalId: is required (it is the source id of the line)'
-          : seen.has(s.externalId)
-            ? `externalId: "${s.externalId}" is already used on line ${seen.get(s.externalId)}`
-            : pointError(s.lat, s.lng, s.country);
-      if (problem || s.externalId === undefined) {
+          : seen.has(read.externalId)
+            ? `externalId: "${read.externalId}" is already used on line ${seen.get(read.externalId)}`
+            : pointError(read.lat, read.lng, read.country);
+      if (problem || read.externalId === undefined) {
         errors.push({ record, message: problem ?? '' });
         return;
       }
-      seen.set(s.externalId, index + 1);
-      records.push({
-        sourceId: s.externalId,
-        title: s.title,
-        description: s.description,
-        start: timeOf(s.startAt, s.allDay),
-        end: s.endAt ? timeOf(s.endAt, s.allDay) : undefined,
-        city: s.city,
-        country: s.country,
-        venue: s.venue,
-        format: s.format,
-        topics: s.topics && [...new Set(s.topics)],
-        seniority: s.seniority && [...new Set(s.seniority)],
-        organizer: s.organizer,
-        url: s.url,
-        lat: s.lat,
-        lng: s.lng,
-        price: s.price,
-        priceAmount: s.priceAmount,
-        regMode: s.regMode,
-        capacity: s.capacity,
-        visibility: s.visibility,
-        cfpUrl: s.cfpUrl,
-        cfpUntil: s.cfpUntil,
-        ...plainContentOf(s),
-      });
+      seen.set(read.externalId, index + 1);
+      records.push(recordOf(read, read.externalId));
     },
+  };
+}
+
+/** The line's submission, or why it is not one (not JSON, or refused by the schema). */
+function submissionOf(line: string): EventSubmission | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    return `not valid JSON: ${(error as Error).message}`;
+  }
+  const parsed = eventSubmissionSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  return fieldErrors(parsed.error)
+    .map((e) => `${e.field}: ${e.message}`)
+    .join('; ');
+}
+
+function recordOf(s: EventSubmission, sourceId: string): ImportedRecord {
+  return {
+    sourceId,
+    title: s.title,
+    description: s.description,
+    start: timeOf(s.startAt, s.allDay),
+    end: s.endAt ? timeOf(s.endAt, s.allDay) : undefined,
+    city: s.city,
+    country: s.country,
+    venue: s.venue,
+    format: s.format,
+    topics: s.topics && [...new Set(s.topics)],
+    seniority: s.seniority && [...new Set(s.seniority)],
+    organizer: s.organizer,
+    url: s.url,
+    lat: s.lat,
+    lng: s.lng,
+    price: s.price,
+    priceAmount: s.priceAmount,
+    regMode: s.regMode,
+    capacity: s.capacity,
+    visibility: s.visibility,
+    cfpUrl: s.cfpUrl,
+    cfpUntil: s.cfpUntil,
+    ...plainContentOf(s),
   };
 }
 

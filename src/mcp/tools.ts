@@ -203,112 +203,125 @@ function eventTarget(a: { id?: string | undefined; country?: string | undefined;
   }
 }
 
+type ArgsOf<T extends ToolName> = z.output<(typeof TOOLS)[T]['inputSchema']>;
+type Asker = ReturnType<typeof askerOf>;
+
 /** Registers the six tools on a server; every tool calls the same use cases as the HTTP routes. */
 export function registerTools(server: McpServer, ctx: ServingContext, callerOf: (extra: unknown) => McpCaller): void {
   const baseUrl = ctx.config.baseUrl;
-  const listResult = (result: SearchPage): CallToolResult => {
-    const { query: _, ...structured } = toSearchResponse(result, baseUrl);
-    const more = result.nextCursor ? `\nMore: call again with cursor "${result.nextCursor}".` : '';
-    return {
-      content: [{ type: 'text', text: `${listText(result, baseUrl)}${more}` }],
-      structuredContent: { ...structured, ...(result.nextCursor ? { cursor: result.nextCursor } : {}) },
-    };
-  };
-
   server.registerTool(
     'search_events',
     TOOLS.search_events,
-    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)))),
+    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)), baseUrl)),
   );
   server.registerTool(
     'find_events',
     TOOLS.find_events,
-    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)))),
+    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)), baseUrl)),
   );
-
   server.registerTool(
     'best_next_event',
     TOOLS.best_next_event,
-    guarded(async ({ wishes, audience, ...query }, extra) => {
-      const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
-      const asked = { ...query, q, limit: 3, ...(audience === 'founders' ? { who: 'founders' } : {}) };
-      const result = await searchEvents(ctx, asked, askerOf(extra));
-      const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
-      const text = best
-        ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
-        : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;
-      const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
-      return {
-        content: [{ type: 'text', text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl)].join('\n') }],
-        structuredContent: {
-          understood: result.understood,
-          best: best ?? null,
-          runnersUp: rest,
-          total: result.total,
-          ...(alternatives ? { alternatives } : {}),
-        },
-      };
-    }),
+    guarded((args, extra) => bestNextEvent(ctx, args, askerOf(extra))),
   );
-
   server.registerTool(
     'get_event',
     TOOLS.get_event,
-    guarded(async (args) => {
-      const { event, cancelled } = await getEvent(ctx, eventTarget(args));
-      const page = eventPageUrl(baseUrl, event);
-      const text = `${cancelled ? 'CANCELLED — ' : ''}${event.title}\n${formatWhen(event)} · ${whereOf(event)} · ${event.organizer}\nPage: ${page}\nTickets: ${event.sourceUrl ?? event.url ?? page}`;
-      return {
-        content: [{ type: 'text', text }],
-        structuredContent: { event: toEventDetail(event, baseUrl), page, calendar: `${page}.ics`, cancelled },
-      };
-    }),
+    guarded((args) => oneEvent(ctx, args)),
   );
-
   server.registerTool(
     'subscribe_calendar',
     TOOLS.subscribe_calendar,
-    guarded((args) => {
-      const qs = toQueryString(parseSearchParams(args));
-      const https = `${baseUrl}/api/calendar?${qs}`;
-      const webcal = https.replace(/^https?:/, 'webcal:');
-      const howTo =
-        'Open the webcal link on a phone or Mac, or paste the https link into Google Calendar under “Other calendars → From URL”.';
-      const markdown = `${baseUrl}/api/md?${qs}`;
-      return {
-        content: [{ type: 'text', text: `Subscribe: ${webcal}\n(or ${https})\nMarkdown: ${markdown}\n${howTo}` }],
-        structuredContent: { https, webcal, markdown, json: `${baseUrl}/api/events?${qs}`, howTo },
-      };
-    }),
+    guarded((args) => subscription(baseUrl, args)),
   );
-
   server.registerTool(
     'rsvp',
     TOOLS.rsvp,
-    guarded(async (args, extra) => {
-      const caller = callerOf(extra);
-      if (!caller.key) return toolError(caller.problem);
-      const r = await rsvp(ctx, caller.key, args);
-      const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
-      return {
-        content: [
-          {
-            type: 'text',
-            text: `${r.event.title}: ${r.registration.status}${place}${r.changed ? '' : ' — unchanged'}.`,
-          },
-        ],
-        structuredContent: {
-          eventId: r.event.id,
-          eventTitle: r.event.title,
-          eventUrl: eventPageUrl(baseUrl, r.event),
-          status: r.registration.status,
-          waitlistPlace: r.waitlistPlace,
-          changed: r.changed,
-          registeredAt: r.registration.createdAt.toISOString(),
-          updatedAt: r.registration.updatedAt.toISOString(),
-          counts: r.counts,
-        },
-      };
-    }),
+    guarded((args, extra) => rsvpOf(ctx, callerOf(extra), args)),
   );
+}
+
+function listResult(result: SearchPage, baseUrl: string): CallToolResult {
+  const { query: _, ...structured } = toSearchResponse(result, baseUrl);
+  const more = result.nextCursor ? `\nMore: call again with cursor "${result.nextCursor}".` : '';
+  return {
+    content: [{ type: 'text', text: `${listText(result, baseUrl)}${more}` }],
+    structuredContent: { ...structured, ...(result.nextCursor ? { cursor: result.nextCursor } : {}) },
+  };
+}
+
+/** The top three for the wishes: the best with its reasons, two runners-up, and near misses apart. */
+async function bestNextEvent(
+  ctx: ServingContext,
+  { wishes, audience, ...query }: ArgsOf<'best_next_event'>,
+  asker: Asker,
+): Promise<CallToolResult> {
+  const baseUrl = ctx.config.baseUrl;
+  const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
+  const asked = { ...query, q, limit: 3, ...(audience === 'founders' ? { who: 'founders' } : {}) };
+  const result = await searchEvents(ctx, asked, asker);
+  const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
+  const text = best
+    ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
+    : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;
+  const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
+  return {
+    content: [{ type: 'text', text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl)].join('\n') }],
+    structuredContent: {
+      understood: result.understood,
+      best: best ?? null,
+      runnersUp: rest,
+      total: result.total,
+      ...(alternatives ? { alternatives } : {}),
+    },
+  };
+}
+
+async function oneEvent(ctx: ServingContext, args: ArgsOf<'get_event'>): Promise<CallToolResult> {
+  const { event, cancelled } = await getEvent(ctx, eventTarget(args));
+  const page = eventPageUrl(ctx.config.baseUrl, event);
+  const text = `${cancelled ? 'CANCELLED — ' : ''}${event.title}\n${formatWhen(event)} · ${whereOf(event)} · ${event.organizer}\nPage: ${page}\nTickets: ${event.sourceUrl ?? event.url ?? page}`;
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: { event: toEventDetail(event, ctx.config.baseUrl), page, calendar: `${page}.ics`, cancelled },
+  };
+}
+
+function subscription(baseUrl: string, args: ArgsOf<'subscribe_calendar'>): CallToolResult {
+  const qs = toQueryString(parseSearchParams(args));
+  const https = `${baseUrl}/api/calendar?${qs}`;
+  const webcal = https.replace(/^https?:/, 'webcal:');
+  const howTo =
+    'Open the webcal link on a phone or Mac, or paste the https link into Google Calendar under “Other calendars → From URL”.';
+  const markdown = `${baseUrl}/api/md?${qs}`;
+  return {
+    content: [{ type: 'text', text: `Subscribe: ${webcal}\n(or ${https})\nMarkdown: ${markdown}\n${howTo}` }],
+    structuredContent: { https, webcal, markdown, json: `${baseUrl}/api/events?${qs}`, howTo },
+  };
+}
+
+/** RSVPs need the caller's host key, sent on the MCP HTTP request. */
+async function rsvpOf(ctx: ServingContext, caller: McpCaller, args: ArgsOf<'rsvp'>): Promise<CallToolResult> {
+  if (!caller.key) return toolError(caller.problem);
+  const r = await rsvp(ctx, caller.key, args);
+  const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `${r.event.title}: ${r.registration.status}${place}${r.changed ? '' : ' — unchanged'}.`,
+      },
+    ],
+    structuredContent: {
+      eventId: r.event.id,
+      eventTitle: r.event.title,
+      eventUrl: eventPageUrl(ctx.config.baseUrl, r.event),
+      status: r.registration.status,
+      waitlistPlace: r.waitlistPlace,
+      changed: r.changed,
+      registeredAt: r.registration.createdAt.toISOString(),
+      updatedAt: r.registration.updatedAt.toISOString(),
+      counts: r.counts,
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { type Owner, sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { enrichRecord, isElsewhere } from '../importers/enrich.js';
-import type { Importer, ParseResult, RecordError } from '../importers/importer.js';
+import type { ImportedRecord, Importer, ParseResult, RecordError } from '../importers/importer.js';
 import type { Country } from '../places/countries.js';
 import type { RunCounts } from '../storage/sources.repository.js';
-import { type BatchItem, cancelAbsent, retiresAbsent, upsertMany } from './store-many.js';
+import { type BatchItem, type BatchResult, cancelAbsent, retiresAbsent, upsertMany } from './store-many.js';
 
 export interface ImportOptions {
   /** The source's name: owner of its events (`source:<name>`, unless `owner` says) and their public `source` field. */
@@ -112,18 +112,7 @@ async function store(
 ): Promise<ImportReport> {
   const owner = options.owner ?? sourceOwner(options.source);
   const actor = options.actor ?? `import:${options.source}`;
-  const report: ImportReport = {
-    source: options.source,
-    format: importer.format,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    cancelled: 0,
-    restored: 0,
-    skipped: [...parsed.errors],
-    elsewhere: 0,
-    touched: [],
-  };
+  const report = emptyReport(options.source, importer.format, parsed.errors);
   const seen = new Set<string>();
   const progress = { read: parsed.records.length, stored: 0 };
   options.onProgress?.(progress);
@@ -137,15 +126,7 @@ async function store(
     const results = await upsertMany(ctx.events, { owner, source: options.source, actor }, items, {
       keepOthersCancels: options.keepOthersCancels,
     });
-    results.forEach((result, i) => {
-      report[result.created ? 'created' : result.changed ? 'updated' : 'unchanged']++;
-      if (result.lifecycleChanged) report[items[i]!.lifecycle === 'cancelled' ? 'cancelled' : 'restored']++;
-      report.touched.push(result.event.id);
-      ctx.index?.apply(result.event);
-      if (result.changed) ctx.metrics?.writes.inc({ action: result.created ? 'create' : 'update' });
-      if (result.lifecycleChanged)
-        ctx.metrics?.writes.inc({ action: items[i]!.lifecycle === 'cancelled' ? 'cancel' : 'restore' });
-    });
+    countStored(ctx, report, items, results);
     progress.stored += items.length;
     options.onProgress?.(progress);
     await pause?.();
@@ -160,15 +141,9 @@ async function store(
     // Present in the input, even if unusable now: not "missing", so cancel-missing leaves its stored event alone.
     seen.add(record.sourceId);
     try {
-      const content = enrichRecord(record, options.defaultCountry);
+      const item = batchItemOf(record, options.defaultCountry);
       batch.delete(record.sourceId);
-      batch.set(record.sourceId, {
-        externalId: record.sourceId,
-        content,
-        // The revision log keeps what was stored; what a source said is its file, not a body a host sent.
-        submission: undefined,
-        lifecycle: record.cancelled ? 'cancelled' : 'listed',
-      });
+      batch.set(record.sourceId, item);
     } catch (error) {
       progress.stored++;
       report.skipped.push({ record: `"${record.title}" (${record.sourceId})`, message: (error as Error).message });
@@ -179,16 +154,65 @@ async function store(
   // Input that yielded errors and not one usable record (an HTML error page, a broken file) is not an empty feed:
   // cancelling on it would wipe the source's listings.
   if (options.cancelMissing && retiresAbsent(report.touched.length, report.skipped.length)) {
-    const list = { named: seen, now: ctx.now(), from: options.cancelMissingFrom, prefix: options.missingPrefix };
-    const cancelled = await ctx.events.transaction((repo) => cancelAbsent(repo, { owner, actor }, list));
-    for (const event of cancelled) {
-      report.cancelled++;
-      report.touched.push(event.id);
-      ctx.index?.apply(event);
-      ctx.metrics?.writes.inc({ action: 'cancel' });
-    }
+    await cancelMissing(ctx, report, { owner, actor }, seen, options);
   }
   return report;
+}
+
+function emptyReport(source: string, format: string, errors: readonly RecordError[]): ImportReport {
+  return {
+    source,
+    format,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    cancelled: 0,
+    restored: 0,
+    skipped: [...errors],
+    elsewhere: 0,
+    touched: [],
+  };
+}
+
+function batchItemOf(record: ImportedRecord, defaultCountry: Country | undefined): BatchItem {
+  return {
+    externalId: record.sourceId,
+    content: enrichRecord(record, defaultCountry),
+    // The revision log keeps what was stored; what a source said is its file, not a body a host sent.
+    submission: undefined,
+    lifecycle: record.cancelled ? 'cancelled' : 'listed',
+  };
+}
+
+/** Counts a stored chunk in the report and the metrics, and shows it in the read index. */
+function countStored(ctx: AppContext, report: ImportReport, items: BatchItem[], results: BatchResult[]): void {
+  results.forEach((result, i) => {
+    report[result.created ? 'created' : result.changed ? 'updated' : 'unchanged']++;
+    if (result.lifecycleChanged) report[items[i]!.lifecycle === 'cancelled' ? 'cancelled' : 'restored']++;
+    report.touched.push(result.event.id);
+    ctx.index?.apply(result.event);
+    if (result.changed) ctx.metrics?.writes.inc({ action: result.created ? 'create' : 'update' });
+    if (result.lifecycleChanged)
+      ctx.metrics?.writes.inc({ action: items[i]!.lifecycle === 'cancelled' ? 'cancel' : 'restore' });
+  });
+}
+
+/** Cancels the source's events the input no longer names. */
+async function cancelMissing(
+  ctx: AppContext,
+  report: ImportReport,
+  by: { owner: Owner; actor: string },
+  seen: Set<string>,
+  options: ImportOptions,
+): Promise<void> {
+  const list = { named: seen, now: ctx.now(), from: options.cancelMissingFrom, prefix: options.missingPrefix };
+  const cancelled = await ctx.events.transaction((repo) => cancelAbsent(repo, by, list));
+  for (const event of cancelled) {
+    report.cancelled++;
+    report.touched.push(event.id);
+    ctx.index?.apply(event);
+    ctx.metrics?.writes.inc({ action: 'cancel' });
+  }
 }
 
 /** The counts of a run as the sources' state keeps them. */

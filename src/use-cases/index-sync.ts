@@ -16,103 +16,157 @@ const RETRY_MAX_MS = 5_000;
  * (`ctx.freshness`, which /readyz and /metrics report).
  */
 export async function startIndexSync(ctx: ServingContext): Promise<() => Promise<void>> {
-  // What is still to be read: changed events, registration counts, or, after a reconnect, everything not ended.
-  const pending = new Set<string>();
-  const attendance = new Set<string>();
-  let everything = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let retryMs = RETRY_FIRST_MS;
-  let closed = false;
-  const since = () => new Date(ctx.now().getTime() - 86_400_000);
+  const follower = new IndexFollower(ctx);
+  await follower.listen();
+  await follower.build();
+  const preparing = prepareAhead(ctx, () => follower.closed);
+  return async () => {
+    follower.closed = true;
+    await preparing;
+    await follower.stop();
+  };
+}
 
-  const refresh = async () => {
-    const all = everything;
-    const ids = [...pending];
-    const counts = [...attendance];
-    everything = false;
-    pending.clear();
-    attendance.clear();
+/** Gathers change notifications and reads the changed rows back into the index, one refresh at a time. */
+class IndexFollower {
+  // What is still to be read: changed events, registration counts, or, after a reconnect, everything not ended.
+  private readonly pending = new Set<string>();
+  private readonly attendance = new Set<string>();
+  private everything = false;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private retryMs = RETRY_FIRST_MS;
+  private unlisten: (() => Promise<void>)[] = [];
+  closed = false;
+
+  constructor(private readonly ctx: ServingContext) {}
+
+  private since(): Date {
+    return new Date(this.ctx.now().getTime() - 86_400_000);
+  }
+
+  async listen(): Promise<void> {
+    const { ctx } = this;
+    this.unlisten.push(
+      await ctx.storage.listen(
+        'events_changed',
+        (payload) => {
+          // `<revision> <id>`: a revision this node holds already (its own write) needs no reading back.
+          const space = payload.indexOf(' ');
+          const id = space < 0 ? payload : payload.slice(space + 1);
+          if (space > 0 && ctx.index.holds(id, Number(payload.slice(0, space)))) return;
+          this.pending.add(id);
+          this.schedule(BATCH_MS);
+        },
+        // Notifications sent while the LISTEN connection was down are lost: catch up by re-reading what is current.
+        () => {
+          this.everything = true;
+          this.schedule(0);
+        },
+      ),
+    );
+    this.unlisten.push(
+      await ctx.storage.listen('registrations_changed', (id) => {
+        this.attendance.add(id);
+        this.schedule(BATCH_MS);
+      }),
+    );
+  }
+
+  /** Loads every event not yet ended, page by page, then the attendance counts. */
+  async build(): Promise<void> {
+    const { ctx } = this;
+    const started = performance.now();
+    // In the queue with the refreshes: a change announced while the pages arrive is applied after the last one.
+    this.running = this.running.then(async () => {
+      // PostgreSQL prepares pages while this thread indexes; PGlite would run them on this thread anyway.
+      const readAhead = ctx.storage.engine === 'postgres' ? 3 : 0;
+      await ctx.index.loadPages(ctx.events.pagesNotEndedSince(this.since(), { readAhead }));
+      ctx.index.setAttendance(await ctx.registrations.attendanceAll());
+    });
+    await this.running;
+    ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    for (const unlisten of this.unlisten) await unlisten();
+    await this.running;
+  }
+
+  /** A refresh after `ms`, unless one is due already (a retry's backoff is not cut short by new changes). */
+  private schedule(ms: number): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.running.then(() => this.refresh());
+    }, ms);
+  }
+
+  private async refresh(): Promise<void> {
+    const all = this.everything;
+    const ids = [...this.pending];
+    const counts = [...this.attendance];
+    this.everything = false;
+    this.pending.clear();
+    this.attendance.clear();
     try {
-      if (all) {
-        for (const event of await ctx.events.listNotEndedSince(since())) ctx.index.apply(event);
-        ctx.index.setAttendance(await ctx.registrations.attendanceAll());
-      } else {
-        if (ids.length > 0) for (const event of await ctx.events.findManyByIds(ids)) ctx.index.apply(event);
-        for (const id of counts) {
-          const c = await ctx.registrations.counts(id);
-          ctx.index.setAttendance([[id, c.registered + c.waitlisted]]);
-        }
-      }
+      await this.read(all, ids, counts);
     } catch (error) {
-      // Nothing read is lost: it is read again (applying an event twice changes nothing), and soon.
-      everything ||= all;
-      for (const id of ids) pending.add(id);
-      for (const id of counts) attendance.add(id);
-      ctx.metrics.indexRefreshFailures.inc();
-      if (ctx.freshness.behindSince === undefined) {
-        ctx.freshness.behindSince = Date.now();
-        ctx.logger.warn({ err: error }, 'could not refresh the read index; retrying until it has caught up');
-      }
-      schedule(retryMs);
-      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      this.failed(error, all, ids, counts);
       return;
     }
-    if (ctx.freshness.behindSince !== undefined && !everything && pending.size === 0 && attendance.size === 0) {
-      ctx.logger.info({ ms: Date.now() - ctx.freshness.behindSince }, 'read index caught up');
-      ctx.freshness.behindSince = undefined;
-      retryMs = RETRY_FIRST_MS;
+    const { freshness, logger } = this.ctx;
+    if (
+      freshness.behindSince !== undefined &&
+      !this.everything &&
+      this.pending.size === 0 &&
+      this.attendance.size === 0
+    ) {
+      logger.info({ ms: Date.now() - freshness.behindSince }, 'read index caught up');
+      freshness.behindSince = undefined;
+      this.retryMs = RETRY_FIRST_MS;
     }
-  };
-  /** A refresh after `ms`, unless one is due already (a retry's backoff is not cut short by new changes). */
-  const schedule = (ms: number) => {
-    if (closed || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      running = running.then(refresh);
-    }, ms);
-  };
+  }
 
-  const unlisten = await ctx.storage.listen(
-    'events_changed',
-    (payload) => {
-      // `<revision> <id>`: a revision this node holds already (its own write) needs no reading back.
-      const space = payload.indexOf(' ');
-      const id = space < 0 ? payload : payload.slice(space + 1);
-      if (space > 0 && ctx.index.holds(id, Number(payload.slice(0, space)))) return;
-      pending.add(id);
-      schedule(BATCH_MS);
-    },
-    // Notifications sent while the LISTEN connection was down are lost: catch up by re-reading what is current.
-    () => {
-      everything = true;
-      schedule(0);
-    },
-  );
+  private async read(all: boolean, ids: string[], counts: string[]): Promise<void> {
+    const { ctx } = this;
+    if (all) {
+      for (const event of await ctx.events.listNotEndedSince(this.since())) ctx.index.apply(event);
+      ctx.index.setAttendance(await ctx.registrations.attendanceAll());
+      return;
+    }
+    if (ids.length > 0) for (const event of await ctx.events.findManyByIds(ids)) ctx.index.apply(event);
+    for (const id of counts) {
+      const c = await ctx.registrations.counts(id);
+      ctx.index.setAttendance([[id, c.registered + c.waitlisted]]);
+    }
+  }
 
-  const unlistenRegistrations = await ctx.storage.listen('registrations_changed', (id) => {
-    attendance.add(id);
-    schedule(BATCH_MS);
-  });
+  /** Nothing read is lost: it is read again (applying an event twice changes nothing), and soon. */
+  private failed(error: unknown, all: boolean, ids: string[], counts: string[]): void {
+    const { ctx } = this;
+    this.everything ||= all;
+    for (const id of ids) this.pending.add(id);
+    for (const id of counts) this.attendance.add(id);
+    ctx.metrics.indexRefreshFailures.inc();
+    if (ctx.freshness.behindSince === undefined) {
+      ctx.freshness.behindSince = Date.now();
+      ctx.logger.warn({ err: error }, 'could not refresh the read index; retrying until it has caught up');
+    }
+    this.schedule(this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+  }
+}
 
-  const started = performance.now();
-  // In the queue with the refreshes: a change announced while the pages arrive is applied after the last one.
-  running = running.then(async () => {
-    // PostgreSQL prepares pages while this thread indexes; PGlite would run them on this thread anyway.
-    const readAhead = ctx.storage.engine === 'postgres' ? 3 : 0;
-    await ctx.index.loadPages(ctx.events.pagesNotEndedSince(since(), { readAhead }));
-    ctx.index.setAttendance(await ctx.registrations.attendanceAll());
-  });
-  await running;
-  ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
+/** Lets the index compute ahead what its first queries would, yielding to requests between slices. */
+function prepareAhead(ctx: ServingContext, closed: () => boolean): Promise<void> {
   const preparingFrom = performance.now();
-  const preparing = ctx.index
-    .prepareAhead(
-      () => new Promise((resolve) => setImmediate(resolve)),
-      () => closed,
-    )
+  return ctx.index
+    .prepareAhead(() => new Promise((resolve) => setImmediate(resolve)), closed)
     .then(() => {
-      if (!closed) ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
+      if (!closed())
+        ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
     })
     .catch((error) => {
       // The index still answers (a query computes what it needs on first use): a failure here must not keep the
@@ -120,13 +174,4 @@ export async function startIndexSync(ctx: ServingContext): Promise<() => Promise
       ctx.index.prepared = true;
       ctx.logger.warn({ err: error }, 'could not prepare the read index ahead');
     });
-
-  return async () => {
-    closed = true;
-    await preparing;
-    if (timer) clearTimeout(timer);
-    await unlisten();
-    await unlistenRegistrations();
-    await running;
-  };
 }

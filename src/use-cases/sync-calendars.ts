@@ -116,24 +116,15 @@ export async function syncCalendar(
     ctx.sourceParts
       .record({ source: target.source, part: target.part, url: target.url, at, error: run.error, changed })
       .then(() => run);
-  let validators: Validators = options.prefetched?.validators ?? {};
-  let text: string | undefined = options.prefetched?.text;
+  let read: CalendarRead;
   try {
-    text ??= await readInput(target.url, {
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      guard: target.guard,
-      userAgent: userAgentOf(ctx.config.baseUrl),
-      validators: validatorsOf(prior),
-      onValidators: (v) => {
-        validators = v;
-      },
-    });
+    read = await readCalendar(ctx, target, prior, options);
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const gone = (error as { notFound?: boolean }).notFound === true;
     return record({ target, outcome: gone ? 'gone' : 'failed', error: (error as Error).message });
   }
+  const { text } = read;
   // Unchanged is no news, unless the calendar was empty: then it is one more empty read.
   if (text === undefined && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
 
@@ -144,8 +135,55 @@ export async function syncCalendar(
   const broken = unusable(parsed);
   if (broken) return record({ target, outcome: 'failed', error: `not an iCalendar feed: ${broken}` });
   const empty = parsed.records.length === 0 ? (prior?.emptyReads ?? 0) + 1 : 0;
+  const report = await storeCalendar(ctx, target, parsed, empty, options);
+  const validators =
+    text === undefined
+      ? { etag: prior?.etag ?? undefined, lastModified: prior?.lastModified ?? undefined }
+      : read.validators;
+  return record(
+    { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}) },
+    { ...validators, emptyReads: empty, counts: runCounts(report) },
+  );
+}
+
+/** The calendar's text, or undefined when unchanged since the prior read; with the validators it answered. */
+interface CalendarRead {
+  text: string | undefined;
+  validators: Validators;
+}
+
+async function readCalendar(
+  ctx: AppContext,
+  target: CalendarTarget,
+  prior: PartState | undefined,
+  options: CalendarSyncOptions,
+): Promise<CalendarRead> {
+  let validators: Validators = options.prefetched?.validators ?? {};
+  const text =
+    options.prefetched?.text ??
+    (await readInput(target.url, {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      guard: target.guard,
+      userAgent: userAgentOf(ctx.config.baseUrl),
+      validators: validatorsOf(prior),
+      onValidators: (v) => {
+        validators = v;
+      },
+    }));
+  return { text, validators };
+}
+
+/** Stores the calendar as the complete state of its events, in turn with other stores. */
+function storeCalendar(
+  ctx: AppContext,
+  target: CalendarTarget,
+  parsed: ParseResult,
+  empty: number,
+  options: CalendarSyncOptions,
+): Promise<ImportReport> {
   const inTurn = options.inTurn ?? ((work) => work());
-  const report = await inTurn(() =>
+  return inTurn(() =>
     storeRecords(
       ctx,
       { format: options.importer.format, worldwide: target.worldwide ?? options.importer.worldwide },
@@ -161,12 +199,6 @@ export async function syncCalendar(
         background: options.background,
       },
     ),
-  );
-  if (text === undefined)
-    validators = { etag: prior?.etag ?? undefined, lastModified: prior?.lastModified ?? undefined };
-  return record(
-    { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}) },
-    { ...validators, emptyReads: empty, counts: runCounts(report) },
   );
 }
 

@@ -175,38 +175,10 @@ async function syncDataSet(
 ): Promise<void> {
   const { at } = result;
   const urls = parts.map((p) => p.url);
-  const known = new Map((await ctx.sourceParts.list(feed.source)).map((state) => [state.part, validatorsOf(state)]));
   const served = new Map<string, Validators>();
-  let texts = await readParts(ctx, feed, urls, options, known, served);
-  result.missing = texts.filter((t) => t === undefined).length;
-  if (result.missing === urls.length)
-    throw new FeedError(`none of its ${urls.length} URLs exists (e.g. ${urls[0]} answered 404)`);
-  const unchanged = texts.flatMap((t, i) => (t === 'not-modified' ? [urls[i]!] : []));
-  if (unchanged.length === texts.filter((t) => t !== undefined).length) {
-    result.notModified = true;
-    return;
-  }
-  if (unchanged.length > 0) {
-    // Some files changed: the whole set is imported, so the unchanged ones are read again in full.
-    const again = await readParts(ctx, feed, unchanged, options, new Map(), served);
-    texts = texts.map((t, i) => (t === 'not-modified' ? again[unchanged.indexOf(urls[i]!)] : t));
-  }
-  const read: { url: string; parsed: ParseResult }[] = [];
-  // In a serving process, a large input is parsed in steps that leave the event loop to requests in between.
-  const pause = options.background ? backgroundPacer() : undefined;
-  for (const [i, text] of texts.entries()) {
-    if (text === undefined || text === 'not-modified') continue;
-    const url = urls[i]!;
-    const parseOptions = { now: at, defaultCountry: feed.country, inputName: url };
-    const parsed =
-      pause && importer.parseInSteps
-        ? await importer.parseInSteps(text, parseOptions, pause)
-        : importer.parse(text, parseOptions);
-    const broken = malformed(parsed);
-    if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
-    read.push({ url, parsed });
-    await pause?.();
-  }
+  const texts = await readDataSet(ctx, feed, urls, result, options, served);
+  if (!texts) return;
+  const read = await parseDataSet(feed, importer, urls, texts, at, options);
   const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
   result.report = await storeRecords(ctx, importer, mergeParts(read), {
     source: feed.source,
@@ -229,6 +201,59 @@ async function syncDataSet(
       at,
       changed: { ...validators, emptyReads: 0, counts: runCounts(result.report) },
     });
+}
+
+/** The text of every file of the set (undefined where missing), or undefined when none changed since last read. */
+async function readDataSet(
+  ctx: AppContext,
+  feed: Feed,
+  urls: string[],
+  result: SyncResult,
+  options: SyncOptions,
+  served: Map<string, Validators>,
+): Promise<PartText[] | undefined> {
+  const known = new Map((await ctx.sourceParts.list(feed.source)).map((state) => [state.part, validatorsOf(state)]));
+  const texts = await readParts(ctx, feed, urls, options, known, served);
+  result.missing = texts.filter((t) => t === undefined).length;
+  if (result.missing === urls.length)
+    throw new FeedError(`none of its ${urls.length} URLs exists (e.g. ${urls[0]} answered 404)`);
+  const unchanged = texts.flatMap((t, i) => (t === 'not-modified' ? [urls[i]!] : []));
+  if (unchanged.length === texts.filter((t) => t !== undefined).length) {
+    result.notModified = true;
+    return undefined;
+  }
+  if (unchanged.length === 0) return texts;
+  // Some files changed: the whole set is imported, so the unchanged ones are read again in full.
+  const again = await readParts(ctx, feed, unchanged, options, new Map(), served);
+  return texts.map((t, i) => (t === 'not-modified' ? again[unchanged.indexOf(urls[i]!)] : t));
+}
+
+/** Parses each file read; one that is not data of the feed's format fails the whole set. */
+async function parseDataSet(
+  feed: Feed,
+  importer: Importer,
+  urls: string[],
+  texts: PartText[],
+  at: Date,
+  options: SyncOptions,
+): Promise<{ url: string; parsed: ParseResult }[]> {
+  const read: { url: string; parsed: ParseResult }[] = [];
+  // In a serving process, a large input is parsed in steps that leave the event loop to requests in between.
+  const pause = options.background ? backgroundPacer() : undefined;
+  for (const [i, text] of texts.entries()) {
+    if (text === undefined || text === 'not-modified') continue;
+    const url = urls[i]!;
+    const parseOptions = { now: at, defaultCountry: feed.country, inputName: url };
+    const parsed =
+      pause && importer.parseInSteps
+        ? await importer.parseInSteps(text, parseOptions, pause)
+        : importer.parse(text, parseOptions);
+    const broken = malformed(parsed);
+    if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
+    read.push({ url, parsed });
+    await pause?.();
+  }
+  return read;
 }
 
 /**

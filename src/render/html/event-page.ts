@@ -10,7 +10,7 @@ import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './eve
 import { organizerText, priceText, siteOf, whereText } from './event-text.js';
 import { titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
-import { html, jsonForScript } from './template.js';
+import { html, jsonForScript, type SafeHtml } from './template.js';
 
 const ATTENDANCE = {
   in_person: 'https://schema.org/OfflineEventAttendanceMode',
@@ -81,52 +81,20 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
   const { t } = options;
   const page = eventPageUrl(options.baseUrl, event);
   const path = page.slice(options.baseUrl.length);
-  const zone = COUNTRY_INFO[event.country].timeZone;
-  const ics = `${page}.ics`;
-  const webcal = ics.replace(/^https?:/, 'webcal:');
   const ticket = event.sourceUrl ?? event.url;
   const cancelled = event.lifecycle === 'cancelled';
   const when = formatWhen(event, t);
   const where = whereText(event, t);
-  const map = mapLink(event);
   const languages = eventLanguages(event);
-  const languageLine = languagesText(languages, t);
-  const cfp = cfpNote(openCallForPapers(event, options.now), zone, t);
-  const topics = event.topics.map((slug) => (isTopic(slug) ? t.t(`topic.${slug}`) : slug));
-  const calendars = calendarLinks(event, page);
-  const others = options.alsoListedAt ?? [];
   const body = html`
 <article>
   ${cancelled ? html`<p class="notice" role="alert"><strong>${t.t('event.cancelled')}</strong> ${t.t('event.cancelledKept')}</p>` : ''}
   <h1${titleLang(event, t)}>${event.title}</h1>
   ${ticket && !cancelled ? html`<p><a class="cta" href="${ticket}" rel="noopener nofollow">${t.t('event.cta')}</a></p>` : ''}
   ${ticket && cancelled ? html`<p><a href="${ticket}" rel="noopener nofollow">${t.t('event.original')}</a></p>` : ''}
-  <dl class="facts">
-    <dt>${t.t('event.when')}</dt><dd><time datetime="${machineTime(event)}">${when}</time> <span class="muted">(${zone})</span></dd>
-    <dt>${t.t('event.where')}</dt><dd>${where}${map ? html` · <a href="${map}" rel="noopener">${t.t('event.map')}</a>` : ''}</dd>
-    <dt>${t.t('event.host')}</dt><dd>${organizerText(event, t)}</dd>
-    ${languageLine ? html`<dt>${t.t('language.label')}</dt><dd>${languageLine}</dd>` : ''}
-    ${cfp ? html`<dt>${t.t('event.cfp')}</dt><dd>${cfp}</dd>` : ''}
-    <dt>${t.t('event.price')}</dt><dd>${priceText(event, t)} <span class="muted">— ${t.t('event.noTickets')}</span></dd>
-    ${topics.length ? html`<dt>${t.t('event.topics')}</dt><dd>${topics.join(', ')}</dd>` : ''}
-    <dt>${t.t('event.format')}</dt><dd>${t.t(`format.${event.format}`)}</dd>
-    <dt>${t.t('event.registration')}</dt><dd>${cancelled ? t.t('registration.cancelled') : t.t(`registration.${event.regMode}`)}</dd>
-    ${others.length ? html`<dt>${t.t('event.alsoListedAt')}</dt><dd><ul class="inline">${others.map((u) => html`<li><a href="${u}" rel="noopener nofollow">${siteOf(u)}</a></li>`)}</ul></dd>` : ''}
-  </dl>
+  ${factsList(event, options, { when, where, languages })}
   ${event.description ? html`<section><h2>${t.t('event.about')}</h2><p class="description">${event.description}</p></section>` : ''}
-  ${
-    cancelled
-      ? ''
-      : html`<section>
-    <h2>${t.t('event.addToCalendar')}</h2>
-    <ul>
-      <li><a href="${calendars.google}" rel="noopener nofollow">${t.t('event.google')}</a></li>
-      <li><a href="${calendars.outlook}" rel="noopener nofollow">${t.t('event.outlook')}</a> · <a href="${calendars.office}" rel="noopener nofollow">${t.t('event.office')}</a></li>
-      <li><a href="${ics}">${t.t('event.apple')}</a></li>
-      <li><a href="${webcal}">${t.t('event.webcal')}</a></li>
-    </ul>
-  </section>`
-  }
+  ${cancelled ? '' : calendarSection(event, page, t)}
   <p><a href="${withLanguage(`/${event.country}`, new URLSearchParams(), t.lang)}">${t.t('event.backToSearch', { country: event.country })}</a></p>
 </article>`;
   return layout(
@@ -142,6 +110,50 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
     },
     body,
   );
+}
+
+/** When, where, host, language, call for papers, price, topics, format, registration and other listings. */
+function factsList(
+  event: CatalogueEvent,
+  options: EventPageOptions,
+  { when, where, languages }: { when: string; where: string; languages: readonly string[] },
+): SafeHtml {
+  const { t } = options;
+  const zone = COUNTRY_INFO[event.country].timeZone;
+  const cancelled = event.lifecycle === 'cancelled';
+  const map = mapLink(event);
+  const languageLine = languagesText(languages, t);
+  const cfp = cfpNote(openCallForPapers(event, options.now), zone, t);
+  const topics = event.topics.map((slug) => (isTopic(slug) ? t.t(`topic.${slug}`) : slug));
+  const others = options.alsoListedAt ?? [];
+  return html`<dl class="facts">
+    <dt>${t.t('event.when')}</dt><dd><time datetime="${machineTime(event)}">${when}</time> <span class="muted">(${zone})</span></dd>
+    <dt>${t.t('event.where')}</dt><dd>${where}${map ? html` · <a href="${map}" rel="noopener">${t.t('event.map')}</a>` : ''}</dd>
+    <dt>${t.t('event.host')}</dt><dd>${organizerText(event, t)}</dd>
+    ${languageLine ? html`<dt>${t.t('language.label')}</dt><dd>${languageLine}</dd>` : ''}
+    ${cfp ? html`<dt>${t.t('event.cfp')}</dt><dd>${cfp}</dd>` : ''}
+    <dt>${t.t('event.price')}</dt><dd>${priceText(event, t)} <span class="muted">— ${t.t('event.noTickets')}</span></dd>
+    ${topics.length ? html`<dt>${t.t('event.topics')}</dt><dd>${topics.join(', ')}</dd>` : ''}
+    <dt>${t.t('event.format')}</dt><dd>${t.t(`format.${event.format}`)}</dd>
+    <dt>${t.t('event.registration')}</dt><dd>${cancelled ? t.t('registration.cancelled') : t.t(`registration.${event.regMode}`)}</dd>
+    ${others.length ? html`<dt>${t.t('event.alsoListedAt')}</dt><dd><ul class="inline">${others.map((u) => html`<li><a href="${u}" rel="noopener nofollow">${siteOf(u)}</a></li>`)}</ul></dd>` : ''}
+  </dl>`;
+}
+
+/** Add-to-calendar links: Google, Outlook and Office, the `.ics` file and a webcal subscription. */
+function calendarSection(event: CatalogueEvent, page: string, t: Translator): SafeHtml {
+  const ics = `${page}.ics`;
+  const webcal = ics.replace(/^https?:/, 'webcal:');
+  const calendars = calendarLinks(event, page);
+  return html`<section>
+    <h2>${t.t('event.addToCalendar')}</h2>
+    <ul>
+      <li><a href="${calendars.google}" rel="noopener nofollow">${t.t('event.google')}</a></li>
+      <li><a href="${calendars.outlook}" rel="noopener nofollow">${t.t('event.outlook')}</a> · <a href="${calendars.office}" rel="noopener nofollow">${t.t('event.office')}</a></li>
+      <li><a href="${ics}">${t.t('event.apple')}</a></li>
+      <li><a href="${webcal}">${t.t('event.webcal')}</a></li>
+    </ul>
+  </section>`;
 }
 
 export interface NotFoundPageInput {
