@@ -175,4 +175,3 @@ export class ValidationError extends ServiceError {
 }
 
 export const notFound = (detail: string) => new ServiceError('event-not-found', detail);
-export const notOwner = () => new ServiceError('not-owner', 'This event belongs to another key.');

@@ -14,7 +14,7 @@ import {
   TOPIC_TERMS,
 } from './lexicon-terms.js';
 import { foldMapped, foldText, joinable, scan, type Tok } from './lexicon-text.js';
-import type { Audience, EventKind, Format, Price, Seniority, TopicSlug } from './taxonomy.js';
+import type { TopicSlug } from './taxonomy.js';
 
 export {
   AUDIENCE_TERMS,
@@ -28,9 +28,6 @@ export {
 export { foldText, type Token, tokenize } from './lexicon-text.js';
 
 export type LexiconKind = 'topic' | 'seniority' | 'format' | 'price' | 'audience' | 'eventKind';
-
-/** Value type per kind: topic → TopicSlug, seniority → Seniority, format → Format, price → Price, … */
-export type LexiconValue = TopicSlug | Seniority | Format | Price | Audience | EventKind;
 
 /**
  * One matched term: `start`/`length` index the original text, `term` is the canonical spelling. A term of several

@@ -171,14 +171,12 @@ export function isFormat(value: unknown): value is Format {
 /** Special audiences a query can ask for ("for founders"); orthogonal to seniority. */
 export const AUDIENCES = ['founders', 'investors'] as const;
 export type Audience = (typeof AUDIENCES)[number];
-export const AUDIENCE_LABELS: Record<Audience, string> = { founders: 'Founders', investors: 'Investors' };
 export function isAudience(value: unknown): value is Audience {
   return typeof value === 'string' && (AUDIENCES as readonly string[]).includes(value);
 }
 
 export const PRICES = ['free', 'paid'] as const;
 export type Price = (typeof PRICES)[number];
-export const PRICE_LABELS: Record<Price, string> = { free: 'Free', paid: 'Paid' };
 
 /** Kinds of event; words for these are full-text words in a search, not topics. */
 export const EVENT_KINDS = ['meetup', 'conference', 'workshop', 'hackathon', 'talk', 'networking'] as const;

@@ -8,8 +8,7 @@ import { askerOf } from '../asker.js';
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
 function lastModified(dates: Date[], fallback: Date): string {
-  const latest = dates.reduce((max, d) => (d > max ? d : max), new Date(0));
-  return (dates.length ? latest : fallback).toUTCString();
+  return (dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : fallback).toUTCString();
 }
 
 /** GET /api/calendar (a live subscription: each fetch re-runs the query) and one event's .ics. */

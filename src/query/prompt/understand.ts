@@ -252,9 +252,3 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
   result.phrase = trimmedPhrase(plainQ);
   return result;
 }
-
-/** The prompt's country: the explicit parameter, else its place's, else where the person is, else one it names. */
-export function effectiveCountry(understanding: Understanding, country: Country, explicit: boolean): Country {
-  if (explicit) return country;
-  return understanding.place?.place.country ?? understanding.home?.place.country ?? understanding.country ?? country;
-}
