@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { de } from '../src/i18n/messages/de.js';
 import { en } from '../src/i18n/messages/en.js';
 import { type RunningService, startService } from '../src/service.js';
+import { browserMissing, launchChromium } from './helpers/browser.js';
 import { request } from './helpers/http.js';
 import { ROOT } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
@@ -19,9 +20,6 @@ import { freePort } from './helpers/server.js';
  * shown, not ignored; a favicon; an operator's sync logged. One server, one browser (Debian's Chromium).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
-if (browserMissing) console.warn(`Skipping the browser tests: no ${CHROMIUM} (apt-get install chromium).`);
 const SCREENSHOTS = join(ROOT, 'test-output');
 const NOW = '2025-03-01T09:00:00Z'; // a Saturday: "next week" is 3–9 March
 const ADMIN = 'truth-admin-token';
@@ -171,16 +169,7 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
     await push({ externalId: 'abend', title: 'Rust-Abend Bern', startAt: '2025-03-12T18:30:00+01:00', city: 'Bern' });
     await request(`${base}/api/events?externalId=abend`, { method: 'DELETE', key });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,18 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../src/i18n/languages.js';
+import { browserMissing, launchChromium } from './helpers/browser.js';
 import { request } from './helpers/http.js';
 import { ROOT } from './helpers/process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const SCREENSHOTS = join(ROOT, 'test-output');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Debian's chromium and must run these; elsewhere they need `apt-get install chromium`.
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
-if (browserMissing) console.warn(`Skipping the browser tests: no ${CHROMIUM} (apt-get install chromium).`);
 const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 
 const KI_TITLE = 'KI Meetup Zürich <script>alert(1)</script>';
@@ -98,16 +95,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
       json: { title: 'Basel Rust Evening', startAt: '2025-03-06T18:30:00+01:00', city: 'Basel', price: 'free' },
     });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

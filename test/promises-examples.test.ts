@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium } from './helpers/browser.js';
 import { parseCalendar, parseMarkdownDocument } from './helpers/documents.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
@@ -12,8 +12,6 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * misses one thing asked comes apart, saying what differs.
  */
 const NOW = '2026-11-26T09:00:00Z';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
 
 const CATALOGUE: Record<string, unknown>[] = [
   { title: 'KI Meetup Zürich: Agents', startAt: '2026-12-02T18:30:00+01:00', city: 'Zürich', topics: ['ai-ml'] },
@@ -181,16 +179,7 @@ describe.skipIf(browserMissing)('the search page of issue 32 in a real browser (
   beforeAll(async () => {
     server = await startTestServer('pglite', { now: NOW });
     await fill(server);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

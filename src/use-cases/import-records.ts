@@ -159,7 +159,8 @@ async function store(
   return report;
 }
 
-function emptyReport(source: string, format: string, errors: readonly RecordError[]): ImportReport {
+/** A report of nothing stored yet, with the records refused so far. */
+export function emptyReport(source: string, format: string, errors: readonly RecordError[] = []): ImportReport {
   return {
     source,
     format,

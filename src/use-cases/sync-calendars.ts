@@ -5,7 +5,7 @@ import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } fro
 import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import { type PartState, validatorsOf } from '../storage/source-parts.repository.js';
-import { type ImportReport, runCounts, storeRecords } from './import-records.js';
+import { emptyReport, type ImportReport, runCounts, storeRecords } from './import-records.js';
 import { retireByExternalIds } from './store-many.js';
 
 /** One calendar to sync: where it is, whose its events are, and what it does not say of itself. */
@@ -229,18 +229,7 @@ export async function syncCalendars(
 
 /** The counts of several calendars' imports as one report. */
 export function sumReports(source: string, format: string, reports: ImportReport[]): ImportReport {
-  const sum: ImportReport = {
-    source,
-    format,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    cancelled: 0,
-    restored: 0,
-    skipped: [],
-    elsewhere: 0,
-    touched: [],
-  };
+  const sum = emptyReport(source, format);
   for (const r of reports) {
     for (const k of ['created', 'updated', 'unchanged', 'cancelled', 'restored', 'elsewhere'] as const) sum[k] += r[k];
     sum.skipped.push(...r.skipped);
