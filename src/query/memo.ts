@@ -12,9 +12,3 @@ export function remembered<K, V>(map: Map<K, V>, key: K, limit: number, make: (k
   }
   return value;
 }
-
-/** One object for each distinct string, the first seen (see `remembered`): for strings that recur by the thousand. */
-export function interned(map: Map<string, string>, value: string, limit: number): string {
-  return remembered(map, value, limit, itself);
-}
-const itself = (value: string): string => value;

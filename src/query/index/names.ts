@@ -1,4 +1,4 @@
-import { interned, remembered } from '../memo.js';
+import { remembered } from '../memo.js';
 import type { IndexedEvent } from './indexed-event.js';
 
 /** Letters and digits only, single-spaced and padded: how a query is found as a phrase in a title or organizer. */
@@ -6,13 +6,10 @@ export function plain(folded: string): string {
   return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
 }
 
-/** One string per distinct name word, shared by every entry that has it (a catalogue's titles use a few thousand). */
-const NAME_WORDS = new Map<string, string>();
-
-/** A folded name's words in order, as `plain` splits it, each a shared string. */
+/** A folded name's words in order, as `plain` splits it. */
 export function wordsOf(folded: string): readonly string[] {
   const words = plain(folded).trim();
-  return words === '' ? NO_WORDS : words.split(' ').map((word) => interned(NAME_WORDS, word, 200_000));
+  return words === '' ? NO_WORDS : words.split(' ');
 }
 const NO_WORDS: readonly string[] = Object.freeze([]);
 
@@ -20,7 +17,7 @@ const NO_WORDS: readonly string[] = Object.freeze([]);
 const ORGANIZER_WORDS = new Map<string, readonly string[]>();
 
 /**
- * The entry's title and organizer words, the words' strings shared. The title's list is made on each call rather
+ * The entry's title and organizer words. The title's list is made on each call rather
  * than kept on the entry, as it is asked for rarely (indexing, phrases, reasons); an organizer's list is shared.
  */
 export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
