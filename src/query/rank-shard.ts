@@ -88,11 +88,10 @@ export interface ShardRanking {
   missed: number[];
 }
 
-/** Visits the deciding facets' candidates (every event for `everything`), classifying and scoring each once. */
-export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+/** Classifies and scores one slot into `out`: a match, a near miss (when asked for) or nothing. */
+function considerer(sq: ShardQuery, asked: Asked, nearToo: boolean, out: ShardRanking) {
   const { shard, q, accept } = sq;
-  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
-  const consider = (slot: number) => {
+  return (slot: number) => {
     if (!accept(slot)) return;
     const how = classify(shard, slot, q, asked);
     if (how === MISSES_MORE || (how >= 0 && !nearToo)) return;
@@ -103,11 +102,14 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): Shard
       out.missed.push(how);
     }
   };
-  if (asked.mode === 'everything') {
-    const { items, length } = shard.order;
-    for (let i = 0; i < length; i++) consider(items[i]!);
-    return out;
-  }
+}
+
+/** Visits the deciding facets' candidates (every event for `everything`), classifying and scoring each once. */
+export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+  if (asked.mode === 'everything') return rankShardByScan(sq, asked, nearToo);
+  const { shard, q } = sq;
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const consider = considerer(sq, asked, nearToo, out);
   const { stamp } = shard;
   const epoch = shard.nextEpoch();
   for (const facet of asked.searched) {
@@ -124,21 +126,10 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): Shard
 
 /** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */
 export function rankShardByScan(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
-  const { shard, q, accept } = sq;
-  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
-  const { items, length } = shard.order;
-  for (let i = 0; i < length; i++) {
-    const slot = items[i]!;
-    if (!accept(slot)) continue;
-    const how = classify(shard, slot, q, asked);
-    if (how === MISSES_MORE || (how >= 0 && !nearToo)) continue;
-    shard.score[slot] = scoreOf(shard, slot, q, asked);
-    if (how === MEETS_ALL) out.matches.push(slot);
-    else {
-      out.near.push(slot);
-      out.missed.push(how);
-    }
-  }
+  const out: ShardRanking = { shard: sq.shard, matches: [], near: [], missed: [] };
+  const consider = considerer(sq, asked, nearToo, out);
+  const { items, length } = sq.shard.order;
+  for (let i = 0; i < length; i++) consider(items[i]!);
   return out;
 }
 
