@@ -115,8 +115,43 @@ export function matchWeight(query: string, term: string): number {
   return distance <= edits ? (FUZZY_WEIGHT * term.length) / (term.length + distance) : 0;
 }
 
-/** One term's postings in one field: slot → how often the term occurs there. */
-type Postings = Map<number, number>;
+/**
+ * One term's postings in one field: slots ascending, each followed by how often the term occurs there. A flat array
+ * of small integers: a catalogue holds millions of postings, mostly in lists of one or two, where a Map per list would
+ * cost several times the memory.
+ */
+type Postings = number[];
+
+/** Where `slot` is in `list`, or where it would go (an even index). */
+function positionOf(list: Postings, slot: number): number {
+  let lo = 0;
+  let hi = list.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[2 * mid]! < slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return 2 * lo;
+}
+
+/** Counts one more occurrence in `slot` (documents are mostly added in ascending slots: then an append). */
+function countIn(list: Postings, slot: number): void {
+  const last = list.length - 2;
+  if (last >= 0 && list[last] === slot) list[last + 1]!++;
+  else if (last < 0 || list[last]! < slot) list.push(slot, 1);
+  else {
+    const at = positionOf(list, slot);
+    if (list[at] === slot) list[at + 1]!++;
+    else list.splice(at, 0, slot, 1);
+  }
+}
+
+/** Removes `slot` from `list`; its size after. */
+function removeFrom(list: Postings, slot: number): number {
+  const at = positionOf(list, slot);
+  if (list[at] === slot) list.splice(at, 2);
+  return list.length / 2;
+}
 
 /**
  * One shard's full-text index: BM25+ over title, organizer, topics, venue, city and description, with prefix and fuzzy
@@ -181,8 +216,7 @@ export class FullTextIndex {
         const term = processTerm(token);
         if (!term) continue;
         words.add(term);
-        const list = this.fieldPostings(term, field);
-        list.set(slot, (list.get(slot) ?? 0) + 1);
+        countIn(this.fieldPostings(term, field), slot);
       }
     });
     this.lengths.set(slot, lengths);
@@ -204,8 +238,8 @@ export class FullTextIndex {
       this.totalLengths[field]! -= lengths[field]!;
       for (const term of termsOf(text)) {
         const fields = this.postings.get(term);
-        fields?.[field]?.delete(slot);
-        if (fields?.[field]?.size === 0) fields[field] = undefined;
+        const list = fields?.[field];
+        if (fields && list && removeFrom(list, slot) === 0) fields[field] = undefined;
         if (fields?.every((list) => list === undefined)) this.forgetTerm(term);
       }
     });
@@ -313,9 +347,12 @@ export class FullTextIndex {
     const count = this.lengths.size;
     this.postings.get(term)!.forEach((list, field) => {
       if (!list) return;
-      const idf = Math.log(1 + (count - list.size + 0.5) / (list.size + 0.5));
+      const size = list.length / 2;
+      const idf = Math.log(1 + (count - size + 0.5) / (size + 0.5));
       const average = this.totalLengths[field]! / count;
-      for (const [slot, freq] of list) {
+      for (let i = 0; i < list.length; i += 2) {
+        const slot = list[i]!;
+        const freq = list[i + 1]!;
         const length = this.lengths.get(slot)![field]!;
         const raw =
           idf * (BM25.d + (freq * (BM25.k + 1)) / (freq + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
@@ -340,7 +377,7 @@ export class FullTextIndex {
     }
     let list = fields[field];
     if (!list) {
-      list = new Map();
+      list = [];
       fields[field] = list;
     }
     return list;
