@@ -298,6 +298,27 @@ describe('markdown, iCal and caching over the same query engine', () => {
       expect((await push({ action: 'cancel', externalId: 'berlin' })).status).toBe(200);
     });
 
+    it('makes a body once when many reads of its URL arrive together after a write', async () => {
+      const { ctx } = server.service;
+      const path = `${server.base}/api/events?country=ch&q=quokka`;
+      const quokka = { externalId: 'quokka', title: 'Quokka Cloud Night', startAt: '2025-03-23T18:00:00+01:00' };
+      await request(path);
+      await request(path);
+      expect((await request(`${server.base}/api/events`, { key, json: { ...quokka, city: 'Bern' } })).status).toBe(201);
+      const ranking = countRanking(ctx.turns);
+      try {
+        const bodies = await Promise.all(Array.from({ length: 12 }, async () => (await request(path)).text));
+        expect(ranking.ranked).toBe(1);
+        expect(new Set(bodies).size).toBe(1);
+        expect(bodies[0]).toContain('Quokka Cloud Night');
+      } finally {
+        ranking.restore();
+      }
+      expect(
+        (await request(`${server.base}/api/events`, { key, json: { action: 'cancel', externalId: 'quokka' } })).status,
+      ).toBe(200);
+    });
+
     it('answers 304 to a matching If-None-Match on every read output', async () => {
       for (const path of [
         '/api/events?q=devops',

@@ -37,7 +37,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** Set on a cacheable read the cache did not have: where its body is kept, and what the read saw. */
-    cacheable?: { key: string; began: ReadBegan; record: ReadRecord };
+    cacheable?: { key: string; began: ReadBegan; record: ReadRecord; release: () => void };
   }
 }
 
@@ -108,6 +108,9 @@ export async function registerCaching(
   ctx: ServingContext,
 ): Promise<LRUCache<string, CachedResponse>> {
   const cache = createResponseCache();
+  // Identical reads arriving while the first is made wait for its body rather than each making their own: after a
+  // write, every client polling a popular URL would otherwise rank it again at once.
+  const making = new Map<string, Promise<void>>();
   // A string body goes on as bytes, encoded once here: hashed for its ETag, kept in the cache and written as is.
   app.addHook('onSend', (_request, _reply, payload, done) => {
     done(null, typeof payload === 'string' ? Buffer.from(payload) : payload);
@@ -121,17 +124,34 @@ export async function registerCaching(
     if (!CACHEABLE.test(pathOf(request.url))) return done();
     const variant = request.routeOptions.config?.negotiated?.variant(request);
     const key = variant === undefined ? request.url : `${request.url}\n${variant}`;
-    const hit = cache.get(key);
-    if (hit && current(ctx, hit.read)) {
-      ctx.metrics.cache.inc({ result: 'hit' });
-      return sendCached(request, reply, hit);
-    }
-    ctx.metrics.cache.inc({ result: 'miss' });
-    // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
-    // stale at once rather than cached as current.
-    const record: ReadRecord = { countries: new Set(), attendance: false };
-    request.cacheable = { key, began: readBeganNow(ctx), record };
-    ctx.index.recordReads(record, done);
+    const serveOrMake = (waited: boolean) => {
+      const hit = cache.get(key);
+      if (hit && current(ctx, hit.read)) {
+        ctx.metrics.cache.inc({ result: 'hit' });
+        return sendCached(request, reply, hit);
+      }
+      const other = making.get(key);
+      if (other && !waited) return void other.then(() => serveOrMake(true));
+      ctx.metrics.cache.inc({ result: 'miss' });
+      let release = () => {};
+      if (!other) {
+        const made = new Promise<void>((resolve) => {
+          release = () => {
+            if (making.get(key) === made) making.delete(key);
+            resolve();
+          };
+        });
+        making.set(key, made);
+        // Whatever becomes of this request (sent, failed, aborted), those waiting go on.
+        reply.raw.once('close', release);
+      }
+      // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
+      // stale at once rather than cached as current.
+      const record: ReadRecord = { countries: new Set(), attendance: false };
+      request.cacheable = { key, began: readBeganNow(ctx), record, release };
+      ctx.index.recordReads(record, done);
+    };
+    serveOrMake(false);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -148,6 +168,7 @@ export async function registerCaching(
       const stamp = stampOf(dependencies, minute, (c) => versions[c], attendance);
       cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
     }
+    read?.release();
     done(null, payload);
   });
 
