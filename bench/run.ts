@@ -259,6 +259,7 @@ async function startService(
     [
       // As `npm start` and bin/tech-events.js start it.
       '--max-semi-space-size=64',
+      '--liftoff-only',
       join(ROOT, 'dist/cli/main.js'),
       'serve',
       '--no-seed',
@@ -312,6 +313,8 @@ const CALENDAR_SYNC_READS_PER_SECOND = 20;
  */
 async function calendarsSync(base: string, port: number, url: string): Promise<string> {
   const host = await startCalendarHost(SYNC_CALENDARS, EVENTS_PER_CALENDAR, new Date(NOW));
+  // The feed synced later (at 100k) comes back afterwards: the calendars stand in for it only during this case.
+  const feeds = readFileSync(feedsFileOf(port), 'utf8');
   writeFileSync(
     feedsFileOf(port),
     JSON.stringify([
@@ -339,7 +342,7 @@ async function calendarsSync(base: string, port: number, url: string): Promise<s
     const ok = during.max < 250 && during.errors === 0 && report?.created === SYNC_CALENDARS * EVENTS_PER_CALENDAR;
     return `Target ${ok ? 'met' : 'NOT met'}: a sync of ${SYNC_CALENDARS} calendars keeps every read under 250 ms — max ${during.max} ms (${quiet.max} ms without it), ${report?.created ?? 0} events created`;
   } finally {
-    writeFileSync(feedsFileOf(port), '[]');
+    writeFileSync(feedsFileOf(port), feeds);
     await host.stop();
   }
 }
