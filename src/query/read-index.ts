@@ -7,15 +7,44 @@
  * Everything that exists for speed (posting lists, per-slot columns, scratch scores, memo columns, the full-text
  * index) stands behind it in query/index; dependency-cruiser keeps the rest of src/ out of there.
  */
+import { LRUCache } from 'lru-cache';
+import type { CursorState } from './cursor.js';
+import { search as rank, type SearchResult } from './engine.js';
+import type { CatalogueIndex } from './index/catalogue-index.js';
+import type { SearchParams } from './params.js';
+
 export {
   ALTERNATIVES_SHOWN,
   type Alternative,
   type RankedEvent,
   type SearchResult,
   scopeOf,
-  search,
   type Widening,
   zoneOf,
 } from './engine.js';
 export { CatalogueIndex, type ReadRecord } from './index/catalogue-index.js';
 export type { IndexedEvent } from './index/indexed-event.js';
+
+/**
+ * First pages answered lately, per index, keyed by the query, the minute and the catalogue's versions: reads the
+ * response cache does not keep (MCP calls, which are POSTs; pages in several languages) repeat prompts often, and
+ * ranking one again costs a hundred times serving it.
+ */
+const answered = new WeakMap<CatalogueIndex, LRUCache<string, SearchResult>>();
+
+/** A ranked answer to any query of the shared grammar (the engine's, or the same one kept since nothing changed). */
+export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
+  if (page) return rank(index, params, now, page);
+  let kept = answered.get(index);
+  if (!kept) {
+    kept = new LRUCache({ max: 500 });
+    answered.set(index, kept);
+  }
+  const versions = `${index.versionOf('ch')}|${index.versionOf('de')}|${index.versionOf('at')}|${index.attendanceVersion}`;
+  const key = `${JSON.stringify(params)}|${Math.floor(now.getTime() / 60_000)}|${versions}`;
+  const hit = kept.get(key);
+  if (hit) return hit;
+  const result = rank(index, params, now);
+  kept.set(key, result);
+  return result;
+}
