@@ -96,6 +96,52 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, hit: CachedRes
 }
 
 /**
+ * A cacheable read's kept body when it is current; else, when the same read is being made, its body once made; else
+ * the read goes on to be made, noting what it shows.
+ */
+function lookUp(
+  ctx: ServingContext,
+  cache: LRUCache<string, CachedResponse>,
+  making: Map<string, Promise<void>>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: () => void,
+) {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
+  if (!CACHEABLE.test(pathOf(request.url))) return done();
+  const variant = request.routeOptions.config?.negotiated?.variant(request);
+  const key = variant === undefined ? request.url : `${request.url}\n${variant}`;
+  const serveOrMake = (waited: boolean) => {
+    const hit = cache.get(key);
+    if (hit && current(ctx, hit.read)) {
+      ctx.metrics.cache.inc({ result: 'hit' });
+      return sendCached(request, reply, hit);
+    }
+    const other = making.get(key);
+    if (other && !waited) return void other.then(() => serveOrMake(true));
+    ctx.metrics.cache.inc({ result: 'miss' });
+    let release = () => {};
+    if (!other) {
+      const made = new Promise<void>((resolve) => {
+        release = () => {
+          if (making.get(key) === made) making.delete(key);
+          resolve();
+        };
+      });
+      making.set(key, made);
+      // Whatever becomes of this request (sent, failed, aborted), those waiting go on.
+      reply.raw.once('close', release);
+    }
+    // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
+    // stale at once rather than cached as current.
+    const record: ReadRecord = { countries: new Set(), attendance: false };
+    request.cacheable = { key, began: readBeganNow(ctx), record, release };
+    ctx.index.recordReads(record, done);
+  };
+  serveOrMake(false);
+}
+
+/**
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
  * - rendered read responses kept in a bounded LRU keyed by URL, each stamped with the minute and the versions of the
@@ -119,40 +165,7 @@ export async function registerCaching(
   await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
 
   // Looked up in preHandler, after rate limits and validation of the route have run.
-  app.addHook('preHandler', (request, reply, done) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
-    if (!CACHEABLE.test(pathOf(request.url))) return done();
-    const variant = request.routeOptions.config?.negotiated?.variant(request);
-    const key = variant === undefined ? request.url : `${request.url}\n${variant}`;
-    const serveOrMake = (waited: boolean) => {
-      const hit = cache.get(key);
-      if (hit && current(ctx, hit.read)) {
-        ctx.metrics.cache.inc({ result: 'hit' });
-        return sendCached(request, reply, hit);
-      }
-      const other = making.get(key);
-      if (other && !waited) return void other.then(() => serveOrMake(true));
-      ctx.metrics.cache.inc({ result: 'miss' });
-      let release = () => {};
-      if (!other) {
-        const made = new Promise<void>((resolve) => {
-          release = () => {
-            if (making.get(key) === made) making.delete(key);
-            resolve();
-          };
-        });
-        making.set(key, made);
-        // Whatever becomes of this request (sent, failed, aborted), those waiting go on.
-        reply.raw.once('close', release);
-      }
-      // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
-      // stale at once rather than cached as current.
-      const record: ReadRecord = { countries: new Set(), attendance: false };
-      request.cacheable = { key, began: readBeganNow(ctx), record, release };
-      ctx.index.recordReads(record, done);
-    };
-    serveOrMake(false);
-  });
+  app.addHook('preHandler', (request, reply, done) => lookUp(ctx, cache, making, request, reply, done));
 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));

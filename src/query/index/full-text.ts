@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
+import { countIn, type Postings, removeFrom } from './postings.js';
 import { TermHits } from './term-hits.js';
 
 export { TermHits } from './term-hits.js';
@@ -113,44 +114,6 @@ export function matchWeight(query: string, term: string): number {
   if (edits === 0) return 0;
   const distance = editDistance(query, term, edits);
   return distance <= edits ? (FUZZY_WEIGHT * term.length) / (term.length + distance) : 0;
-}
-
-/**
- * One term's postings in one field: slots ascending, each followed by how often the term occurs there. A flat array
- * of small integers: a catalogue holds millions of postings, mostly in lists of one or two, where a Map per list would
- * cost several times the memory.
- */
-type Postings = number[];
-
-/** Where `slot` is in `list`, or where it would go (an even index). */
-function positionOf(list: Postings, slot: number): number {
-  let lo = 0;
-  let hi = list.length / 2;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[2 * mid]! < slot) lo = mid + 1;
-    else hi = mid;
-  }
-  return 2 * lo;
-}
-
-/** Counts one more occurrence in `slot` (documents are mostly added in ascending slots: then an append). */
-function countIn(list: Postings, slot: number): void {
-  const last = list.length - 2;
-  if (last >= 0 && list[last] === slot) list[last + 1]!++;
-  else if (last < 0 || list[last]! < slot) list.push(slot, 1);
-  else {
-    const at = positionOf(list, slot);
-    if (list[at] === slot) list[at + 1]!++;
-    else list.splice(at, 0, slot, 1);
-  }
-}
-
-/** Removes `slot` from `list`; its size after. */
-function removeFrom(list: Postings, slot: number): number {
-  const at = positionOf(list, slot);
-  if (list[at] === slot) list.splice(at, 2);
-  return list.length / 2;
 }
 
 /**
