@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { COUNTRY_INFO } from '../places/countries.js';
 import type { CatalogueEvent } from './event.js';
-import { matchLexicon } from './lexicon.js';
+import { foldText, matchLexicon } from './lexicon.js';
 import { type EventKind, isEventKind } from './taxonomy.js';
 
 /** Sources listing only conferences (`curated`: the confs.tech snapshot of the relevance evaluation). */
@@ -12,6 +12,13 @@ const EVENING_FROM = 17;
 const EVENING_UNTIL = 21;
 const MEETUP_HOURS = 5;
 
+/** A gathering of a few hours in person: a founders' breakfast or an apéro is a meetup as much as an evening talk. */
+function shortInPerson(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'format'>): boolean {
+  if (event.allDay || event.format === 'online') return false;
+  const hours = event.end ? (event.end.getTime() - event.start.getTime()) / 3_600_000 : 3;
+  return hours <= MEETUP_HOURS;
+}
+
 /**
  * A meetup's shape: in person, starting in the evening, over in a few hours ("Cologne.js" is a meetup though its title
  * does not say so). Never a conference or hackathon, or from a conference source.
@@ -20,10 +27,9 @@ function eveningGathering(
   event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'format' | 'country'>,
   kinds: ReadonlySet<EventKind>,
 ): boolean {
-  if (event.allDay || event.format === 'online' || kinds.has('conference') || kinds.has('hackathon')) return false;
+  if (!shortInPerson(event) || kinds.has('conference') || kinds.has('hackathon')) return false;
   const hour = DateTime.fromJSDate(event.start, { zone: COUNTRY_INFO[event.country].timeZone }).hour;
-  const hours = event.end ? (event.end.getTime() - event.start.getTime()) / 3_600_000 : 3;
-  return hour >= EVENING_FROM && hour < EVENING_UNTIL && hours <= MEETUP_HOURS;
+  return hour >= EVENING_FROM && hour < EVENING_UNTIL;
 }
 
 /** Words naming a day of talks in a title ("Rust Day") but only a span of time in a description. */
@@ -34,7 +40,7 @@ function kindsNamed(text: string, skipDays = false): EventKind[] {
   const kinds: EventKind[] = [];
   for (const hit of matchLexicon(text)) {
     if (hit.kind !== 'eventKind' || !isEventKind(hit.value)) continue;
-    if (skipDays && DAY_TERMS.has(hit.term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase())) continue;
+    if (skipDays && DAY_TERMS.has(foldText(hit.term))) continue;
     kinds.push(hit.value);
   }
   return kinds;
@@ -45,13 +51,6 @@ function firstSentence(description: string | undefined): string {
   if (!description) return '';
   const end = description.search(/[.!?:\n]/);
   return (end < 0 ? description : description.slice(0, end)).slice(0, 200);
-}
-
-/** A gathering of a few hours in person: a founders' breakfast or an apéro is a meetup as much as an evening talk. */
-function shortInPerson(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'format'>): boolean {
-  if (event.allDay || event.format === 'online') return false;
-  const hours = event.end ? (event.end.getTime() - event.start.getTime()) / 3_600_000 : 3;
-  return hours <= MEETUP_HOURS;
 }
 
 /**
