@@ -220,11 +220,17 @@ export async function cancelAbsent(
       (!list.from || e.start >= list.from) &&
       (e.externalId === null || !list.named.has(e.externalId)),
   );
-  const cancelled = await repo.setLifecycleMany(
+  return cancelMany(
+    repo,
     absent.map((e) => e.id),
-    'cancelled',
+    identity.actor,
   );
-  await repo.appendRevisions(cancelled.map((event) => ({ event, action: 'cancel', actor: identity.actor })));
+}
+
+/** Cancels these events and logs a revision of each. */
+async function cancelMany(repo: EventsRepository, ids: string[], actor: string): Promise<CatalogueEvent[]> {
+  const cancelled = await repo.setLifecycleMany(ids, 'cancelled');
+  await repo.appendRevisions(cancelled.map((event) => ({ event, action: 'cancel', actor })));
   return cancelled;
 }
 
@@ -238,11 +244,7 @@ export function retireByExternalIds(
   return storage.transactionUnder(identity.owner, async (trx) => {
     const repo = new EventsRepository(trx);
     const current = await repo.findByExternalIds(identity.owner, externalIds, { forUpdate: true });
-    const cancelled = await repo.setLifecycleMany(
-      current.filter((e) => e.lifecycle === 'listed').map((e) => e.id),
-      'cancelled',
-    );
-    await repo.appendRevisions(cancelled.map((event) => ({ event, action: 'cancel', actor: identity.actor })));
-    return cancelled;
+    const listed = current.filter((e) => e.lifecycle === 'listed').map((e) => e.id);
+    return cancelMany(repo, listed, identity.actor);
   });
 }
