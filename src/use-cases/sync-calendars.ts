@@ -246,10 +246,11 @@ export async function retireOrphans(
   keys: Set<string>,
 ): Promise<string[]> {
   const now = ctx.now();
-  const orphans = (await ctx.events.listByOwner(owner)).filter((event) => {
-    const key = event.externalId?.includes('|') ? event.externalId.slice(0, event.externalId.indexOf('|')) : null;
-    return event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !(key !== null && keys.has(key));
-  });
+  const prefixes = [...keys].map(calendarIdPrefix);
+  const ofACalendar = (id: string | null) => id !== null && prefixes.some((prefix) => id.startsWith(prefix));
+  const orphans = (await ctx.events.listByOwner(owner)).filter(
+    (event) => event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !ofACalendar(event.externalId),
+  );
   const cancelled = await retireByExternalIds(
     ctx.storage,
     { owner, actor },
