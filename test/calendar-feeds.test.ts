@@ -181,6 +181,7 @@ describe.each(ENGINES)('a feeds file of calendars, synced on %s', (engine) => {
   ];
   let base: string;
   let svc: TestServer;
+  let feedsFile: string;
 
   const get = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${svc.base}${path}`);
@@ -224,7 +225,7 @@ describe.each(ENGINES)('a feeds file of calendars, synced on %s', (engine) => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
-    const feedsFile = join(tmpdir(), `tev-calendar-feeds-${engine}-${process.pid}.json`);
+    feedsFile = join(tmpdir(), `tev-calendar-feeds-${engine}-${process.pid}.json`);
     writeFileSync(
       feedsFile,
       JSON.stringify([
@@ -409,5 +410,19 @@ describe.each(ENGINES)('a feeds file of calendars, synced on %s', (engine) => {
     expect(after.has(meetupLink(quiet, 2))).toBe(false);
     // The failing ones still keep theirs.
     expect(after.has(meetupLink(flaky, 1))).toBe(true);
+  });
+
+  it('a calendar taken out of the feeds file takes its upcoming events with it; the others keep theirs', async () => {
+    const kept = groups.filter((g) => g !== busy);
+    expect((await listed()).has(meetupLink(busy, 1))).toBe(true);
+    const feeds = JSON.parse(readFileSync(feedsFile, 'utf8')) as { each?: { group: { id: string }[] } }[];
+    feeds[0]!.each!.group = feeds[0]!.each!.group.filter((g) => g.id !== busy.id);
+    writeFileSync(feedsFile, JSON.stringify(feeds));
+    const report = await sync();
+    expect(report.feeds[0]!.error).toBeUndefined();
+    const after = await listed();
+    for (const n of [1, 2]) expect(after.has(meetupLink(busy, n)), `${busy.id} #${n}`).toBe(false);
+    for (const g of kept.filter((x) => x !== quiet && x !== changing))
+      expect(after.has(meetupLink(g, 2)), `${g.id} keeps #2`).toBe(true);
   });
 });
