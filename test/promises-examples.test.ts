@@ -111,6 +111,24 @@ describe.each(ENGINES)('the examples of issue 32 on %s', (engine) => {
     });
   });
 
+  it('lists near misses nearest first: another date, a related subject, the subject elsewhere, another subject', async () => {
+    const a = await ask('AI meetups in Zürich next week');
+    expect(titles(a.alternatives)).toEqual([
+      'AI Meetup Zürich: March edition',
+      'Data Science Zürich',
+      'AI Meetup Bern',
+      'DevOps Night Zürich',
+    ]);
+    const data = await ask('data meetups in Zürich in March');
+    expect(data.total).toBe(0);
+    // December's data meetup first; AI is data's neighbour: its March meetup comes before the DevOps one.
+    expect(titles(data.alternatives)).toEqual([
+      'Data Science Zürich',
+      'AI Meetup Zürich: March edition',
+      'Kubernetes Meetup Zürich',
+    ]);
+  });
+
   it('“DevOps in Zürich im März”: March’s DevOps event only; December’s and March’s AI meetup apart', async () => {
     const a = await ask('DevOps in Zürich im März');
     expect(a.understood).toBe('Cloud & DevOps events in or near Zürich, in March 2027');

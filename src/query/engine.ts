@@ -11,6 +11,7 @@ import {
   elsewhere,
   type Found,
   merged,
+  nearMiss,
   nearMisses,
   type Widening,
   wantsAlternatives,
@@ -219,11 +220,11 @@ export function scoreByScan(
   ).map(found);
   if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [] };
   const near: Found[] = rankings.flatMap((r, i) =>
-    r.near.map((slot, k) => ({ shard: r.shard, slot, q: p.searched[i]!.q, missed: r.missed[k]! })),
+    r.near.map((slot, k) => nearMiss(p, r.shard, slot, p.searched[i]!.q, r.missed[k]!)),
   );
   for (const r of elsewhere(p, true)) {
-    const sq = p.queryFor(r.shard.country);
-    near.push(...r.matches.map((slot) => ({ ...sq, slot, missed: 'country' as const })));
+    const { q } = p.queryFor(r.shard.country);
+    near.push(...r.matches.map((slot) => nearMiss(p, r.shard, slot, q, 'country')));
   }
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - matches.length);
   return { matches, alternatives: near.sort(before).slice(0, room).map(found) };

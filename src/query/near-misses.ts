@@ -2,13 +2,15 @@ import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
-import { best, type ShardRanking } from './rank-shard.js';
+import { best, ranksBefore, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
-import { POINTS, type PreparedQuery } from './ranking/facet.js';
+import type { PreparedQuery } from './ranking/facet.js';
+import { nearnessOf } from './ranking/nearness.js';
 
 /**
- * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, best first, with
- * what differs; for an empty answer, how many dropping each constraint would find.
+ * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, the nearest first
+ * (ranking/nearness.ts), then by points, with what differs; for an empty answer, how many dropping each constraint
+ * would find.
  */
 
 /** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
@@ -27,11 +29,15 @@ export interface Found {
   shard: CountryShard;
   slot: number;
   q: PreparedQuery;
-  /** For a near miss, the constraint missed. */
+  /** For a near miss, the constraint missed and how near it comes (NEARNESS). */
   missed?: number | 'country';
+  nearness?: number;
 }
 
 export function before(a: Found, b: Found): number {
+  const na = a.nearness ?? 0;
+  const nb = b.nearness ?? 0;
+  if (na !== nb) return nb - na;
   const sa = a.shard.score[a.slot]!;
   const sb = b.shard.score[b.slot]!;
   if (sa !== sb) return sb - sa;
@@ -65,15 +71,22 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   rankings.forEach((r, i) => {
     const { shard, q } = searched[i]!;
     for (const m of r.missed) counts.set(m, (counts.get(m) ?? 0) + 1);
-    const missedAt = new Map(r.near.map((slot, k) => [slot, r.missed[k]!]));
-    lists.push(best(shard, r.near, room, () => true).map((slot) => ({ shard, slot, q, missed: missedAt.get(slot)! })));
+    lists.push(
+      nearest(
+        r.near.map((slot, k) => nearMiss(p, shard, slot, q, r.missed[k]!)),
+        room,
+      ),
+    );
   });
   for (const r of elsewhere(p, false)) {
     consulted.add(r.shard.country);
     counts.set('country', (counts.get('country') ?? 0) + r.matches.length);
-    const sq = p.queryFor(r.shard.country);
+    const { shard, q } = p.queryFor(r.shard.country);
     lists.push(
-      best(sq.shard, r.matches, room, () => true).map((slot) => ({ ...sq, slot, missed: 'country' as const })),
+      nearest(
+        r.matches.map((slot) => nearMiss(p, shard, slot, q, 'country')),
+        room,
+      ),
     );
   }
   const widen: Widening[] = [];
@@ -87,13 +100,28 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   return { lists, widen };
 }
 
-/** Matches in other countries when the country is a constraint; they lose WEIGHT.elsewhere, so home comes first. */
+/** A near miss of one shard: the constraint it misses and how near it comes. */
+export function nearMiss(p: Plan, shard: CountryShard, slot: number, q: PreparedQuery, missed: number | 'country') {
+  const name = missed === 'country' ? 'country' : p.asked.constraints[missed]!.name;
+  return { shard, slot, q, missed, nearness: nearnessOf(name, shard, slot, q) };
+}
+
+/** The nearest `n` near misses of one shard, best first. */
+function nearest(found: Found[], n: number): Found[] {
+  if (found.length === 0) return found;
+  const { shard } = found[0]!;
+  const at = new Map(found.map((f) => [f.slot, f]));
+  const isBefore = (a: number, b: number) => {
+    const na = at.get(a)!.nearness!;
+    const nb = at.get(b)!.nearness!;
+    return na !== nb ? na > nb : ranksBefore(shard, a, b);
+  };
+  return best(shard, [...at.keys()], n, () => true, isBefore).map((slot) => at.get(slot)!);
+}
+
+/** Matches in other countries when the country is a constraint: near misses, less near than those at home. */
 export function elsewhere(p: Plan, byScan: boolean): ShardRanking[] {
   const country = p.searched[0]!.q.country;
   if (country === undefined) return [];
-  return COUNTRIES.filter((c) => c !== country).map((c) => {
-    const r = rankIn(p, p.queryFor(c), false, byScan);
-    for (const slot of r.matches) r.shard.score[slot] = r.shard.score[slot]! - POINTS.elsewhere;
-    return r;
-  });
+  return COUNTRIES.filter((c) => c !== country).map((c) => rankIn(p, p.queryFor(c), false, byScan));
 }

@@ -26,7 +26,7 @@ export const searchResponseSchema = z.object({
     .array(alternativeViewSchema)
     .optional()
     .describe(
-      'When fewer events match than asked for (first page): near misses, up to 10, each missing exactly one constraint — not matches, and never in a calendar',
+      'When fewer events match than asked for (first page): near misses, up to 10, each missing exactly one constraint, nearest first (another date or kind, a related subject, the subject elsewhere, another subject) — not matches, and never in a calendar',
     ),
   widen: z
     .array(

@@ -11,7 +11,8 @@ import { points } from './points.js';
  * weights order what meets them, and the near misses among themselves; the specific outranks the general.
  * - A technology typed, in a title or organizer (6); another name of it (5.5: "JCON" for "Java"); a part of it
  *   (5: "Spring Boot"); named in the description (3). Weaker, ordering near misses only: a wider technology in the
- *   title (2), the field named as a whole (1.5). The prompt of two or more words found as typed in a name (3).
+ *   title (2), the field named as a whole (1.5), a neighbouring field of a field asked (0.5). The prompt of two or more
+ *   words found as typed in a name (3).
  * - The place named (4), falling with distance to 45 km. A field named in general words (3, +0.5 when the title names
  *   the field, +0.25 a part of it). Full-text words the lexicon does not know: up to 3, scaled by the best BM25.
  * - Window (4), founders (3, half when only the description mentions them), format (2, hybrid 1.5), price and
@@ -19,7 +20,7 @@ import { points } from './points.js';
  * - Only ordering: the field a specific word implies (1, nothing for a neighbouring technology: PyCon for "Java"), a
  *   general tech conference (1), where the person is (2 in their city, 1 at 45 km, 0.5 for what is worth the trip).
  * - A language wished for (20) outweighs every other difference between events meeting the same constraints.
- * - A near miss in another country than the one asked loses what the place would give (4): home comes first.
+ * Near misses are ordered by how near they come first (nearness.ts), then by these points.
  */
 export const WEIGHT = {
   phrase: 3,
@@ -33,6 +34,7 @@ export const WEIGHT = {
   field: 3,
   fieldTitle: 0.5,
   fieldTitlePart: 0.25,
+  neighbour: 0.5,
   text: 3,
   window: 4,
   founders: 3,
@@ -45,7 +47,6 @@ export const WEIGHT = {
   home: 2,
   reach: 0.5,
   language: 20,
-  elsewhere: 4,
 } as const;
 
 /** The fixed weights in points. */

@@ -51,6 +51,7 @@ import {
   type PreparedTechnology,
   WEIGHT,
 } from './facet.js';
+import { neighboursOf } from './neighbours.js';
 import { points } from './points.js';
 
 // ---------------------------------------------------------------- the facets
@@ -140,21 +141,32 @@ function titleOnTopic(e: IndexedEvent, slug: TopicSlug): number {
   return words ? (words.whole ? 3 : 2) : 1;
 }
 
+/** The neighbouring field of `slug` the event carries (ranking/neighbours.ts), if any. */
+function neighbourCarried(e: IndexedEvent, slug: TopicSlug): TopicSlug | undefined {
+  return neighboursOf(slug).find((n) => e.event.topics.includes(n));
+}
+
 const topic: Facet<AskedField> = {
   name: 'topic',
   role: 'filter',
   constraint: 'subject',
   asks: (q) => q.fields,
-  candidates: (shard, f, _q, visit) => visitList(shard.byTopic.get(f.slug), visit),
+  meets: (shard, slot, f) => shard.at(slot).event.topics.includes(f.slug),
+  // Events of a neighbouring field too: they never meet the field, but order the near misses.
+  candidates: (shard, f, _q, visit) => visitTopics(shard, [f.slug, ...neighboursOf(f.slug)], visit),
   score(shard, slot, f) {
     const named = shard.memo(`title|${f.slug}`, slot, (e) => titleOnTopic(e, f.slug));
-    if (named === 0) return 0;
+    if (named === 0) return neighbourCarried(shard.at(slot), f.slug) ? POINTS.neighbour : 0;
     return named === 1 ? POINTS.field : POINTS.field + (named === 3 ? POINTS.fieldTitle : POINTS.fieldTitlePart);
   },
   reasons(shard, slot, f, _q, out) {
-    const ev = shard.at(slot).event;
+    const e = shard.at(slot);
+    if (!e.event.topics.includes(f.slug)) {
+      out.push(`Related topic: ${topicLabel(neighbourCarried(e, f.slug)!)}`);
+      return;
+    }
     out.push(`Topic: ${topicLabel(f.slug)}`);
-    const named = titleNamesTopic(ev, f.slug);
+    const named = titleNamesTopic(e.event, f.slug);
     if (named) out.push(`Title mentions “${named.words}”`);
   },
 };
