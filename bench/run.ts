@@ -3,8 +3,8 @@
  * The ceiling is a bare node:http server with a fixed 2 KB JSON body; the service runs as its own process on a
  * synthetic catalogue (source `demo`) of each size; autocannon drives both over loopback from this process.
  * Environment: BENCH_SIZES (default 1000,10000,100000), BENCH_SECONDS (default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ROUNDS (default 3: rounds of the reads under writes), BENCH_DATABASE_URL (a PostgreSQL server to run on
- * instead of the embedded engine).
+ * BENCH_ROUNDS (default 3: rounds of the reads under writes), BENCH_WRITES_PER_SECOND (default 20: their rate),
+ * BENCH_DATABASE_URL (a PostgreSQL server to run on instead of the embedded engine).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const NOW = '2026-01-05T09:00:00Z';
 /** The steady write rate of the mixed cases (hosts pushing, RSVPs, a platform's updates). */
-const WRITES_PER_SECOND = 20;
+const WRITES_PER_SECOND = Number(process.env.BENCH_WRITES_PER_SECOND ?? 20);
 /** Rounds of write-free and written reads behind the shares under writes (BENCH_ROUNDS; the median is checked). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Events of the feed synced during reads (at 100k events and more). */
@@ -258,7 +258,7 @@ async function startService(
     process.execPath,
     [
       // As `npm start` and bin/tech-events.js start it.
-      '--max-semi-space-size=64',
+      '--max-semi-space-size=32',
       '--liftoff-only',
       join(ROOT, 'dist/cli/main.js'),
       'serve',

@@ -192,7 +192,7 @@ async function startNode(storageEnv: Record<string, string>, adminToken: string)
     process.execPath,
     [
       // As `npm start` and bin/tech-events.js start the service.
-      '--max-semi-space-size=64',
+      '--max-semi-space-size=32',
       '--liftoff-only',
       '--import',
       'tsx',

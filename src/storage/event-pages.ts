@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { CatalogueEvent } from '../catalogue/event.js';
-import { EVENT_COLUMNS, type EventColumn } from './event-rows.js';
+import { blankEvent, EVENT_COLUMNS, type EventColumn } from './event-rows.js';
 import type { Database } from './schema.js';
 
 /*
@@ -142,7 +142,7 @@ class BulkDecoder {
   private readonly decoders = EVENT_COLUMNS.map((column) => this.decoderOf(column));
 
   event(row: BulkRow): CatalogueEvent {
-    const event: Record<string, unknown> = {};
+    const event = blankEvent();
     for (let i = 0; i < EVENT_COLUMNS.length; i++) event[EVENT_COLUMNS[i]!.field] = this.decoders[i]!(row[i] ?? null);
     // An event's source URL is often its own URL: one string for both.
     if (event.sourceUrl !== null && event.sourceUrl === event.url) event.sourceUrl = event.url;

@@ -73,11 +73,21 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   ...PLAIN_FIELD_NAMES.map((field): EventColumn => ({ field, column: columnOf(field), kind: 'text', content: true })),
 ];
 
+/**
+ * An event with every field, null: events are made as copies of it and filled in. Fields set one by one on `{}` by
+ * name would turn each event into a hash table past 16 of them (V8's limit for keyed stores), at about twice the
+ * memory; copies of one object made by JSON.parse share its layout.
+ */
+const EVENT_SHAPE: Readonly<Record<string, unknown>> = JSON.parse(
+  JSON.stringify(Object.fromEntries(EVENT_COLUMNS.map((c) => [c.field, null]))),
+);
+export const blankEvent = (): Record<string, unknown> => ({ ...EVENT_SHAPE });
+
 const CONTENT_COLUMNS = EVENT_COLUMNS.filter((c) => c.content);
 const KIND_OF = new Map<string, ColumnKind>(EVENT_COLUMNS.map((c) => [c.column, c.kind]));
 
 export function rowToEvent(row: Selectable<EventsTable>): CatalogueEvent {
-  const event: Record<string, unknown> = {};
+  const event = blankEvent();
   for (const { field, column } of EVENT_COLUMNS) event[field] = row[column] ?? null;
   return event as unknown as CatalogueEvent;
 }

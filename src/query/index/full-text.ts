@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import { isTopic, topicLabel } from '../../catalogue/taxonomy.js';
-import { countIn, type Postings, removeFrom } from './postings.js';
+import { countIn, frequencyOf, type Postings, removeFrom, slotOf } from './postings.js';
 import { TermHits } from './term-hits.js';
 
 export { TermHits } from './term-hits.js';
@@ -17,6 +17,7 @@ export function processTerm(term: string): string | null {
 
 export const SEARCH_FIELDS = ['title', 'organizer', 'topics', 'venue', 'city', 'description'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
+const FIELDS = SEARCH_FIELDS.length;
 
 /** A field as one bit, so a full-text hit carries the fields it matched in one number. */
 export function fieldBit(field: SearchField): number {
@@ -128,8 +129,9 @@ export class FullTextIndex {
   private sorted: string[] = [];
   /** The terms by length, for fuzzy matches. */
   private readonly byLength: Set<string>[] = [];
-  /** Each document's field lengths: its distinct words per field. */
-  private readonly lengths = new Map<number, number[]>();
+  /** Each document's field lengths (its distinct words per field) at `slot * FIELDS + field`; 0 for a free slot. */
+  private lengths = new Uint16Array(0);
+  private documents = 0;
   /** Field lengths summed over the documents (their averages are these over the count). */
   private readonly totalLengths = SEARCH_FIELDS.map(() => 0);
   /** Bounded by hits as well as queries: a common word matches tens of thousands of events at 100k. */
@@ -158,7 +160,7 @@ export class FullTextIndex {
   }
 
   get size(): number {
-    return this.lengths.size;
+    return this.documents;
   }
 
   /** Slots held over all kept sets of `slotsMatching`. */
@@ -167,14 +169,16 @@ export class FullTextIndex {
   }
 
   add(slot: number, event: CatalogueEvent): void {
-    if (this.lengths.has(slot)) throw new Error(`full text: slot ${slot} is in use`);
+    if (this.lengthOf(slot, 0) > 0) throw new Error(`full text: slot ${slot} is in use`);
+    this.makeRoomFor(slot);
     const texts = fieldsOf(event);
-    const lengths: number[] = [];
     const words = new Set<string>();
     texts.forEach((text, field) => {
       const tokens = text.split(SPACE_OR_PUNCTUATION);
-      lengths[field] = new Set(tokens).size;
-      this.totalLengths[field]! += lengths[field]!;
+      // Never 0 (an empty text splits into one empty token): 0 marks a free slot.
+      const length = Math.min(new Set(tokens).size, 0xffff);
+      this.lengths[slot * FIELDS + field] = length;
+      this.totalLengths[field]! += length;
       for (const token of tokens) {
         const term = processTerm(token);
         if (!term) continue;
@@ -182,7 +186,7 @@ export class FullTextIndex {
         countIn(this.fieldPostings(term, field), slot);
       }
     });
-    this.lengths.set(slot, lengths);
+    this.documents++;
     this.termHits.clear();
     for (const [query, slots] of this.matching.entries()) {
       if (!slots.has(slot) && matchesAny(termsOf(query), words)) {
@@ -195,10 +199,9 @@ export class FullTextIndex {
 
   /** Removes the document `add` made of this slot and event. */
   remove(slot: number, event: CatalogueEvent): void {
-    const lengths = this.lengths.get(slot);
-    if (!lengths) return;
+    if (this.lengthOf(slot, 0) === 0) return;
     fieldsOf(event).forEach((text, field) => {
-      this.totalLengths[field]! -= lengths[field]!;
+      this.totalLengths[field]! -= this.lengthOf(slot, field);
       for (const term of termsOf(text)) {
         const fields = this.postings.get(term);
         const list = fields?.[field];
@@ -206,7 +209,8 @@ export class FullTextIndex {
         if (fields?.every((list) => list === undefined)) this.forgetTerm(term);
       }
     });
-    this.lengths.delete(slot);
+    this.lengths.fill(0, slot * FIELDS, (slot + 1) * FIELDS);
+    this.documents--;
     this.termHits.clear();
     for (const slots of this.matching.values()) if (slots.delete(slot)) this.keptSlots--;
   }
@@ -216,7 +220,8 @@ export class FullTextIndex {
     this.postings.clear();
     this.sorted.length = 0;
     this.byLength.length = 0;
-    this.lengths.clear();
+    this.lengths = new Uint16Array(0);
+    this.documents = 0;
     this.totalLengths.fill(0);
     this.matching.clear();
     // Terms are sorted once at the end rather than inserted in order one by one.
@@ -307,16 +312,16 @@ export class FullTextIndex {
 
   /** A matched term's BM25+ scores, each field in turn, into `sums`. */
   private addScores(term: string, weight: number, sums: Map<number, { score: number; fields: number }>): void {
-    const count = this.lengths.size;
+    const count = this.documents;
     this.postings.get(term)!.forEach((list, field) => {
       if (!list) return;
-      const size = list.length / 2;
+      const size = list.length;
       const idf = Math.log(1 + (count - size + 0.5) / (size + 0.5));
       const average = this.totalLengths[field]! / count;
-      for (let i = 0; i < list.length; i += 2) {
-        const slot = list[i]!;
-        const freq = list[i + 1]!;
-        const length = this.lengths.get(slot)![field]!;
+      for (const posting of list) {
+        const slot = slotOf(posting);
+        const freq = frequencyOf(posting);
+        const length = this.lengths[slot * FIELDS + field]!;
         const raw =
           idf * (BM25.d + (freq * (BM25.k + 1)) / (freq + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
         const score = weight * BOOST[field]! * raw;
@@ -327,6 +332,17 @@ export class FullTextIndex {
         } else sums.set(slot, { score, fields: 1 << field });
       }
     });
+  }
+
+  private lengthOf(slot: number, field: number): number {
+    return this.lengths[slot * FIELDS + field] ?? 0;
+  }
+
+  private makeRoomFor(slot: number): void {
+    if ((slot + 1) * FIELDS <= this.lengths.length) return;
+    const grown = new Uint16Array(Math.max(slot + 1, 2 * (this.lengths.length / FIELDS), 64) * FIELDS);
+    grown.set(this.lengths);
+    this.lengths = grown;
   }
 
   private fieldPostings(term: string, field: number): Postings {
