@@ -2,10 +2,10 @@ import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
-import { best, ranksBefore, type ShardRanking } from './rank-shard.js';
+import { best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
-import { nearnessOf } from './ranking/nearness.js';
+import { NEARNESS, nearnessOf } from './ranking/nearness.js';
 
 /**
  * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, the nearest first
@@ -71,23 +71,12 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   rankings.forEach((r, i) => {
     const { shard, q } = searched[i]!;
     for (const m of r.missed) counts.set(m, (counts.get(m) ?? 0) + 1);
-    lists.push(
-      nearest(
-        r.near.map((slot, k) => nearMiss(p, shard, slot, q, r.missed[k]!)),
-        room,
-      ),
-    );
+    lists.push(nearest(p, shard, q, r.near, r.missed, room));
   });
   for (const r of elsewhere(p, false)) {
     consulted.add(r.shard.country);
     counts.set('country', (counts.get('country') ?? 0) + r.matches.length);
-    const { shard, q } = p.queryFor(r.shard.country);
-    lists.push(
-      nearest(
-        r.matches.map((slot) => nearMiss(p, shard, slot, q, 'country')),
-        room,
-      ),
-    );
+    lists.push(nearest(p, r.shard, p.queryFor(r.shard.country).q, r.matches, 'country', room));
   }
   const widen: Widening[] = [];
   const q = searched[0]!.q;
@@ -100,23 +89,37 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   return { lists, widen };
 }
 
+const constraintName = (p: Plan, missed: number | 'country') =>
+  missed === 'country' ? 'country' : p.asked.constraints[missed]!.name;
+
 /** A near miss of one shard: the constraint it misses and how near it comes. */
 export function nearMiss(p: Plan, shard: CountryShard, slot: number, q: PreparedQuery, missed: number | 'country') {
-  const name = missed === 'country' ? 'country' : p.asked.constraints[missed]!.name;
-  return { shard, slot, q, missed, nearness: nearnessOf(name, shard, slot, q) };
+  return { shard, slot, q, missed, nearness: nearnessOf(constraintName(p, missed), shard, slot, q) };
 }
 
-/** The nearest `n` near misses of one shard, best first. */
-function nearest(found: Found[], n: number): Found[] {
-  if (found.length === 0) return found;
-  const { shard } = found[0]!;
-  const at = new Map(found.map((f) => [f.slot, f]));
-  const isBefore = (a: number, b: number) => {
-    const na = at.get(a)!.nearness!;
-    const nb = at.get(b)!.nearness!;
-    return na !== nb ? na > nb : ranksBefore(shard, a, b);
-  };
-  return best(shard, [...at.keys()], n, () => true, isBefore).map((slot) => at.get(slot)!);
+/** The nearest `n` of one shard's near misses (`missed`: the constraint each misses), best first. */
+function nearest(
+  p: Plan,
+  shard: CountryShard,
+  q: PreparedQuery,
+  slots: readonly number[],
+  missed: readonly number[] | 'country',
+  n: number,
+): Found[] {
+  const missedAt = (k: number) => (missed === 'country' ? 'country' : missed[k]!);
+  // Indices into `slots` by nearness, then the best by points of each, the nearest first, until `n` are found.
+  const byNearness: number[][] = Object.values(NEARNESS).map(() => []);
+  slots.forEach((slot, k) => {
+    byNearness[nearnessOf(constraintName(p, missedAt(k)), shard, slot, q)]!.push(k);
+  });
+  const out: Found[] = [];
+  for (let nearness = byNearness.length - 1; nearness >= 0 && out.length < n; nearness--) {
+    const indexOf = new Map(byNearness[nearness]!.map((k) => [slots[k]!, k]));
+    for (const slot of best(shard, [...indexOf.keys()], n - out.length, () => true)) {
+      out.push({ shard, slot, q, missed: missedAt(indexOf.get(slot)!), nearness });
+    }
+  }
+  return out;
 }
 
 /** Matches in other countries when the country is a constraint: near misses, less near than those at home. */

@@ -144,26 +144,17 @@ export function ranksBefore(shard: CountryShard, a: number, b: number): boolean 
   return shard.at(a).event.id < shard.at(b).event.id;
 }
 
-/**
- * The best `limit` of `slots` that `keep` lets through, best first (by `ranksBefore` unless told otherwise): a sorted
- * window, no sort of them all.
- */
-export function best(
-  shard: CountryShard,
-  slots: readonly number[],
-  limit: number,
-  keep: (slot: number) => boolean,
-  isBefore = (a: number, b: number) => ranksBefore(shard, a, b),
-) {
+/** The best `limit` of `slots` that `keep` lets through, best first: a sorted window, no sort of them all. */
+export function best(shard: CountryShard, slots: readonly number[], limit: number, keep: (slot: number) => boolean) {
   const top: number[] = [];
   for (const slot of slots) {
     if (!keep(slot)) continue;
-    if (top.length === limit && !isBefore(slot, top[limit - 1]!)) continue;
+    if (top.length === limit && !ranksBefore(shard, slot, top[limit - 1]!)) continue;
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (isBefore(top[mid]!, slot)) lo = mid + 1;
+      if (ranksBefore(shard, top[mid]!, slot)) lo = mid + 1;
       else hi = mid;
     }
     top.splice(lo, 0, slot);

@@ -146,14 +146,21 @@ function neighbourCarried(e: IndexedEvent, slug: TopicSlug): TopicSlug | undefin
   return neighboursOf(slug).find((n) => e.event.topics.includes(n));
 }
 
+/** Whether the subject is the only constraint asked (the country's aside). */
+function subjectAlone(q: PreparedQuery): boolean {
+  return FACETS.every((f) => f.role !== 'filter' || f.constraint === 'subject' || f.asks(q).length === 0);
+}
+
 const topic: Facet<AskedField> = {
   name: 'topic',
   role: 'filter',
   constraint: 'subject',
   asks: (q) => q.fields,
   meets: (shard, slot, f) => shard.at(slot).event.topics.includes(f.slug),
-  // Events of a neighbouring field too: they never meet the field, but order the near misses.
-  candidates: (shard, f, _q, visit) => visitTopics(shard, [f.slug, ...neighboursOf(f.slug)], visit),
+  // Events of a neighbouring field too, when no other constraint's candidates hold those that meet all but the field:
+  // they never meet it, but are near misses.
+  candidates: (shard, f, q, visit) =>
+    visitTopics(shard, subjectAlone(q) ? [f.slug, ...neighboursOf(f.slug)] : [f.slug], visit),
   score(shard, slot, f) {
     const named = shard.memo(`title|${f.slug}`, slot, (e) => titleOnTopic(e, f.slug));
     if (named === 0) return neighbourCarried(shard.at(slot), f.slug) ? POINTS.neighbour : 0;
