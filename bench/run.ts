@@ -259,6 +259,7 @@ async function startService(
     [
       // As `npm start` and bin/tech-events.js start it.
       '--max-semi-space-size=32',
+      '--heap-growing-percent=20',
       '--liftoff-only',
       join(ROOT, 'dist/cli/main.js'),
       'serve',

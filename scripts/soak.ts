@@ -193,6 +193,7 @@ async function startNode(storageEnv: Record<string, string>, adminToken: string)
     [
       // As `npm start` and bin/tech-events.js start the service.
       '--max-semi-space-size=32',
+      '--heap-growing-percent=20',
       '--liftoff-only',
       '--import',
       'tsx',
