@@ -51,7 +51,7 @@ import {
   type PreparedTechnology,
   WEIGHT,
 } from './facet.js';
-import { neighboursOf } from './neighbours.js';
+import { neighbourCarried, neighboursOf } from './neighbours.js';
 import { points } from './points.js';
 
 // ---------------------------------------------------------------- the facets
@@ -139,11 +139,6 @@ function titleOnTopic(e: IndexedEvent, slug: TopicSlug): number {
   if (!e.event.topics.includes(slug)) return 0;
   const words = titleNamesTopic(e.event, slug);
   return words ? (words.whole ? 3 : 2) : 1;
-}
-
-/** The neighbouring field of `slug` the event carries (ranking/neighbours.ts), if any. */
-function neighbourCarried(e: IndexedEvent, slug: TopicSlug): TopicSlug | undefined {
-  return neighboursOf(slug).find((n) => e.event.topics.includes(n));
 }
 
 /** Whether the subject is the only constraint asked (the country's aside). */

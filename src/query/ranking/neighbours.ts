@@ -1,4 +1,5 @@
 import type { TopicSlug } from '../../catalogue/taxonomy.js';
+import type { IndexedEvent } from '../index/indexed-event.js';
 
 /**
  * Fields whose people and talks overlap: an event of one is a fair suggestion for the other when nothing matches
@@ -26,3 +27,8 @@ const NEIGHBOURS: Partial<Record<TopicSlug, readonly TopicSlug[]>> = {
 
 /** The fields neighbouring `slug`. */
 export const neighboursOf = (slug: TopicSlug): readonly TopicSlug[] => NEIGHBOURS[slug] ?? [];
+
+/** The neighbouring field of `slug` the event carries, if any. */
+export function neighbourCarried(e: IndexedEvent, slug: TopicSlug): TopicSlug | undefined {
+  return neighboursOf(slug).find((n) => e.event.topics.includes(n));
+}
