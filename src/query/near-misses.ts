@@ -107,8 +107,9 @@ function nearest(
   n: number,
 ): Found[] {
   const missedAt = (k: number) => (missed === 'country' ? 'country' : missed[k]!);
-  // Indices into `slots` by nearness, then the best by points of each, the nearest first, until `n` are found.
-  const byNearness: number[][] = Object.values(NEARNESS).map(() => []);
+  // Indices into `slots` by nearness (0 to NEARNESS.otherWay), then the best by points of each, the nearest first,
+  // until `n` are found.
+  const byNearness = Array.from({ length: NEARNESS.otherWay + 1 }, (): number[] => []);
   slots.forEach((slot, k) => {
     byNearness[nearnessOf(constraintName(p, missedAt(k)), shard, slot, q)]!.push(k);
   });
