@@ -140,39 +140,16 @@ export class FullTextIndex {
     maxSize: 400_000,
     sizeCalculation: (hits) => Math.max(1, hits.size),
   });
-
-  /**
-   * Matching slots by query, kept in step with every change: whether a document matches depends on it alone, so a
-   * change touches only its own slot in each set. Bounded by entries and by `maxKeptSlots` over all sets.
-   */
-  private readonly matching = new LRUCache<string, Set<number>>({
-    max: 128,
-    dispose: (slots) => {
-      this.keptSlots -= slots.size;
-    },
-  });
-  private keptSlots = 0;
-  private readonly maxKeptSlots: number;
   private loading = false;
-
-  constructor({ maxKeptSlots = 200_000 }: { maxKeptSlots?: number } = {}) {
-    this.maxKeptSlots = maxKeptSlots;
-  }
 
   get size(): number {
     return this.documents;
-  }
-
-  /** Slots held over all kept sets of `slotsMatching`. */
-  get slotsKept(): number {
-    return this.keptSlots;
   }
 
   add(slot: number, event: CatalogueEvent): void {
     if (this.lengthOf(slot, 0) > 0) throw new Error(`full text: slot ${slot} is in use`);
     this.makeRoomFor(slot);
     const texts = fieldsOf(event);
-    const words = new Set<string>();
     texts.forEach((text, field) => {
       const tokens = text.split(SPACE_OR_PUNCTUATION);
       // Never 0 (an empty text splits into one empty token): 0 marks a free slot.
@@ -182,19 +159,11 @@ export class FullTextIndex {
       for (const token of tokens) {
         const term = processTerm(token);
         if (!term) continue;
-        words.add(term);
         countIn(this.fieldPostings(term, field), slot);
       }
     });
     this.documents++;
     this.termHits.clear();
-    for (const [query, slots] of this.matching.entries()) {
-      if (!slots.has(slot) && matchesAny(termsOf(query), words)) {
-        slots.add(slot);
-        this.keptSlots++;
-      }
-    }
-    this.trimKept();
   }
 
   /** Removes the document `add` made of this slot and event. */
@@ -212,7 +181,6 @@ export class FullTextIndex {
     this.lengths.fill(0, slot * FIELDS, (slot + 1) * FIELDS);
     this.documents--;
     this.termHits.clear();
-    for (const slots of this.matching.values()) if (slots.delete(slot)) this.keptSlots--;
   }
 
   /** Replaces the content with these documents. */
@@ -223,7 +191,6 @@ export class FullTextIndex {
     this.lengths = new Uint16Array(0);
     this.documents = 0;
     this.totalLengths.fill(0);
-    this.matching.clear();
     // Terms are sorted once at the end rather than inserted in order one by one.
     this.loading = true;
     try {
@@ -235,14 +202,13 @@ export class FullTextIndex {
     this.termHits.clear();
   }
 
-  /** The slots of the events matching a query, as `searchTerm` finds them, without their scores. */
-  slotsMatching(query: string): ReadonlySet<number> {
-    let slots = this.matching.get(query);
-    if (!slots) {
-      slots = new Set(this.searchTerm(query).slots);
-      this.matching.set(query, slots);
-      this.keptSlots += slots.size;
-      this.trimKept();
+  /** The slots of the events `searchTerm` finds for a query, without scoring them. */
+  slotsMatching(query: string): Set<number> {
+    const slots = new Set<number>();
+    for (const word of termsOf(query)) {
+      for (const [term] of this.derived(word)) {
+        for (const list of this.postings.get(term)!) if (list) for (const posting of list) slots.add(slotOf(posting));
+      }
     }
     return slots;
   }
@@ -367,17 +333,6 @@ export class FullTextIndex {
     this.sorted.splice(lowerBound(this.sorted, term), 1);
     this.byLength[term.length]?.delete(term);
   }
-
-  /** Drops the least recently asked sets until the kept slots are within bounds (the last set asked stays). */
-  private trimKept(): void {
-    while (this.keptSlots > this.maxKeptSlots && this.matching.size > 1) this.matching.pop();
-  }
-}
-
-/** Whether any of a document's words matches any query word. */
-function matchesAny(query: string[], words: Set<string>): boolean {
-  for (const word of query) for (const term of words) if (matchWeight(word, term) > 0) return true;
-  return false;
 }
 
 function bitCount(bits: number): number {
