@@ -111,30 +111,14 @@ export class CountryShard {
   /** Shows an entry: gives it a slot and adds it to every list. */
   add(entry: IndexedEvent): void {
     const slot = this.free.pop() ?? this.newSlot();
-    entry.slot = slot;
-    this.events[slot] = entry;
-    this.size++;
-    this.fillColumns(entry, slot);
-    this.order.insert(slot);
-    const ev = entry.event;
-    const keys = postingKeys(entry);
-    for (const t of keys.topics) this.byTopic.add(t, slot);
-    for (const k of entry.kinds) this.byKind.add(k, slot);
-    this.byFormat.add(ev.format, slot);
-    this.byPrice.add(ev.priceType, slot);
-    for (const s of keys.seniority) this.bySeniority.add(s, slot);
-    if (keys.place !== undefined) this.byPlace.add(keys.place, slot);
-    if (keys.cell !== undefined) this.byCell.add(keys.cell, slot);
-    for (const w of keys.nameWords) this.byNameWord.add(w, slot);
-    if (this.long[slot]) this.longEvents.insert(slot);
+    this.show(entry, slot);
     if (this.founderSlots) {
       const fit = founderFitOf(entry);
       this.founderSlots.fit[slot] = fit;
       if (fit > 0) this.founderSlots.slots.insert(slot);
     }
     for (const memo of this.memos.values()) memo[slot] = -1;
-    this.text.add(slot, ev);
-    this.digest ^= eventDigest(ev.id, ev.revision);
+    this.text.add(slot, entry.event);
     this.version++;
   }
 
@@ -145,15 +129,7 @@ export class CountryShard {
     const ev = entry.event;
     this.text.remove(slot, ev);
     this.order.delete(slot);
-    const keys = postingKeys(entry);
-    for (const t of keys.topics) this.byTopic.remove(t, slot);
-    for (const k of entry.kinds) this.byKind.remove(k, slot);
-    this.byFormat.remove(ev.format, slot);
-    this.byPrice.remove(ev.priceType, slot);
-    for (const s of keys.seniority) this.bySeniority.remove(s, slot);
-    if (keys.place !== undefined) this.byPlace.remove(keys.place, slot);
-    if (keys.cell !== undefined) this.byCell.remove(keys.cell, slot);
-    for (const w of keys.nameWords) this.byNameWord.remove(w, slot);
+    this.post(entry, slot, 'remove');
     if (this.long[slot]) this.longEvents.delete(slot);
     this.founderSlots?.slots.delete(slot);
     this.events[slot] = undefined;
@@ -164,60 +140,22 @@ export class CountryShard {
     this.version++;
   }
 
-  /** Replaces the content with these entries, built in one pass (start-up). */
+  /** Replaces the content with these entries (start-up): slots in start order, the full text built at once. */
   load(entries: readonly IndexedEvent[]): void {
     const sorted = [...entries].sort(compareByStart);
-    const n = sorted.length;
     this.events.length = 0;
     this.free.length = 0;
     this.capacity = 0;
-    this.resize(n);
+    this.resize(sorted.length);
     this.founderSlots = undefined;
     this.memos.clear();
     this.lastMemo = undefined;
-    const lists = {
-      topic: new Map<string, number[]>(),
-      kind: new Map<string, number[]>(),
-      format: new Map<string, number[]>(),
-      price: new Map<string, number[]>(),
-      seniority: new Map<string, number[]>(),
-      place: new Map<number, number[]>(),
-      cell: new Map<number, number[]>(),
-      nameWord: new Map<string, number[]>(),
-    };
-    const longEvents: number[] = [];
+    for (const list of [this.order, this.longEvents]) list.length = 0;
+    const postings = [this.byTopic, this.byKind, this.byFormat, this.byPrice, this.bySeniority, this.byNameWord];
+    for (const list of [...postings, this.byPlace, this.byCell]) list.clear();
     this.digest = 0;
-    for (let slot = 0; slot < n; slot++) {
-      const entry = sorted[slot]!;
-      entry.slot = slot;
-      this.digest ^= eventDigest(entry.event.id, entry.event.revision);
-      this.events[slot] = entry;
-      this.fillColumns(entry, slot);
-      if (this.long[slot]) longEvents.push(slot);
-      const keys = postingKeys(entry);
-      for (const t of keys.topics) push(lists.topic, t, slot);
-      for (const k of entry.kinds) push(lists.kind, k, slot);
-      push(lists.format, entry.event.format, slot);
-      push(lists.price, entry.event.priceType, slot);
-      for (const s of keys.seniority) push(lists.seniority, s, slot);
-      if (keys.place !== undefined) push(lists.place, keys.place, slot);
-      if (keys.cell !== undefined) push(lists.cell, keys.cell, slot);
-      for (const w of keys.nameWords) push(lists.nameWord, w, slot);
-    }
-    this.size = n;
-    this.order.items = Int32Array.from({ length: n }, (_, i) => i);
-    this.order.length = n;
-    this.byTopic.loadSorted(lists.topic);
-    this.byKind.loadSorted(lists.kind);
-    this.byFormat.loadSorted(lists.format);
-    this.byPrice.loadSorted(lists.price);
-    this.bySeniority.loadSorted(lists.seniority);
-    this.byPlace.loadSorted(lists.place);
-    this.byCell.loadSorted(lists.cell);
-    this.byNameWord.loadSorted(lists.nameWord);
-    const long = SlotList.fromSorted(longEvents);
-    this.longEvents.items = long.items;
-    this.longEvents.length = long.length;
+    this.size = 0;
+    for (const entry of sorted) this.show(entry, this.newSlot());
     this.text.load(sorted.map((entry) => ({ slot: entry.slot, event: entry.event })));
     this.version++;
   }
@@ -307,6 +245,32 @@ export class CountryShard {
     return ++this.stampEpoch;
   }
 
+  /** Puts an entry at `slot`: its columns, its place in start order and in every posting list. */
+  private show(entry: IndexedEvent, slot: number): void {
+    entry.slot = slot;
+    this.events[slot] = entry;
+    this.size++;
+    this.fillColumns(entry, slot);
+    this.order.insert(slot);
+    this.post(entry, slot, 'add');
+    if (this.long[slot]) this.longEvents.insert(slot);
+    this.digest ^= eventDigest(entry.event.id, entry.event.revision);
+  }
+
+  /** Adds `slot` to, or removes it from, the posting list of each value the entry has. */
+  private post(entry: IndexedEvent, slot: number, change: 'add' | 'remove'): void {
+    const ev = entry.event;
+    const keys = postingKeys(entry);
+    for (const t of keys.topics) this.byTopic[change](t, slot);
+    for (const k of entry.kinds) this.byKind[change](k, slot);
+    this.byFormat[change](ev.format, slot);
+    this.byPrice[change](ev.priceType, slot);
+    for (const s of keys.seniority) this.bySeniority[change](s, slot);
+    if (keys.place !== undefined) this.byPlace[change](keys.place, slot);
+    if (keys.cell !== undefined) this.byCell[change](keys.cell, slot);
+    for (const w of keys.nameWords) this.byNameWord[change](w, slot);
+  }
+
   private newSlot(): number {
     const slot = this.events.length;
     if (slot >= this.capacity) this.resize(Math.max(16, Math.ceil(this.capacity * 1.5)));
@@ -373,10 +337,4 @@ function resized<A extends Column>(old: A, capacity: number, fill = 0): A {
   if (fill !== 0) next.fill(fill);
   (next as Float64Array).set((old as Float64Array).subarray(0, Math.min(old.length, capacity)));
   return next;
-}
-
-function push<K>(map: Map<K, number[]>, key: K, slot: number): void {
-  const list = map.get(key);
-  if (list) list.push(slot);
-  else map.set(key, [slot]);
 }

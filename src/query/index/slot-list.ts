@@ -103,10 +103,8 @@ export class Postings<K> {
     if (list?.delete(slot) && list.length === 0) this.lists.delete(key);
   }
 
-  /** Replaces the content with lists built in bulk (each ascending, no repeats). */
-  loadSorted(lists: Map<K, number[]>): void {
+  clear(): void {
     this.lists.clear();
-    for (const [key, slots] of lists) if (slots.length > 0) this.lists.set(key, SlotList.fromSorted(slots));
   }
 
   keys(): IterableIterator<K> {
@@ -143,7 +141,9 @@ export class OrderedSlots extends SlotList {
   }
 
   override insert(slot: number): boolean {
-    const found = this.position(slot);
+    // Appending in order (loading, most new events) needs no search.
+    const found =
+      this.length === 0 || this.compare(this.items[this.length - 1]!, slot) < 0 ? ~this.length : this.position(slot);
     if (found >= 0) return false;
     this.place(~found, slot);
     return true;
