@@ -46,29 +46,17 @@ function describeTechnology(term: string, typed: string, ids: readonly string[])
   };
 }
 
-/**
- * Technology words as asked, by term, words typed and technologies: prompts ask the same few hundred, and working
- * out a word's parts and wider technologies makes sets and lists each time.
- */
-const TECHNOLOGIES = new Map<string, TechnologyAsked>();
-
 function prepareTechnology(shard: CountryShard, term: string, typed: string, ids: readonly string[]) {
-  const asked = remembered(TECHNOLOGIES, `${term}|${typed}|${ids.join(',')}`, 1000, () =>
-    describeTechnology(term, typed, ids),
-  );
-  return { ...asked, hits: shard.text.slotsMatching(typed) } satisfies PreparedTechnology;
+  return {
+    ...describeTechnology(term, typed, ids),
+    hits: shard.text.slotsMatching(typed),
+  } satisfies PreparedTechnology;
 }
 const FINDERS = new Map<string, ReturnType<typeof technologyFinder>>();
 
-/** Implied fields as asked, by their slugs, the technologies and `general` (see TECHNOLOGIES). */
-const IMPLIED = new Map<string, ImpliedFields>();
-
 function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAsked[], general: boolean): ImpliedFields {
-  const key = `${slugs.join(',')}|${technologies.map((t) => t.memo).join(';')}|${general}`;
-  return remembered(IMPLIED, key, 1000, () => {
-    const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
-    return { slugs, related, general, memo: `field|${slugs.join(',')}|${[...related].sort().join(',')}|${general}` };
-  });
+  const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
+  return { slugs, related, general, memo: `field|${slugs.join(',')}|${[...related].sort().join(',')}|${general}` };
 }
 
 /**
