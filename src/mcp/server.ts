@@ -15,38 +15,11 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 /**
  * A stateless MCP server (any node answers any request) whose tools call the HTTP routes' use cases; only `rsvp`
- * needs a key, read per request from `extra.authInfo`. It holds no per-request state, so it is reused.
+ * needs a key, read per request from `extra.authInfo`. One is built for each request, as for its transport.
  */
 export function buildMcpServer(ctx: ServingContext): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
   registerTools(server, ctx, callerOf);
   return server;
-}
-
-/**
- * Idle MCP servers, reused because building one costs more than most calls. Each serves one request at a time on that
- * request's own transport and is released once it closes; beyond `maxIdle` they are dropped.
- */
-export class McpServerPool {
-  private readonly idle: McpServer[] = [];
-
-  constructor(
-    private readonly ctx: ServingContext,
-    private readonly maxIdle = 32,
-  ) {}
-
-  acquire(): McpServer {
-    return this.idle.pop() ?? buildMcpServer(this.ctx);
-  }
-
-  /** Takes back a server whose transport is closed; one still connected is never handed out again. */
-  release(server: McpServer): void {
-    if (server.isConnected() || this.idle.length >= this.maxIdle || this.idle.includes(server)) return;
-    this.idle.push(server);
-  }
-
-  get idleCount(): number {
-    return this.idle.length;
-  }
 }

@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServingContext } from '../../context.js';
 import { callerAuthInfo, mcpCaller } from '../../mcp/caller.js';
-import { MCP_TOOL_NAMES, McpServerPool } from '../../mcp/server.js';
+import { buildMcpServer, MCP_TOOL_NAMES } from '../../mcp/server.js';
 import { authenticate } from '../../use-cases/keys.js';
 import { bearerToken } from '../authenticate.js';
 
@@ -59,9 +59,9 @@ export function originPolicy(baseUrl: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
- * POST /api/mcp — MCP over streamable HTTP (protocol 2025-06-18), stateless: a new transport per request and a server
- * from a pool of idle ones, so any app node behind a load balancer can answer. The caller (the bearer key) travels with
- * the request as the transport's auth info, never with the pooled server. GET and DELETE have no session to serve: 405.
+ * POST /api/mcp — MCP over streamable HTTP (protocol 2025-06-18), stateless: a new server and transport per request,
+ * so any app node behind a load balancer can answer. The caller (the bearer key) travels with the request as the
+ * transport's auth info. GET and DELETE have no session to serve: 405.
  */
 type Refusal = [status: number, code: number, message: string, id?: unknown];
 
@@ -88,7 +88,6 @@ function refusal(
 export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const policy = originPolicy(ctx.config.baseUrl);
   const known = new Set<string>(MCP_TOOL_NAMES);
-  const servers = new McpServerPool(ctx);
 
   app.post('/api/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
     const refused = refusal(request, policy, known);
@@ -98,11 +97,9 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext): vo
 
     // A stateless transport serves one request only (the SDK refuses reuse: JSON-RPC ids of clients would collide).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = servers.acquire();
-    // Closing the transport disconnects the server (aborting a handler still running), which may then serve again.
-    reply.raw.once('close', () => {
-      void transport.close().then(() => servers.release(server));
-    });
+    const server = buildMcpServer(ctx);
+    // Closing the transport disconnects the server, aborting a handler still running.
+    reply.raw.once('close', () => void transport.close());
     await server.connect(transport);
     // The transport writes the raw response itself; carry over the headers set so far (CORS, ETag policy…).
     for (const [name, value] of Object.entries(reply.getHeaders()))

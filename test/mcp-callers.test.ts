@@ -1,68 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServingContext } from '../src/context.js';
-import { McpServerPool } from '../src/mcp/server.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const NOW = '2025-03-01T09:00:00Z';
 
-/** Building a server reads only the base URL; tools are not called in these tests. */
-const fakeCtx = { config: { baseUrl: 'http://localhost:1' } } as unknown as ServingContext;
-
-async function linkedClient(server: McpServer): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'pool-test', version: '1.0.0' });
-  await client.connect(clientSide);
-  return client;
-}
-
-describe('McpServerPool', () => {
-  it('hands out a distinct server to each request in flight and takes back only disconnected ones', async () => {
-    const pool = new McpServerPool(fakeCtx, 2);
-    const a = pool.acquire();
-    const b = pool.acquire();
-    expect(a).not.toBe(b);
-
-    const client = await linkedClient(a);
-    pool.release(a); // still connected: never handed out again
-    expect(pool.idleCount).toBe(0);
-
-    await client.close(); // closes both ends: the server is disconnected
-    expect(a.isConnected()).toBe(false);
-    pool.release(a);
-    pool.release(a); // a double release must not hand it out twice
-    expect(pool.idleCount).toBe(1);
-    expect(pool.acquire()).toBe(a);
-
-    pool.release(b);
-    pool.release(a);
-    pool.release(new McpServer({ name: 'x', version: '1' }));
-    expect(pool.idleCount).toBe(2); // maxIdle
-  });
-
-  it('a released server connects to a new transport and serves again', async () => {
-    const pool = new McpServerPool(fakeCtx);
-    const server = pool.acquire();
-    const first = await linkedClient(server);
-    expect((await first.listTools()).tools).toHaveLength(6);
-    await first.close();
-    pool.release(server);
-
-    const again = pool.acquire();
-    expect(again).toBe(server);
-    const second = await linkedClient(again);
-    const { tools } = await second.listTools();
-    expect(tools.map((t) => t.name)).toContain('rsvp');
-    await second.close();
-  });
-});
-
-describe.each(ENGINES)('pooled MCP servers on %s: each request sees its own caller', (engine) => {
+describe.each(ENGINES)('MCP over HTTP on %s: each request sees its own caller', (engine) => {
   let server: TestServer;
   let keyA: string;
   let keyB: string;
@@ -130,7 +73,7 @@ describe.each(ENGINES)('pooled MCP servers on %s: each request sees its own call
       tampered: () => rsvp(tampered),
       search,
     };
-    // More requests in flight than the pool keeps idle, over rounds, so servers are both built and reused.
+    // Sixty requests in flight at once, in three rounds, callers interleaved.
     for (let round = 0; round < 3; round++) {
       const plan = Array.from({ length: 60 }, (_, i) => callers[(i * 7 + round) % callers.length]!);
       const answers = await Promise.all(plan.map((who) => send[who]()));
