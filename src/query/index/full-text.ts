@@ -49,16 +49,9 @@ export function termsOf(text: string): string[] {
   return out;
 }
 
-/** Topic lists as searchable text; events read in bulk share their (frozen) topic lists, so this is mostly a lookup. */
-const TOPICS_TEXT = new WeakMap<readonly string[], string>();
-
+/** A topic list as searchable text: the topics' labels. */
 function topicsText(topics: readonly string[]): string {
-  let text = TOPICS_TEXT.get(topics);
-  if (text === undefined) {
-    text = topics.map((t) => (isTopic(t) ? topicLabel(t) : t)).join(' ');
-    if (Object.isFrozen(topics)) TOPICS_TEXT.set(topics, text);
-  }
-  return text;
+  return topics.map((t) => (isTopic(t) ? topicLabel(t) : t)).join(' ');
 }
 
 /** The searchable text of an event, field by field in SEARCH_FIELDS order. */
