@@ -153,17 +153,6 @@ class BulkDecoder {
     if (kind === 'timestamptz') return (ms) => (ms === null ? null : this.date(ms as number));
     if (kind === 'list') return (values) => this.list(values as string[]);
     if (!recurs) return (value) => value;
-    if (kind === 'float8') {
-      // Events placed at a city's centre share one number for each coordinate.
-      const numbers = new Map<number, number>();
-      return (value) => {
-        if (value === null) return null;
-        const shared = numbers.get(value as number);
-        if (shared !== undefined) return shared;
-        numbers.set(value as number, value as number);
-        return value;
-      };
-    }
     const strings = new SharedStrings();
     return (value) => (value === null ? null : strings.get(value as string));
   }
