@@ -151,8 +151,17 @@ export class CountryShard {
     this.memos.clear();
     this.lastMemo = undefined;
     for (const list of [this.order, this.longEvents]) list.length = 0;
-    const postings = [this.byTopic, this.byKind, this.byFormat, this.byPrice, this.bySeniority, this.byNameWord];
-    for (const list of [...postings, this.byPlace, this.byCell]) list.clear();
+    const postings: { clear(): void }[] = [
+      this.byTopic,
+      this.byKind,
+      this.byFormat,
+      this.byPrice,
+      this.bySeniority,
+      this.byPlace,
+      this.byCell,
+      this.byNameWord,
+    ];
+    for (const list of postings) list.clear();
     this.digest = 0;
     this.size = 0;
     for (const entry of sorted) this.show(entry, this.newSlot());
