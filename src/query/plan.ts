@@ -92,6 +92,7 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
     params.city !== undefined ||
     Object.keys(params.plain).length > 0;
   const cfpOpen = params.cfp === 'open' || understanding.cfp;
+  const queryIn = prepareQuery(understanding, day, country);
   const queries = new Map<Country, ShardQuery>();
   const queryFor = (c: Country): ShardQuery => {
     let sq = queries.get(c);
@@ -104,7 +105,7 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
         shard.startMs[slot]! < to &&
         (format === -1 || shard.formatCode[slot] === format) &&
         (!needsEvent || passesFilters(shard.at(slot), params, org));
-      sq = { shard, q: prepareQuery(understanding, shard, day, country), accept };
+      sq = { shard, q: queryIn(shard), accept };
       queries.set(c, sq);
     }
     return sq;

@@ -16,7 +16,7 @@ import type { ImpliedFields, PreparedQuery, PreparedTechnology } from './facet.j
 
 // ---------------------------------------------------------------- preparing a query
 
-/** What a technology word asks, but for its hits in a shard: the same for every prompt using the word. */
+/** What a technology word asks, but for its hits in a shard: the same in every shard. */
 type TechnologyAsked = Omit<PreparedTechnology, 'hits'>;
 
 function describeTechnology(term: string, typed: string, ids: readonly string[]): TechnologyAsked {
@@ -46,12 +46,6 @@ function describeTechnology(term: string, typed: string, ids: readonly string[])
   };
 }
 
-function prepareTechnology(shard: CountryShard, term: string, typed: string, ids: readonly string[]) {
-  return {
-    ...describeTechnology(term, typed, ids),
-    hits: shard.text.slotsMatching(typed),
-  } satisfies PreparedTechnology;
-}
 const FINDERS = new Map<string, ReturnType<typeof technologyFinder>>();
 
 function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAsked[], general: boolean): ImpliedFields {
@@ -60,34 +54,39 @@ function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAske
 }
 
 /**
- * What a query asks of the facets in one shard, worked out once (see PreparedQuery); `country` is the country every
- * event must be in, when the query names one and no place.
+ * What a query asks of the facets in each shard (see PreparedQuery): what is the same in every shard is worked out
+ * once, the returned function adds what one shard's full text finds. `country` is the country every event must be
+ * in, when the query names one and no place.
  */
 export function prepareQuery(
   u: Understanding,
-  shard: CountryShard,
   day: (date: Date) => string,
   country: Country | undefined,
-): PreparedQuery {
+): (shard: CountryShard) => PreparedQuery {
   const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
   const fields = [...broad].map((slug) => ({ slug, term: u.topics.find((t) => t.slug === slug)!.term }));
-  const technologies = u.technologies.map((t) => prepareTechnology(shard, t.term, t.typed, t.ids));
+  const described = u.technologies.map((t) => describeTechnology(t.term, t.typed, t.ids));
   const impliedSlugs = [...new Set(u.topics.filter((t) => t.specific && !broad.has(t.slug)).map((t) => t.slug))];
   const general = u.topics.length > 0;
-  const implied = impliedSlugs.length > 0 || general ? impliedFields(impliedSlugs, technologies, general) : undefined;
-  const text = u.terms.map((term) => ({ term, hits: shard.text.searchTerm(term) }));
-  let maxText = 0;
-  for (const { hits } of text) maxText = Math.max(maxText, hits.maxScore);
+  const implied = impliedSlugs.length > 0 || general ? impliedFields(impliedSlugs, described, general) : undefined;
   const phraseWords = plain(foldText(u.phrase)).trim().split(' ');
-  return {
-    u,
-    country,
-    fields,
-    technologies,
-    implied,
-    text,
-    maxText: maxText || 1,
-    phraseWords: phraseWords.length >= 2 ? phraseWords : NONE,
-    day,
+  return (shard) => {
+    const technologies = described.map(
+      (t, i): PreparedTechnology => ({ ...t, hits: shard.text.slotsMatching(u.technologies[i]!.typed) }),
+    );
+    const text = u.terms.map((term) => ({ term, hits: shard.text.searchTerm(term) }));
+    let maxText = 0;
+    for (const { hits } of text) maxText = Math.max(maxText, hits.maxScore);
+    return {
+      u,
+      country,
+      fields,
+      technologies,
+      implied,
+      text,
+      maxText: maxText || 1,
+      phraseWords: phraseWords.length >= 2 ? phraseWords : NONE,
+      day,
+    };
   };
 }
