@@ -14,9 +14,9 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { busy, KeyedTurns, Turns, type WaitLimits } from './connection-turns.js';
 import { lockDataDirectory } from './lock.js';
 import type { Database } from './schema.js';
-import { busy, KeyedTurns, Turns, type WaitLimits } from './turns.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -44,6 +44,8 @@ export interface Storage {
   transactionUnder<T>(key: string, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** Runs `work` (many transactions) holding the lock `key`, a session lock on PostgreSQL; waits without bound. */
   whileHolding<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /** Whether the database answers a trivial statement now (readiness). */
+  answers(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,13 @@ function connectionTurns(connections: number): Turns {
     maxWaitMs: CONNECTION_WAIT_MS,
   });
 }
+
+/** `answers` for both engines: a trivial statement that succeeds. */
+const answersOf = (db: Kysely<Database>) => () =>
+  sql`select 1`
+    .execute(db)
+    .then(() => true)
+    .catch(() => false);
 
 /** `transactionUnder` for both engines. */
 function transactionUnder(db: Kysely<Database>, lines: KeyedTurns) {
@@ -168,6 +177,7 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
     db,
     engine: 'postgres',
     transactionUnder: transactionUnder(db, lines),
+    answers: answersOf(db),
     whileHolding: (key, work) =>
       lines.run(
         key,
@@ -286,6 +296,7 @@ async function openPglite(dataDir: string): Promise<Storage> {
     db,
     engine: 'pglite',
     transactionUnder: transactionUnder(db, lines),
+    answers: answersOf(db),
     // One process owns the embedded database; a session lock would hold its only connection and block the work.
     whileHolding: (key, work) => lines.run(key, work, UNBOUNDED),
     async listen(channel, onNotify) {

@@ -245,6 +245,12 @@ export class EventsRepository {
     return this.db.selectFrom('event_revisions').selectAll().where('event_id', '=', id).orderBy('revision').execute();
   }
 
+  /** Whether the owner has any event at all (in any lifecycle). */
+  async anyOwnedBy(owner: Owner): Promise<boolean> {
+    const row = await this.db.selectFrom('events').select('id').where('owner', '=', owner).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** An owner's events by start; with `externalIdPrefix`, only those whose externalId starts with it. */
   async listByOwner(owner: Owner, externalIdPrefix?: string): Promise<CatalogueEvent[]> {
     let query = this.db.selectFrom('events').selectAll().where('owner', '=', owner);

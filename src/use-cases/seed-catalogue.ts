@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { type Feed, isEnabled } from '../importers/feeds.js';
 import { importerFor } from '../importers/registry.js';
@@ -28,13 +27,6 @@ export function snapshotInfo(seedFile: string): SnapshotInfo | undefined {
   return /^\d{4}-\d{2}-\d{2}$/.test(info.of ?? '') ? info : undefined;
 }
 
-async function hasEvents(ctx: AppContext, source: string): Promise<boolean> {
-  const { rows } = await sql<{
-    n: number;
-  }>`select count(*)::int as n from events where owner = ${`source:${source}`}`.execute(ctx.storage.db);
-  return (rows[0]?.n ?? 0) > 0;
-}
-
 /**
  * Loads each enabled feed's shipped snapshot into a database with no event of its source, so a fresh install lists
  * real events before its first sync; keyed as the feed keys them, so the first sync updates them in place.
@@ -42,7 +34,7 @@ async function hasEvents(ctx: AppContext, source: string): Promise<boolean> {
 export async function seedFromFeeds(ctx: AppContext, feeds: readonly Feed[]): Promise<ImportReport[]> {
   const reports: ImportReport[] = [];
   for (const feed of feeds) {
-    if (!isEnabled(feed) || !feed.seed || (await hasEvents(ctx, feed.source))) continue;
+    if (!isEnabled(feed) || !feed.seed || (await ctx.events.anyOwnedBy(`source:${feed.source}`))) continue;
     const importer = importerFor(feed.format)!;
     const report = await runImport(ctx, importer, readFileSync(feed.seed, 'utf8'), {
       source: feed.source,

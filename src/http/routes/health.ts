@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { ServingContext } from '../../context.js';
 
 /**
@@ -12,10 +11,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
   app.get('/healthz', async () => ({ status: 'ok', engine }));
 
   app.get('/readyz', async (_request, reply) => {
-    const storage = await sql`select 1`
-      .execute(ctx.storage.db)
-      .then(() => true)
-      .catch(() => false);
+    const storage = await ctx.storage.answers();
     const index = ctx.index.loaded && ctx.index.prepared;
     // A node whose index cannot catch up with the database answers from an old catalogue: out of rotation until it has.
     const behind = ctx.freshness.behindSince;
