@@ -75,7 +75,7 @@ const plainInputs = Object.fromEntries(
   PLAIN_FIELD_NAMES.map((name) => [name, plainFieldSchema(name).optional()]),
 ) as Record<PlainFieldName, z.ZodOptional<ReturnType<typeof plainFieldSchema>>>;
 
-/** The body of POST /api/events that creates or updates an event (spec §2.3, plus documented extensions). */
+/** The body of POST /api/events that creates or updates an event (docs/contract.md, An event, as written; plus the documented extensions). */
 export const eventSubmissionSchema = z
   .strictObject({
     title: requiredText(300).describe('Event name.'),
@@ -118,7 +118,7 @@ export const eventSubmissionSchema = z
     url: httpUrl.optional().describe("The host's own event or registration link; becomes sourceUrl."),
     visibility: enumOf(VISIBILITIES).default('public'),
     externalId: requiredText(200).optional().describe("The host's own stable id; re-sending it updates the event."),
-    // Extensions beyond spec §2.3 (documented in docs/api.md and OpenAPI).
+    // Extensions beyond the contract's written fields (documented in docs/api.md and OpenAPI).
     country: enumOf(COUNTRIES).optional().describe('Extension. Else derived from city, else the key home country.'),
     organizer: requiredText(200).optional().describe("Extension. Default: the key's host name."),
     description: text(20_000).optional().describe('Extension. Plain text for pages and search.'),

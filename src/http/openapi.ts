@@ -172,7 +172,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             "Every event carries `matchReasons`. With `mine=1` and a key: that key's events, unlisted and cancelled included, with `lifecycle`.",
           parameters: queryParameters(searchQuerySchema),
           responses: {
-            200: json('Event list response (spec §2.2)', { $ref: '#/components/schemas/EventList' }),
+            200: json('Event list response', { $ref: '#/components/schemas/EventList' }),
             401: problem('mine=1 without a valid key'),
             422: problem('An invalid parameter, named in `errors`'),
             429: problem('Over the per-client read limit; see Retry-After'),

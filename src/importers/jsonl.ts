@@ -17,7 +17,7 @@ function pointError(lat: number | undefined, lng: number | undefined, country: s
 const LINES_PER_STEP = 250;
 
 /**
- * JSON lines in our own submission shape (spec §2.3 plus the documented extensions), validated by the same schema
+ * JSON lines in our own submission shape (docs/contract.md, An event, as written, plus the documented extensions), validated by the same schema
  * as POST /api/events; `externalId` is required on every line and is the source id. Blank lines are ignored.
  */
 export const jsonlImporter: Importer = {

@@ -51,7 +51,7 @@ const list = (name: string, valid: (v: string) => boolean, allowed: readonly str
 const limitMessage = `must be a whole number from 1 to ${MAX_LIMIT}`;
 
 /**
- * The query grammar shared by every output (spec §4.1): /api/events, /api/md, /api/calendar, the pages and the MCP
+ * The query grammar shared by every output (docs/contract.md, Reading: the query grammar): /api/events, /api/md, /api/calendar, the pages and the MCP
  * tools. Each parameter in two views: `input`, the value forms it is given in (strings, as in a URL; lists also as
  * arrays, numbers and booleans as such, as a tool call sends them), which the MCP tools and OpenAPI publish; and
  * `parse`, which validates and normalises them.

@@ -21,7 +21,7 @@ const plainOutputs = Object.fromEntries(
 ) as Record<PlainFieldName, z.ZodNullable<ReturnType<typeof plainFieldSchema>>>;
 
 /**
- * The public read shape of an event (spec §2.1), defined once: JSON listings, MCP tool outputs and the OpenAPI
+ * The public read shape of an event (docs/contract.md, An event, as read), defined once: JSON listings, MCP tool outputs and the OpenAPI
  * `Event` schema all derive from it.
  */
 export const eventViewSchema = z.object({

@@ -34,7 +34,7 @@ export interface MarkdownOptions {
   registrations?: ReadonlyMap<string, number>;
 }
 
-/** The paste-ready document of spec §4.2: title, summary, live-source note, and the table. */
+/** The paste-ready markdown document: title, summary, live-source note, and the table. */
 export function renderMarkdown(result: SearchResult, options: MarkdownOptions): string {
   const live = `${options.baseUrl}/api/md?${toQueryString({ ...result.params, country: result.country })}`;
   const lines = [

@@ -12,7 +12,7 @@ export const alternativeViewSchema = eventViewSchema.extend({
   differs: z.string().describe('How it differs, in plain words: "in March, not next week", "a DevOps event"'),
 });
 
-/** The event list response (spec §2.2), defined once for JSON, MCP and OpenAPI. */
+/** The event list response (docs/contract.md, An event, as read: the list response), defined once for JSON, MCP and OpenAPI. */
 export const searchResponseSchema = z.object({
   query: z
     .object({ country: z.string(), q: z.string(), topics: z.array(z.string()), limit: z.number().int() })

@@ -34,7 +34,7 @@ export interface Asker {
 }
 
 /**
- * Any query of the shared grammar (spec §4.1): ranked events with reasons, how the prompt was understood, and the
+ * Any query of the shared grammar (docs/contract.md, Reading: the query grammar): ranked events with reasons, how the prompt was understood, and the
  * next page's cursor. Ranking takes its turn among reads (`ctx.turns`) so writes and cached reads are not held up; a
  * read whose asker has gone is not ranked (`client-gone`), one facing too long a queue is refused (`overloaded`).
  */

@@ -12,7 +12,7 @@ export interface SubmitResult {
 }
 
 /**
- * A host creates an event, or replaces the content of the one it sent before with the same externalId (spec §4.5):
+ * A host creates an event, or replaces the content of the one it sent before with the same externalId (docs/contract.md, An event, as written):
  * the key checked (`missing-key`, `invalid-key`), validated like every write, resolved (country, currency, place,
  * topics), stored with its revision, and shown in the read index before this returns.
  */

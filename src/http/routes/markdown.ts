@@ -17,7 +17,7 @@ function notFound(reply: FastifyReply, what: string): FastifyReply {
     );
 }
 
-/** Every markdown shape of spec §4.2; each renders the same engine result as /api/events. */
+/** Every markdown shape of the contract (docs/contract.md, What the service is); each renders the same engine result as /api/events. */
 export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const send = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
     // A markdown document is whole: no pages.
