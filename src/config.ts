@@ -29,10 +29,10 @@ export interface Config {
   /** Requests per minute before a 429: writes per API key, reads per client address. 0 disables a limit. */
   rateLimits: { writesPerMinute: number; readsPerMinute: number; batchItemsPerMinute: number };
   /**
-   * Calendars hosts link (POST /api/calendars): how many per key, and which private address ranges their URLs may
-   * reach (`true`: all; public addresses are always allowed).
+   * Calendars hosts link (POST /api/calendars): how many per key, which private address ranges their URLs may
+   * reach (`true`: all; public addresses are always allowed), and how long one read of one may take, whole.
    */
-  calendars: { perKey: number; allowPrivateAddresses: boolean | string[] };
+  calendars: { perKey: number; allowPrivateAddresses: boolean | string[]; readTimeoutMs: number };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
   /** Open connections the HTTP server keeps at most; more are closed as they arrive (MAX_CONNECTIONS). */
@@ -145,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     calendars: {
       perKey: positive('CALENDARS_PER_KEY', env.CALENDARS_PER_KEY, 20),
       allowPrivateAddresses: parseAddressRanges(env.CALENDARS_ALLOW_PRIVATE_ADDRESSES),
+      readTimeoutMs: positive('CALENDAR_READ_TIMEOUT_MS', env.CALENDAR_READ_TIMEOUT_MS, 20_000),
     },
     maxConnections: positive('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 10_000),
     timeouts: {
