@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -5,7 +6,7 @@ import { hashSecret, parseKey } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { bearerToken } from './authenticate.js';
-import { rawProblemResponse } from './problem.js';
+import { problemBody, rawProblemResponse } from './problem.js';
 import { pathOf } from './url-path.js';
 
 /** Bytes of the request line plus all headers (Node's `maxHeaderSize`); more is a 431. */
@@ -96,6 +97,32 @@ export function clientErrorHandler(baseUrl: string) {
     // The client should close after the answer; a peer that does not gets its socket destroyed.
     setTimeout(() => socket.destroy(), 2000).unref();
   };
+}
+
+/**
+ * `Expect: 100-continue`: a body declared larger than its route takes is refused (413) before its client sends a byte
+ * of it; any other is told to go on. (Node answers 100 Continue to every such request unless the server listens for
+ * `checkContinue`, and the body limit would then refuse it only once sent.)
+ */
+export function honourExpectContinue(server: Server, baseUrl: string, limitOf: (path: string) => number): void {
+  server.on('checkContinue', (request, response) => {
+    const path = pathOf(request.url ?? '/');
+    const length = Number(request.headers['content-length']);
+    if (Number.isFinite(length) && length > limitOf(path)) {
+      const error = new ServiceError('payload-too-large', `A body of ${length} bytes is more than ${path} takes.`);
+      const body = JSON.stringify(problemBody(baseUrl, error, path));
+      response.writeHead(413, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        // The body was not sent: the connection cannot carry another request after it.
+        connection: 'close',
+      });
+      response.end(body);
+      return;
+    }
+    response.writeContinue();
+    server.emit('request', request, response);
+  });
 }
 
 /**
