@@ -586,6 +586,10 @@ async function main() {
       console.log(
         `crowd:             ${b.connections} connections — connect ms (new client while it ran) p50 ${b.probeConnectMs.p50}, p99 ${b.probeConnectMs.p99}, max ${b.probeConnectMs.max}; answered ${b.answered}, refused ${b.refused[429]} × 429 and ${b.refused[503]} × 503, failed ${b.failed}; latency ms p50 ${b.latencyMs.p50}, p99 ${b.latencyMs.p99}, max ${b.latencyMs.max} (first answer of a connection: p50 ${b.firstAnswerMs.p50}, max ${b.firstAnswerMs.max})`,
       );
+      const n = b.newcomer;
+      console.log(
+        `new client:        ${n.asked} prompts of its own, a new connection each — answered ${n.answered}, refused ${n.refused}, failed ${n.failed}; ms to the whole answer p50 ${n.ms.p50}, p99 ${n.ms.p99}, max ${n.ms.max} (slowest: ${n.slowest.map((a) => `${a.ms} ms ${a.status}`).join(', ')})`,
+      );
       for (const f of b.failures) console.log(`  ! crowd: ${f}`);
     }
     console.log(`server RSS MB:     ${figures.rssMb.start} → ${figures.rssMb.end}`);
