@@ -300,7 +300,7 @@ function failure(address: string, options: HttpReadOptions, timeout: AbortSignal
     if (options.signal?.aborted) throw new InputError(`GET ${address} was stopped`);
     if (timeout.aborted)
       throw new InputError(
-        `GET ${address} timed out: the whole answer must arrive within ${options.timeoutMs / 1000} s`,
+        `GET ${address} timed out after ${options.timeoutMs / 1000} s (the whole answer must arrive within it)`,
       );
     if (error instanceof InputError) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -237,10 +237,11 @@ export async function syncCalendars(
     for (const state of await ctx.sourceParts.list(source)) priors.set(`${state.source}\n${state.part}`, state);
   const runs: CalendarRun[] = new Array(targets.length);
   const inTurn = oneAtATime();
+  const order = hostsInTurn(targets);
   let next = 0;
   const worker = async () => {
-    while (next < targets.length && !options.signal?.aborted) {
-      const i = next++;
+    while (next < order.length && !options.signal?.aborted) {
+      const i = order[next++]!;
       const target = targets[i]!;
       runs[i] = await syncCalendar(ctx, target, priors.get(`${target.source}\n${target.part}`), { ...options, inTurn });
       options.onDone?.(runs[i]!);
@@ -249,6 +250,30 @@ export async function syncCalendars(
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
   if (options.signal?.aborted) throw new Error('the sync was stopped');
   return runs;
+}
+
+/**
+ * The order calendars are read in: one of each host in turn, so the readers go to different hosts and one slow host's
+ * calendars hold up at most their own share of them.
+ */
+function hostsInTurn(targets: readonly CalendarTarget[]): number[] {
+  const byHost = new Map<string, number[]>();
+  targets.forEach((target, i) => {
+    let host: string;
+    try {
+      host = new URL(target.url.replace(/^webcal:/i, 'https:')).host;
+    } catch {
+      host = target.url;
+    }
+    const list = byHost.get(host);
+    if (list) list.push(i);
+    else byHost.set(host, [i]);
+  });
+  const lists = [...byHost.values()];
+  const order: number[] = [];
+  for (let round = 0; order.length < targets.length; round++)
+    for (const list of lists) if (round < list.length) order.push(list[round]!);
+  return order;
 }
 
 /** The counts of several calendars' imports as one report. */
