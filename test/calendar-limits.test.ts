@@ -273,7 +273,7 @@ describe('what another server does to a calendar read is bounded', () => {
     expect(calendar('/healthy/')).toMatchObject({ state: 'ok', cut: null, counts: { listed: 3 } });
     // The bound is 100 ms (60-100 ms measured here, see docs/performance.md); generous for a loaded machine,
     // and still far from a loop held for seconds.
-    expect(slowestMs).toBeLessThan(250);
+    expect(slowestMs).toBeLessThan(400);
   }, 120_000);
 
   it('a host that asked to be left alone fails at once, and holds up neither a link nor the other calendars', async () => {

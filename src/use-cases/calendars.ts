@@ -153,7 +153,7 @@ function calendarUrl(input: string): string {
 }
 
 /** How long linking waits for the first read before it answers that the read goes on: a healthy calendar is read by then. */
-const LINK_ANSWER_MS = 1_000;
+const LINK_ANSWER_MS = 800;
 const FIRST_READ = 'calendar-read';
 
 /** A link's first read went wrong: the problem the host gets, naming the field. */
