@@ -21,6 +21,19 @@ export interface BurstFigures {
   latencyMs: { p50: number; p99: number; max: number };
   /** How long each connection waited for its first answer (all of them arrive at once). */
   firstAnswerMs: { p50: number; p99: number; max: number };
+  /**
+   * A new client while the crowd reads: every 100 ms a new connection asking a prompt nobody asked before, timed
+   * from connecting to the last byte of the answer, whatever it is (answered, or refused with Retry-After).
+   */
+  newcomer: {
+    asked: number;
+    answered: number;
+    refused: number;
+    failed: number;
+    ms: { p50: number; p99: number; max: number };
+    /** The slowest few: how long, and what the answer was. */
+    slowest: { ms: number; status: number }[];
+  };
   failures: string[];
 }
 
@@ -53,6 +66,7 @@ export async function burst(
     failed: 0,
     latencyMs: { p50: 0, p99: 0, max: 0 },
     firstAnswerMs: { p50: 0, p99: 0, max: 0 },
+    newcomer: { asked: 0, answered: 0, refused: 0, failed: 0, ms: { p50: 0, p99: 0, max: 0 }, slowest: [] },
     failures: [],
   };
   const fail = (what: string) => {
@@ -111,8 +125,23 @@ export async function burst(
     agent.destroy();
   };
   const prober = probe(bases[0]!, seconds);
+  const newcomer = newcomers(bases[0]!, seconds);
   await Promise.all(Array.from({ length: connections }, (_, n) => client(n)));
   figures.probeConnectMs = quantiles(await prober);
+  const asked = await newcomer;
+  figures.newcomer = {
+    asked: asked.length,
+    answered: asked.filter((a) => a.status >= 200 && a.status < 300).length,
+    refused: asked.filter((a) => (a.status === 429 || a.status === 503) && a.retryAfter).length,
+    failed: asked.filter(
+      (a) => !(a.status >= 200 && a.status < 300) && !((a.status === 429 || a.status === 503) && a.retryAfter),
+    ).length,
+    ms: quantiles(asked.map((a) => a.ms)),
+    slowest: [...asked]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((a) => ({ ms: Math.round(a.ms), status: a.status })),
+  };
   figures.connectMs = quantiles(connectMs);
   figures.latencyMs = quantiles(latencies);
   figures.firstAnswerMs = quantiles(firstLatencies);
@@ -150,6 +179,57 @@ function probe(base: string, seconds: number): Promise<number[]> {
     worker.once('message', (times: number[]) => {
       void worker.terminate();
       resolve(times);
+    });
+    worker.once('error', reject);
+  });
+}
+
+/**
+ * New clients while the crowd reads, from a thread of its own whose event loop is idle (the times are the server's):
+ * every 100 ms a new connection asking `/api/events` for a prompt of its own, timed to the end of the answer; one not
+ * answered within 30 s counts as 30 s and status 0.
+ */
+function newcomers(base: string, seconds: number): Promise<{ ms: number; status: number; retryAfter: boolean }[]> {
+  const { hostname, port } = new URL(base);
+  const code = `
+    const { request } = require('node:http');
+    const { parentPort, workerData } = require('node:worker_threads');
+    const asked = [];
+    const until = Date.now() + workerData.seconds * 1000;
+    const words = ['kotlin', 'rust', 'zürich', 'security', 'data', 'ai', 'frontend', 'devops', 'cloud', 'python'];
+    const once = (n) => new Promise((resolve) => {
+      const started = performance.now();
+      const done = (status, retryAfter) => {
+        asked.push({ ms: Math.min(performance.now() - started, 30000), status, retryAfter });
+        resolve();
+      };
+      const q = encodeURIComponent(words[n % words.length] + ' ' + words[(n * 7) % words.length] + ' meetup ' + n);
+      const req = request({
+        host: workerData.host, port: workerData.port, path: '/api/events?country=ch&q=' + q, agent: false,
+        headers: { 'x-forwarded-for': '198.18.' + ((n >> 8) & 255) + '.' + (n & 255), connection: 'close' },
+      }, (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode, res.headers['retry-after'] !== undefined));
+        res.on('error', () => done(0, false));
+      });
+      req.on('error', () => done(0, false));
+      req.setTimeout(30000, () => req.destroy());
+      req.end();
+    });
+    (async () => {
+      const pending = [];
+      for (let n = 0; Date.now() < until; n++) {
+        pending.push(once(n));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await Promise.all(pending);
+      parentPort.postMessage(asked);
+    })();`;
+  const worker = new Worker(code, { eval: true, workerData: { host: hostname, port: Number(port), seconds } });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (asked: { ms: number; status: number; retryAfter: boolean }[]) => {
+      void worker.terminate();
+      resolve(asked);
     });
     worker.once('error', reject);
   });

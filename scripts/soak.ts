@@ -21,7 +21,9 @@
  * connect of a second or more.
  *
  * SOAK_SECONDS (60), SOAK_READERS (12), SOAK_WRITERS (4), SOAK_KEYS (16), SOAK_DATABASE_URL, SOAK_NODES (2 with a
- * database), SOAK_BURST_CONNECTIONS (2000), SOAK_BURST_SECONDS (10; 0 for none).
+ * database), SOAK_BURST_CONNECTIONS (2000), SOAK_BURST_SECONDS (10; 0 for none), SOAK_BURST_PROMPTS (`mixed`, or
+ * `one-prompt`: the crowd asks one prompt over and over). While the crowd reads, a new client asks a prompt of its own
+ * every 100 ms over a new connection (`new client:` in the output).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -41,6 +43,8 @@ const DATABASE_URL = process.env.SOAK_DATABASE_URL || undefined;
 const NODES = DATABASE_URL ? Number(process.env.SOAK_NODES ?? 2) : 1;
 const BURST_CONNECTIONS = Number(process.env.SOAK_BURST_CONNECTIONS ?? 2000);
 const BURST_SECONDS = Math.min(SECONDS, Number(process.env.SOAK_BURST_SECONDS ?? 10));
+/** `one-prompt`: the crowd hammers one prompt (the issue's case of a crowd locking others out); else a mix. */
+const BURST_PROMPTS = process.env.SOAK_BURST_PROMPTS ?? 'mixed';
 const NOW = '2025-03-01T09:00:00Z'; // the curated catalogue's dates are around this
 
 interface Figures {
@@ -476,6 +480,7 @@ async function main() {
         BURST_CONNECTIONS,
         BURST_SECONDS,
         () => {
+          if (BURST_PROMPTS === 'one-prompt') return '/api/events?country=ch&q=kotlin%20meetup';
           const q = encodeURIComponent(`${pick(queries)}${i++ % 4 === 0 ? ` ${i % 50}` : ''}`);
           const country = pick(['ch', 'de', 'at']);
           return pick([`/api/events?country=${country}&q=${q}`, `/${country}.md`, `/${country}?q=${q}`]);
@@ -585,6 +590,10 @@ async function main() {
     if (b) {
       console.log(
         `crowd:             ${b.connections} connections — connect ms (new client while it ran) p50 ${b.probeConnectMs.p50}, p99 ${b.probeConnectMs.p99}, max ${b.probeConnectMs.max}; answered ${b.answered}, refused ${b.refused[429]} × 429 and ${b.refused[503]} × 503, failed ${b.failed}; latency ms p50 ${b.latencyMs.p50}, p99 ${b.latencyMs.p99}, max ${b.latencyMs.max} (first answer of a connection: p50 ${b.firstAnswerMs.p50}, max ${b.firstAnswerMs.max})`,
+      );
+      const n = b.newcomer;
+      console.log(
+        `new client:        ${n.asked} prompts of its own, a new connection each — answered ${n.answered}, refused ${n.refused}, failed ${n.failed}; ms to the whole answer p50 ${n.ms.p50}, p99 ${n.ms.p99}, max ${n.ms.max} (slowest: ${n.slowest.map((a) => `${a.ms} ms ${a.status}`).join(', ')})`,
       );
       for (const f of b.failures) console.log(`  ! crowd: ${f}`);
     }

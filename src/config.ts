@@ -29,10 +29,10 @@ export interface Config {
   /** Requests per minute before a 429: writes per API key, reads per client address. 0 disables a limit. */
   rateLimits: { writesPerMinute: number; readsPerMinute: number; batchItemsPerMinute: number };
   /**
-   * Calendars hosts link (POST /api/calendars): how many per key, and which private address ranges their URLs may
-   * reach (`true`: all; public addresses are always allowed).
+   * Calendars hosts link (POST /api/calendars): how many per key, which private address ranges their URLs may
+   * reach (`true`: all; public addresses are always allowed), and how long one read of one may take, whole.
    */
-  calendars: { perKey: number; allowPrivateAddresses: boolean | string[] };
+  calendars: { perKey: number; allowPrivateAddresses: boolean | string[]; readTimeoutMs: number };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
   /** Open connections the HTTP server keeps at most; more are closed as they arrive (MAX_CONNECTIONS). */
@@ -104,6 +104,32 @@ function parseAddressRanges(value: string | undefined): boolean | string[] {
   return ranges;
 }
 
+/**
+ * BASE_URL as the service writes it into links and headers: an absolute http(s) URL, without credentials, query,
+ * fragment or trailing slash, as the URL parser normalises it. Whitespace around it (the CR of a CRLF env file) is
+ * dropped; a control character, quote, space or backslash inside refuses start-up, as it would reach headers raw.
+ */
+export function parseBaseUrl(value: string): string {
+  const text = value.trim();
+  const shown = JSON.stringify(value);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f\s"'<>\\`]/.test(text))
+    throw new ConfigError(`BASE_URL must not hold control characters, spaces, quotes or backslashes, got ${shown}`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute URL, got ${shown}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`BASE_URL must be an http or https URL, got ${shown}`);
+  if (url.username || url.password || url.search || url.hash || !url.hostname)
+    throw new ConfigError(
+      `BASE_URL must be a plain origin and path, without credentials, query or fragment, got ${shown}`,
+    );
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? parsePort(env.PORT, 3000);
   let fixedNow: Date | undefined;
@@ -112,12 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (Number.isNaN(fixedNow.getTime()))
       throw new ConfigError(`TECH_EVENTS_NOW is not an ISO timestamp: "${env.TECH_EVENTS_NOW}"`);
   }
-  const baseUrl = (overrides.baseUrl ?? (env.BASE_URL || `http://localhost:${port}`)).replace(/\/+$/, '');
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ConfigError(`BASE_URL must be an absolute URL, got "${baseUrl}"`);
-  }
+  const baseUrl = parseBaseUrl(overrides.baseUrl ?? (env.BASE_URL || `http://localhost:${port}`));
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -145,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     calendars: {
       perKey: positive('CALENDARS_PER_KEY', env.CALENDARS_PER_KEY, 20),
       allowPrivateAddresses: parseAddressRanges(env.CALENDARS_ALLOW_PRIVATE_ADDRESSES),
+      readTimeoutMs: positive('CALENDAR_READ_TIMEOUT_MS', env.CALENDAR_READ_TIMEOUT_MS, 20_000),
     },
     maxConnections: positive('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 10_000),
     timeouts: {

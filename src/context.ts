@@ -5,6 +5,7 @@ import type { Feed } from './importers/feeds.js';
 import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { CatalogueIndex } from './query/read-index.js';
+import { BackgroundJobs } from './runtime/jobs.js';
 import { TurnQueue } from './runtime/turns.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';
@@ -39,6 +40,8 @@ export interface AppContext {
   now(): Date;
   /** What operators watch (GET /metrics), in a process that serves; use cases count what they do. */
   metrics: Metrics | undefined;
+  /** Work under way in the background (a calendar's first read, an operator's sync), stopped with the process. */
+  jobs: BackgroundJobs;
 }
 
 /** Whether the read index has caught up with the database: index-sync keeps it, /readyz and /metrics report it. */
@@ -78,6 +81,7 @@ function baseContext(
     calendars: new CalendarsRepository(storage.db),
     feeds,
     now,
+    jobs: new BackgroundJobs(),
   };
 }
 

@@ -58,6 +58,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         closing ??= (async () => {
           await control?.close();
           await app!.close();
+          await ctx.jobs.stop();
           await feedSchedule?.stop();
           await stopSync?.();
           await storage.close();

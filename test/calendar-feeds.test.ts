@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoMeetupEvent, meetupCalendar } from '../src/demo/calendars.js';
 import { ENGINES } from './helpers/engines.js';
+import { adminSync } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /** Thursday 26 November 2026, 11:00 in Zürich. */
@@ -189,12 +190,9 @@ describe.each(ENGINES)('a feeds file of calendars, synced on %s', (engine) => {
     return (await res.json()) as T;
   };
   const sync = async () => {
-    const res = await fetch(`${svc.base}/api/admin/sync`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN}` },
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()) as { feeds: { source: string; error?: string; failingCalendars?: unknown[] }[] };
+    const { run } = await adminSync(svc.base, ADMIN);
+    expect(run.body.state).toBe('done');
+    return run.body as { feeds: { source: string; error?: string; failingCalendars?: unknown[] }[] };
   };
   /** Every upcoming event in the three countries, by the Meetup link it came from. */
   const listed = async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoMeetupEvent, meetupCalendar } from '../src/demo/calendars.js';
 import { createDataDir, ENGINES } from './helpers/engines.js';
+import { adminSync } from './helpers/http.js';
 import { runCli } from './helpers/process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -81,6 +82,15 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
     };
   };
   const link = (url: string, token = key) => call('POST', '/api/calendars', token, { url });
+  /** The key's calendar once its first read has ended (a link answers 202 while it goes on). */
+  const settled = async (calendarId: string, token = key) => {
+    for (const until = Date.now() + 60_000; ; ) {
+      const calendars = (await call('GET', '/api/calendars', token)).body.calendars as Record<string, any>[];
+      const calendar = calendars.find((c) => c.id === calendarId)!;
+      if (calendar.state !== 'syncing' || Date.now() > until) return calendar;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
   const mine = async () =>
     (await call('GET', '/api/events?mine=1&limit=100', key)).body.events as {
       id: string;
@@ -137,9 +147,14 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
     const res = await link(
       `webcal://127.0.0.1:${(upstream.server.address() as AddressInfo).port}/group/`.replace('webcal:', 'http:'),
     );
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ state: 'ok', created: true, sync: { created: 3 }, counts: { listed: 3 } });
+    // 201 once its first read is done, which a calendar of three events on loopback nearly always is within the
+    // second linking waits; 202 while it goes on.
+    expect([201, 202]).toContain(res.status);
+    if (res.status === 201)
+      expect(res.body).toMatchObject({ state: 'ok', created: true, sync: { created: 3 }, counts: { listed: 3 } });
+    else expect(res.body).toMatchObject({ state: 'syncing', created: true });
     id = res.body.id;
+    expect(await settled(id)).toMatchObject({ state: 'ok', counts: { listed: 3 } });
     expect(id).toMatch(/^cal_[0-9a-f]{16}$/);
     const events = await mine();
     expect(events.map((e) => e.title).sort()).toEqual([
@@ -171,7 +186,7 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
     const night = (await mine()).find((e) => e.title === 'Zürich Data Night')!;
     const cancel = await call('DELETE', `/api/events?externalId=${encodeURIComponent(night.externalId)}`, key);
     expect(cancel.status).toBe(200);
-    expect((await call('POST', '/api/admin/sync', ADMIN)).status).toBe(200);
+    expect((await adminSync(svc.base, ADMIN)).run.body.state).toBe('done');
     expect((await mine()).find((e) => e.id === night.id)!.lifecycle).toBe('cancelled');
     expect((await call('POST', '/api/events', key, { action: 'restore', externalId: night.externalId })).status).toBe(
       200,
@@ -181,15 +196,15 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
 
   it('an event gone from the calendar is retired at the next sync', async () => {
     upstream.events.splice(1, 1);
-    expect((await call('POST', '/api/admin/sync', ADMIN)).status).toBe(200);
+    expect((await adminSync(svc.base, ADMIN)).run.body.state).toBe('done');
     const events = await mine();
     expect(events.find((e) => e.title === 'Zürich Data Breakfast')!.lifecycle).toBe('cancelled');
     expect(events.filter((e) => e.lifecycle === 'listed')).toHaveLength(2);
   });
 
   it('refuses a link over the key’s limit', async () => {
-    expect((await link(`${cal}/other/aaaaa`)).status).toBe(201);
-    expect((await link(`${cal}/other/bbbbb`)).status).toBe(201);
+    expect([201, 202]).toContain((await link(`${cal}/other/aaaaa`)).status);
+    expect([201, 202]).toContain((await link(`${cal}/other/bbbbb`)).status);
     const over = await link(`${cal}/other/ccccc`);
     expect(over.status).toBe(409);
     expect(over.body.code).toBe('too-many-calendars');

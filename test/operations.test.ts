@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from './helpers/http.js';
+import { adminSync, request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /** What operators watch: liveness, readiness, and Prometheus metrics of requests, the catalogue, writes and caching. */
@@ -97,8 +97,11 @@ describe('syncing on demand', () => {
       ]),
     );
     expect((await request(`${server.base}/api/admin/sync`, { method: 'POST' })).status).toBe(401);
-    const sync = await request(`${server.base}/api/admin/sync`, { method: 'POST', key: admin });
+    const { started, run: sync } = await adminSync(server.base, admin);
+    expect(started.status).toBe(202);
+    expect(started.headers.get('location')).toBe(`${server.base}/api/admin/sync/${started.body.id}`);
     expect(sync.status).toBe(200);
+    expect(sync.body).toMatchObject({ id: started.body.id, state: 'done', progress: { feeds: 2, feedsDone: 2 } });
     expect(sync.body.feeds).toEqual([
       { source: 'ops-ok', created: 1, updated: 0, unchanged: 0, cancelled: 0, restored: 0, skipped: 0 },
       { source: 'ops-missing', error: expect.any(String) },

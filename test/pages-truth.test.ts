@@ -9,7 +9,7 @@ import { de } from '../src/i18n/messages/de.js';
 import { en } from '../src/i18n/messages/en.js';
 import { type RunningService, startService } from '../src/service.js';
 import { browserMissing, launchChromium } from './helpers/browser.js';
-import { request } from './helpers/http.js';
+import { adminSync, request } from './helpers/http.js';
 import { ROOT } from './helpers/process.js';
 import { freePort } from './helpers/server.js';
 
@@ -178,7 +178,7 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
   });
 
   it('logs a sync asked for by the operator as the schedule logs its runs', async () => {
-    const sync = await request(`${base}/api/admin/sync`, { method: 'POST', key: ADMIN });
+    const { run: sync } = await adminSync(base, ADMIN);
     expect(sync.status).toBe(200);
     expect(sync.body.feeds).toEqual([
       expect.objectContaining({ source: 'basler-partner', created: 1 }),

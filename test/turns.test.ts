@@ -93,6 +93,28 @@ describe('a TurnQueue too long to wait in', () => {
   });
 });
 
+describe('a TurnQueue under a crowd', () => {
+  it('runs a newcomer’s work before the backlog of the crowd', async () => {
+    const turns = new TurnQueue(2);
+    const order: string[] = [];
+    const crowd = Array.from({ length: 20 }, (_, c) => turns.run(() => order.push(`crowd-${c}`) && busy(5)));
+    const newcomer = turns.run(() => order.push('newcomer'), Number.POSITIVE_INFINITY, true);
+    await Promise.all([...crowd, newcomer]);
+    expect(order.indexOf('newcomer')).toBe(0);
+  });
+
+  it('refuses work whose time is up while it still waits, without waiting for its turn to come', async () => {
+    const turns = new TurnQueue(2);
+    const ahead = Array.from({ length: 20 }, () => turns.run(() => busy(20)));
+    const started = performance.now();
+    const late = turns.run(() => 'ranked', 50);
+    await expect(late).rejects.toBeInstanceOf(QueueTooLong);
+    // Its turn would have come after the twenty ahead (400 ms of work): refused at its limit instead.
+    expect(performance.now() - started).toBeLessThan(300);
+    await Promise.all(ahead);
+  });
+});
+
 describe('reads whose client has gone', () => {
   let server: TestServer;
   beforeAll(async () => {

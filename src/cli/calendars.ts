@@ -55,6 +55,7 @@ export async function calendarsCommand(args: string[], usage: (message: string) 
       console.log(
         `Linked ${link.id} to key ${keyId}: created ${created}, updated ${updated}, cancelled ${cancelled}, skipped ${skipped}.`,
       );
+      if (link.cut) console.log(`Its calendar was ${link.cut}.`);
     } else console.log(`Linked ${link.id} to key ${keyId}; its first sync failed: ${link.error}`);
   } else if (command.action === 'list') {
     const { keyId } = command;

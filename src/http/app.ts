@@ -7,6 +7,7 @@ import { refuseKeyInQuery } from './authenticate.js';
 import { registerCaching } from './caching.js';
 import {
   clientErrorHandler,
+  honourExpectContinue,
   MAX_HEADER_BYTES,
   MAX_PARAM_LENGTH,
   registerLoadShedding,
@@ -18,7 +19,7 @@ import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerEventReadRoutes } from './routes/events.read.js';
-import { registerEventWriteRoutes } from './routes/events.write.js';
+import { BATCH_BODY_LIMIT, registerEventWriteRoutes } from './routes/events.write.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
@@ -38,6 +39,10 @@ function requestSerializer(request: { method: string; url: string; ip?: string; 
 export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   const app = createServer(ctx);
   acceptJsonBodiesOnly(app);
+
+  honourExpectContinue(app.server, ctx.config.baseUrl, (path) =>
+    path === '/api/events/batch' ? BATCH_BODY_LIMIT : BODY_LIMIT,
+  );
 
   // Beyond this many open connections, new ones are closed as they arrive: a quick refusal its client can take
   // elsewhere, rather than a socket the process may lack a file descriptor for.
@@ -100,14 +105,23 @@ function createServer(ctx: ServingContext): FastifyInstance {
   });
 }
 
+/** The charset a Content-Type names (lower case, unquoted), if any. */
+const charsetOf = (type: string | undefined) => type?.match(/;\s*charset\s*=\s*("?)([^";\s]*)\1/i)?.[2]?.toLowerCase();
+
 /**
  * Bodies are JSON, read as bytes: invalid UTF-8 is refused (400) rather than decoded into U+FFFD and stored, and
- * no other type is taken — a JSON body sent as text/plain is a 415, not a string that fails validation.
+ * no other type is taken — a JSON body sent as text/plain, or declared in a charset other than UTF-8, is a 415, not
+ * text read as something it is not.
  */
 function acceptJsonBodiesOnly(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      const detail = `The body is declared as ${charset}; JSON is read as UTF-8 only: send it as UTF-8, with charset=utf-8 or none.`;
+      return done(new ServiceError('unsupported-media-type', detail), undefined);
+    }
     if (!isUtf8(body as Buffer)) {
       return done(new ServiceError('malformed-json', 'The body is not valid UTF-8, which JSON must be.'), undefined);
     }

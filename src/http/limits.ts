@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -5,7 +6,7 @@ import { hashSecret, parseKey } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
 import { bearerToken } from './authenticate.js';
-import { rawProblemResponse } from './problem.js';
+import { problemBody, rawProblemResponse } from './problem.js';
 import { pathOf } from './url-path.js';
 
 /** Bytes of the request line plus all headers (Node's `maxHeaderSize`); more is a 431. */
@@ -99,6 +100,32 @@ export function clientErrorHandler(baseUrl: string) {
 }
 
 /**
+ * `Expect: 100-continue`: a body declared larger than its route takes is refused (413) before its client sends a byte
+ * of it; any other is told to go on. (Node answers 100 Continue to every such request unless the server listens for
+ * `checkContinue`, and the body limit would then refuse it only once sent.)
+ */
+export function honourExpectContinue(server: Server, baseUrl: string, limitOf: (path: string) => number): void {
+  server.on('checkContinue', (request, response) => {
+    const path = pathOf(request.url ?? '/');
+    const length = Number(request.headers['content-length']);
+    if (Number.isFinite(length) && length > limitOf(path)) {
+      const error = new ServiceError('payload-too-large', `A body of ${length} bytes is more than ${path} takes.`);
+      const body = JSON.stringify(problemBody(baseUrl, error, path));
+      response.writeHead(413, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        // The body was not sent: the connection cannot carry another request after it.
+        connection: 'close',
+      });
+      response.end(body);
+      return;
+    }
+    response.writeContinue();
+    server.emit('request', request, response);
+  });
+}
+
+/**
  * Batch items per key per minute, beside the per-request write limit: a batch is one request but its N events take
  * N items. A batch that does not fit is refused whole (429 with Retry-After), changing nothing.
  */
@@ -157,15 +184,39 @@ export class LoadShedder {
     this.windowStart = clock();
   }
 
-  /** Admits a request, to be released once answered, or says in how many seconds to come back. */
-  admit(): { retryAfter: number } | undefined {
+  /** Clients seen in the current window: one not seen lately is a newcomer, admitted past a crowd's backlog. */
+  private seen = new Set<string>();
+  private seenWindow = 0;
+
+  /**
+   * Admits a request, to be released once answered, or says in how many seconds to come back. A `newcomer` (see
+   * newcomer) is admitted whatever the backlog: a crowd asking back to back must not lock a new client out, and the
+   * ranking queue still refuses it at once past its own bound.
+   */
+  admit(newcomer = false): { retryAfter: number } | undefined {
     this.measure();
+    if (newcomer) {
+      this.inFlight++;
+      return undefined;
+    }
     if (this.inFlight >= this.floor && this.rate !== undefined) {
       const waitMs = this.inFlight / this.rate;
       if (waitMs > this.maxWaitMs) return { retryAfter: Math.min(30, Math.max(1, Math.ceil(waitMs / 1000))) };
     }
     this.inFlight++;
     return undefined;
+  }
+
+  /** Whether a client was not seen in the last few seconds (one request each per window counts as a newcomer's). */
+  newcomer(client: string): boolean {
+    const window = Math.floor(this.clock() / SEEN_WINDOW_MS);
+    if (window !== this.seenWindow || this.seen.size > MAX_SEEN) {
+      this.seen = new Set();
+      this.seenWindow = window;
+    }
+    if (this.seen.has(client)) return false;
+    this.seen.add(client);
+    return true;
   }
 
   release(): void {
@@ -193,12 +244,19 @@ export class LoadShedder {
 
 const WINDOW_OF_RATE_MS = 250;
 
+const newcomers = new WeakSet<FastifyRequest>();
+
+/** Whether a read came from a client the node had not seen lately: its ranking goes first (see TurnQueue). */
+export const isNewcomer = (request: FastifyRequest) => newcomers.has(request);
+
 /** Registers the LoadShedder for reads: 503 problem+json with Retry-After past it. */
 export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): void {
   const shedder = new LoadShedder(maxWaitMs, SHED_FLOOR);
   app.addHook('onRequest', (request, reply, done) => {
     if (exempt(request) || isWrite(request)) return done();
-    const refused = shedder.admit();
+    const newcomer = shedder.newcomer(request.ip);
+    if (newcomer) newcomers.add(request);
+    const refused = shedder.admit(newcomer);
     if (refused) {
       return done(
         new ServiceError(
@@ -212,6 +270,10 @@ export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): v
     done();
   });
 }
+
+const SEEN_WINDOW_MS = 10_000;
+/** Clients remembered per window at most; past it the window starts over. */
+const MAX_SEEN = 50_000;
 
 /** Reads in flight below which the LoadShedder refuses nothing. */
 const SHED_FLOOR = 64;

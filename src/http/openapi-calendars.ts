@@ -26,10 +26,15 @@ export const calendarPaths = {
     post: {
       summary: 'Link an iCal feed to your key',
       description:
-        'The feed (https, http or webcal) is read at once and must be iCalendar; its events are imported as your own, ' +
-        'under your key’s name, and it syncs with the feeds from then on, each sync the complete state of its events ' +
-        '(a calendar that fails keeps them). Addresses on private, loopback or link-local networks are refused, ' +
-        'redirects included. Linking a URL you have linked already changes nothing (200, `created: false`). When you ' +
+        'The feed (https, http or webcal) is checked at once (a private, loopback or link-local address is refused, ' +
+        'redirects included) and its first read starts in the background; the answer comes within a second or two: ' +
+        '201 with what the first read did when it is done by then, 202 with state `syncing` while it goes on ' +
+        '(GET /api/calendars shows how it ends). A first read that fails by then unlinks it again (422). Every read ' +
+        'has limits (docs/operations.md, “Limits of a calendar read”): a whole-answer deadline, a size limit, and at ' +
+        'most 1,000 events and 2,000 occurrences of recurring events; a calendar over a limit on events keeps its ' +
+        'first ones in start order and says so in `cut`. Its events are imported as your own, under your key’s ' +
+        'name, and it syncs with the feeds from then on, each sync the complete state of its events (a calendar that ' +
+        'fails keeps them). Linking a URL you have linked already changes nothing (200, `created: false`). When you ' +
         'cancel an event through the API that your calendar still lists, your cancel wins until you restore it.',
       security: bearer,
       requestBody: {
@@ -38,11 +43,17 @@ export const calendarPaths = {
       },
       responses: {
         201: json('Linked, with what its first sync did', { $ref: '#/components/schemas/LinkedCalendar' }),
+        202: json('Linked; its first read goes on (state `syncing`)', {
+          $ref: '#/components/schemas/LinkedCalendar',
+        }),
         200: json('Linked already: nothing changed', { $ref: '#/components/schemas/LinkedCalendar' }),
         401: problem('Missing or invalid key'),
         409: problem('The key has the most calendars it may link (too-many-calendars)'),
-        415: problem('Not JSON'),
-        422: problem('Not an http(s)/webcal URL, a refused address, unreadable, or not an iCal feed'),
+        415: problem('Not JSON, or JSON in a charset other than UTF-8'),
+        422: problem(
+          'Not an http(s)/webcal URL, a refused address, or a first read that failed within the answer: unreadable, ' +
+            'over a limit on size or time, a host that asked not to be read now, or not an iCal feed',
+        ),
       },
     },
     get: {

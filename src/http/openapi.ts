@@ -6,6 +6,7 @@ import { searchQuerySchema } from '../query/params.js';
 import { eventViewSchema } from '../render/event-json.js';
 import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
+import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 
 /** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
@@ -287,71 +288,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           },
         },
       },
-      '/api/admin/keys': {
-        get: {
-          summary: 'List host keys (admin; enabled by ADMIN_TOKEN)',
-          security: bearer,
-          responses: { 200: { description: 'Keys, without secrets' }, 401: problem('Bad admin token') },
-        },
-        post: {
-          summary: 'Create a host key (admin); the response holds the only copy of the key',
-          security: bearer,
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateKey' } } },
-          },
-          responses: {
-            201: { description: 'The new key' },
-            401: problem('Bad admin token'),
-            422: problem('Invalid fields'),
-          },
-        },
-      },
-      '/api/admin/keys/{id}/revoke': {
-        post: {
-          summary: 'Revoke a host key (admin)',
-          security: bearer,
-          parameters: [ID_IN_PATH],
-          responses: { 200: { description: 'The revoked key' }, 404: problem('Unknown key') },
-        },
-      },
-      '/api/admin/keys/{id}/rotate': {
-        post: {
-          summary: 'Give a host key a new secret (admin); the response holds the only copy of the new key',
-          description:
-            'The key keeps its id, so its events, externalIds and RSVPs stay with it. The old secret stops working ' +
-            'at once, or, with `grace`, at `previousSecretExpiresAt`. Rotating again during a grace period ends it: ' +
-            'the oldest secret stops at once, the one being replaced gets the new grace period.',
-          security: bearer,
-          parameters: [ID_IN_PATH],
-          requestBody: {
-            required: false,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/RotateKey' } } },
-          },
-          responses: {
-            200: { description: 'The key with its new secret (`key`) and `previousSecretExpiresAt`' },
-            401: problem('Bad admin token'),
-            404: problem('Unknown key'),
-            409: problem('The key is revoked (`key-revoked`)'),
-            422: problem('Invalid grace period'),
-          },
-        },
-      },
-      '/api/admin/sync': {
-        post: {
-          summary: 'Sync every enabled feed of the feeds file now, as the timer does (admin)',
-          description: 'Reads the feeds file as it is now; in steps that leave the service to its readers.',
-          security: bearer,
-          responses: {
-            200: {
-              description:
-                '{feeds: [{source, created, updated, unchanged, cancelled, restored, skipped} | {source, error}]}',
-            },
-            400: problem('The feeds file is not valid'),
-            401: problem('Bad admin token'),
-          },
-        },
-      },
+      ...adminPaths,
       '/{country}/events/{id}.ics': {
         get: {
           summary: 'One event as an iCal file (add to calendar)',

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
 import { InputError } from './input-error.js';
@@ -49,6 +49,8 @@ export type HttpRead =
 
 const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_RETRY_WAIT_MS = 120_000;
+/** The longest a host is left alone for one `Retry-After`, however long it asked: a typo must not silence it for days. */
+const MAX_HOLD_MS = 24 * 60 * 60_000;
 /** Requests in flight to one host at a time, whatever feeds and calendars ask of it. */
 export const PER_HOST_CONCURRENCY = 4;
 
@@ -71,12 +73,16 @@ class HostGate {
   /** Holds the host back until `at` (ms since the epoch), for every request that starts after now. */
   holdUntil(host: string, at: number): void {
     const state = this.state(host);
-    state.notBefore = Math.max(state.notBefore, at);
+    state.notBefore = Math.max(state.notBefore, Math.min(at, Date.now() + MAX_HOLD_MS));
   }
 
-  /** Waits for a turn at the host and for any time it asked to be left alone; returns the release. */
-  async enter(host: string, signal: AbortSignal | undefined): Promise<() => void> {
+  /**
+   * Waits for a turn at the host and for any time it asked to be left alone; returns the release. A pause that ends
+   * after `deadline` (ms since the epoch) fails at once: a read never waits for what it could not use.
+   */
+  async enter(host: string, signal: AbortSignal | undefined, deadline: number): Promise<() => void> {
     const state = this.state(host);
+    this.refuseHeld(host, state.notBefore, deadline);
     while (state.active >= PER_HOST_CONCURRENCY) {
       let wake: () => void = () => {};
       const turn = new Promise<void>((resolve) => {
@@ -100,6 +106,7 @@ class HostGate {
       if (state.active === 0 && state.waiting.length === 0 && state.notBefore < Date.now()) this.hosts.delete(host);
     };
     try {
+      this.refuseHeld(host, state.notBefore, deadline);
       const wait = state.notBefore - Date.now();
       if (wait > 0) await sleep(wait, signal);
     } catch (error) {
@@ -107,6 +114,15 @@ class HostGate {
       throw error;
     }
     return release;
+  }
+
+  private refuseHeld(host: string, notBefore: number, deadline: number): void {
+    if (notBefore <= deadline) return;
+    const retryAfterMs = notBefore - Date.now();
+    throw new InputError(
+      `${host} asked not to be read before ${new Date(notBefore).toISOString()} (Retry-After); not read until then`,
+      { retryAfterMs },
+    );
   }
 }
 
@@ -173,6 +189,26 @@ function checkLiteral(url: URL, guard: AddressGuard | undefined): void {
     throw new InputError(`${url.host} is ${guard.description}`, { refused: true });
 }
 
+/**
+ * Checks where a URL leads before anything is read: its host's addresses, each through the guard. Throws InputError
+ * (`refused` for an address the guard refuses; a name that does not resolve within `timeoutMs` is not refused here,
+ * the read will say what it finds).
+ */
+export async function checkAddress(address: string, guard: AddressGuard | undefined, timeoutMs = 2_000): Promise<void> {
+  const url = new URL(address.replace(/^webcal:/i, 'https:'));
+  checkLiteral(url, guard);
+  if (!guard || ipaddr.isValid(url.hostname.replace(/^\[|\]$/g, ''))) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs).unref();
+  });
+  const found = await Promise.race([dnsPromises.lookup(url.hostname, { all: true }).catch(() => undefined), late]);
+  clearTimeout(timer);
+  const refused = found?.find((a) => !guard.allows(a.address));
+  if (refused)
+    throw new InputError(`${url.hostname} resolves to ${refused.address}, ${guard.description}`, { refused: true });
+}
+
 /** A `Retry-After` value (seconds, or an HTTP date) as milliseconds from now; undefined when absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;
@@ -187,28 +223,36 @@ const mb = (bytes: number) =>
 /**
  * GETs a URL as UTF-8 text, politely: conditional when validators are given, a `User-Agent` naming the service, a
  * few requests per host, 429/503 `Retry-After` waited out and retried once, redirects (at most 5) each checked by the
- * guard. Throws InputError.
+ * guard. `timeoutMs` bounds the whole read — the wait for a turn at the host, redirects, a retry, every byte of the
+ * body — whatever the server declares. Throws InputError.
  */
 export async function httpGet(url: string, options: HttpReadOptions): Promise<HttpRead> {
   const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+  const deadline = Date.now() + options.timeoutMs;
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const fail = failure(url, options, timeout);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await getOnce(url, options);
+      return await getOnce(url, { ...options, signal }, deadline, fail);
     } catch (error) {
       const wait = error instanceof InputError ? error.retryAfterMs : undefined;
       if (wait === undefined || attempt > 1 || wait > maxWait) throw error;
-      // gate.holdUntil was set by getOnce: the retry waits its turn like every other request to the host.
+      // gate.holdUntil was set by getOnce: the retry waits its turn like every other request to the host, and fails
+      // at once when the pause ends after the deadline.
     }
   }
 }
 
-async function getOnce(address: string, options: HttpReadOptions): Promise<HttpRead> {
+async function getOnce(
+  address: string,
+  options: HttpReadOptions & { signal: AbortSignal },
+  deadline: number,
+  fail: (error: unknown) => never,
+): Promise<HttpRead> {
   let url = new URL(address.replace(/^webcal:/i, 'https:'));
   const { signal, guard } = options;
-  const release = await gate.enter(url.host, signal);
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
-  const fail = failure(address, options, timeout);
+  const release = await gate.enter(url.host, signal, deadline).catch(fail);
   try {
     const headers = requestHeaders(options);
     for (let hop = 0; ; hop++) {
@@ -216,7 +260,7 @@ async function getOnce(address: string, options: HttpReadOptions): Promise<HttpR
       checkLiteral(url, guard);
       let response: FetchResponse;
       try {
-        response = await fetch(url, { signal: combined, redirect: 'manual', headers, dispatcher: agentFor(guard) });
+        response = await fetch(url, { signal, redirect: 'manual', headers, dispatcher: agentFor(guard) });
       } catch (error) {
         return fail(error);
       }
@@ -252,9 +296,13 @@ const discard = (response: FetchResponse) => response.body?.cancel().catch(() =>
 /** Turns what stopped a request (the caller, the timeout, a refused address, the network) into an InputError. */
 function failure(address: string, options: HttpReadOptions, timeout: AbortSignal): (error: unknown) => never {
   return (error) => {
-    if (error instanceof InputError) throw error;
+    if (error instanceof InputError && !timeout.aborted) throw error;
     if (options.signal?.aborted) throw new InputError(`GET ${address} was stopped`);
-    if (timeout.aborted) throw new InputError(`GET ${address} timed out after ${options.timeoutMs / 1000} s`);
+    if (timeout.aborted)
+      throw new InputError(
+        `GET ${address} timed out after ${options.timeoutMs / 1000} s (the whole answer must arrive within it)`,
+      );
+    if (error instanceof InputError) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     if (cause instanceof AddressRefused) throw new InputError(cause.message, { refused: true });
     throw new InputError(`GET ${address} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);

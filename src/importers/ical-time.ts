@@ -93,6 +93,19 @@ export interface ExpandOptions {
 }
 
 /**
+ * What one calendar may spend on its recurring series, shared by all of them: occurrences made and rule steps taken.
+ * A series that runs out stops where it is and `cut` says which limit ended it.
+ */
+export interface ExpansionBudget {
+  occurrences: number;
+  steps: number;
+  cut?: 'occurrences' | 'steps';
+}
+
+/** Rule steps between two yields of expandOccurrences: a step costs microseconds, a few thousand a millisecond or so. */
+const STEPS_PER_YIELD = 500;
+
+/**
  * The occurrences of one UID: a single event as is (whatever its date, like any other source), a recurring series
  * (RRULE/RDATE minus EXDATE, with overridden instances) from now over the coming months. Throws on unusable times.
  */
@@ -100,7 +113,22 @@ export function occurrencesOf(
   master: IcalComponent,
   exceptions: IcalComponent[],
   options: ExpandOptions,
+  budget: ExpansionBudget = { occurrences: Number.POSITIVE_INFINITY, steps: Number.POSITIVE_INFINITY },
 ): Occurrence[] {
+  const steps = expandOccurrences(master, exceptions, options, budget);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** occurrencesOf in steps: yields now and then while a series is walked, so a caller can pause between steps. */
+export function* expandOccurrences(
+  master: IcalComponent,
+  exceptions: IcalComponent[],
+  options: ExpandOptions,
+  budget: ExpansionBudget,
+): Generator<void, Occurrence[]> {
   if (!master.hasProperty('dtstart')) throw new Error('no DTSTART');
   for (const c of [master, ...exceptions]) checkTimes(c);
   const event = new ICAL.Event(master, { exceptions });
@@ -117,6 +145,11 @@ export function occurrencesOf(
   const result: Occurrence[] = [];
   const iterator = event.iterator();
   for (let step = 0, next = iterator.next(); next && step < MAX_STEPS; step++, next = iterator.next()) {
+    if (step % STEPS_PER_YIELD === STEPS_PER_YIELD - 1) yield;
+    if (budget.steps-- <= 0) {
+      budget.cut = 'steps';
+      break;
+    }
     const original = whenOf(next, startTzid, zone);
     if (instantOfWhen(original, zone) >= horizon) break;
     const details = event.getOccurrenceDetails(next);
@@ -129,6 +162,10 @@ export function occurrencesOf(
     const over =
       'date' in (occurrence.end ?? occurrence.start) ? DateTime.fromJSDate(last).plus({ days: 1 }).toJSDate() : last;
     if (over < options.now) continue;
+    if (budget.occurrences-- <= 0) {
+      budget.cut = 'occurrences';
+      break;
+    }
     result.push({ ...occurrence, recurrenceKey: keyOf(original) });
     if (result.length >= MAX_INSTANCES) break;
   }

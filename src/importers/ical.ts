@@ -1,8 +1,9 @@
 import ICAL from 'ical.js';
 import { COUNTRY_INFO } from '../places/countries.js';
+import { CALENDAR_LIMITS, firstEvents } from './calendar-limits.js';
 import { shortDescription } from './enrich.js';
 import { readLocation } from './ical-location.js';
-import { type IcalComponent, type Occurrence, occurrencesOf } from './ical-time.js';
+import { type ExpansionBudget, expandOccurrences, type IcalComponent, type Occurrence } from './ical-time.js';
 import {
   FILE_RECORD,
   type ImportedRecord,
@@ -37,25 +38,43 @@ function urlOf(components: IcalComponent[], description: string | undefined): st
 /** Calendar names often read "Events - <group>"; the group is the organizer. */
 const calendarOrganizer = (name: string | undefined) => name?.replace(/^events?\s*[-–:]\s*/i, '').trim() || undefined;
 
+/** A feed up to this size is parsed in one go; a larger one block by block, in steps (see parseSteps). */
+const WHOLE_PARSE_CHARS = 256 * 1024;
+/** VEVENT blocks parsed between two yields of a feed parsed block by block. */
+const BLOCKS_PER_YIELD = 50;
+
 /**
- * Parses the feed; when one VEVENT has a syntax error, each VEVENT is parsed on its own (with the calendar's
- * VTIMEZONEs), so one broken block is reported instead of losing the whole feed.
+ * Parses the feed; when one VEVENT has a syntax error, or the feed is large, each VEVENT is parsed on its own (with
+ * the calendar's VTIMEZONEs), so one broken block is reported instead of losing the whole feed, and a large feed is
+ * parsed in steps.
  */
-function parseFeed(raw: string, errors: RecordError[]): IcalComponent | undefined {
+function* parseFeed(raw: string, errors: RecordError[]): Generator<void, IcalComponent | undefined> {
   const input = raw.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(input)) {
     errors.push({ record: FILE_RECORD, message: 'not an iCalendar feed (no BEGIN:VCALENDAR)' });
     return undefined;
   }
-  try {
-    const jcal = ICAL.parse(input);
-    // Concatenated calendars parse to a list; the first is the feed.
-    return new ICAL.Component(Array.isArray(jcal[0]) ? jcal[0] : jcal);
-  } catch {
-    // fall through to block-wise parsing
+  if (input.length <= WHOLE_PARSE_CHARS) {
+    try {
+      const jcal = ICAL.parse(input);
+      // Concatenated calendars parse to a list; the first is the feed.
+      return new ICAL.Component(Array.isArray(jcal[0]) ? jcal[0] : jcal);
+    } catch {
+      // fall through to block-wise parsing
+    }
   }
-  const blocks = input.match(/^BEGIN:VEVENT\r?\n[\s\S]*?^END:VEVENT\r?$/gim) ?? [];
-  const skeleton = input.replace(/^BEGIN:VEVENT\r?\n[\s\S]*?^END:VEVENT\r?\n?/gim, '');
+  const blocks: string[] = [];
+  const gaps: string[] = [];
+  const vevent = /^BEGIN:VEVENT\r?\n[\s\S]*?^END:VEVENT\r?$\n?/gim;
+  let from = 0;
+  for (let match = vevent.exec(input); match; match = vevent.exec(input)) {
+    gaps.push(input.slice(from, match.index));
+    blocks.push(match[0]);
+    from = match.index + match[0].length;
+    if (blocks.length % BLOCKS_PER_YIELD === 0) yield;
+  }
+  gaps.push(input.slice(from));
+  const skeleton = gaps.join('');
   let calendar: IcalComponent;
   try {
     calendar = new ICAL.Component(ICAL.parse(skeleton));
@@ -64,9 +83,10 @@ function parseFeed(raw: string, errors: RecordError[]): IcalComponent | undefine
     return undefined;
   }
   const head = skeleton.replace(/^END:VCALENDAR\s*$/im, '');
-  blocks.forEach((block, index) => {
+  for (const [index, block] of blocks.entries()) {
+    if (index % BLOCKS_PER_YIELD === BLOCKS_PER_YIELD - 1) yield;
     try {
-      const one = new ICAL.Component(ICAL.parse(`${head}${block}\r\nEND:VCALENDAR\r\n`));
+      const one = new ICAL.Component(ICAL.parse(`${head}${block.replace(/\r?\n?$/, '')}\r\nEND:VCALENDAR\r\n`));
       const vevent = one.getFirstSubcomponent('vevent');
       if (vevent) calendar.addSubcomponent(vevent);
     } catch (error) {
@@ -75,7 +95,7 @@ function parseFeed(raw: string, errors: RecordError[]): IcalComponent | undefine
       const label = `${summary ? `"${summary}"` : `VEVENT block #${index + 1}`}${uid ? ` (${uid})` : ''}`;
       errors.push({ record: label, message: `unreadable: ${(error as Error).message}` });
     }
-  });
+  }
   return calendar;
 }
 
@@ -143,39 +163,78 @@ function recordOf(
   };
 }
 
+/**
+ * The feed's records, yielding between steps of work (blocks parsed, rule steps walked): at most
+ * CALENDAR_LIMITS.maxEvents, its recurring series within CALENDAR_LIMITS' budget, and `cut` saying what was left out.
+ */
+function* parseSteps(input: string, options: ParseOptions): Generator<void, ParseResult> {
+  const errors: RecordError[] = [];
+  const records: ImportedRecord[] = [];
+  const calendar = yield* parseFeed(input, errors);
+  if (!calendar) return { records, errors };
+  // Floating times are local time where the event is; ch, de and at share one zone rule (CET/CEST).
+  const floatingZone = COUNTRY_INFO[options.defaultCountry ?? 'ch'].timeZone;
+  const calendarName = calendarOrganizer(text(calendar, 'x-wr-calname'));
+  const vevents = calendar.getAllSubcomponents('vevent');
+  const index = new Map(vevents.map((c, i) => [c, i]));
+  const budget: ExpansionBudget = { occurrences: CALENDAR_LIMITS.maxOccurrences, steps: CALENDAR_LIMITS.maxRuleSteps };
+  for (const [uid, series] of groupByUid(vevents)) {
+    // Overridden instances without their series stand alone.
+    const units = series.master
+      ? [{ master: series.master, exceptions: series.exceptions }]
+      : series.exceptions.map((e) => ({ master: e, exceptions: [] }));
+    for (const unit of units) {
+      if (budget.cut) break;
+      const label = labelOf(unit.master, index.get(unit.master) ?? 0);
+      try {
+        if (!text(unit.master, 'summary')) throw new Error('no SUMMARY');
+        const expand = { now: options.now, floatingZone };
+        for (const occurrence of yield* expandOccurrences(unit.master, unit.exceptions, expand, budget)) {
+          const sourceId = occurrence.recurrenceKey ? `${uid}#${occurrence.recurrenceKey}` : uid;
+          records.push(recordOf(occurrence, unit.master, sourceId, { ...options, calendarName }));
+        }
+      } catch (error) {
+        errors.push({ record: label, message: (error as Error).message });
+      }
+      yield;
+    }
+  }
+  const cuts: string[] = [];
+  if (budget.cut === 'occurrences')
+    cuts.push(`its recurring events repeat more than ${CALENDAR_LIMITS.maxOccurrences} times in all`);
+  if (budget.cut === 'steps')
+    cuts.push(`its recurrence rules take more than ${CALENDAR_LIMITS.maxRuleSteps} steps to expand`);
+  const kept = firstEvents(records, CALENDAR_LIMITS.maxEvents, options.now);
+  if (kept) cuts.push(`it has ${records.length} events, more than ${CALENDAR_LIMITS.maxEvents}`);
+  if (cuts.length === 0) return { records, errors };
+  const result = kept ?? records;
+  return { records: result, errors, cut: `cut to its first ${result.length} events: ${cuts.join('; ')}` };
+}
+
 /** RFC 5545 feeds: Meetup groups, Luma calendars, any `.ics`. See docs/operations.md, "Importing and syncing". */
 export const icalImporter: Importer = {
   format: 'ical',
   calendar: true,
   description: 'iCalendar (RFC 5545) feed: VEVENTs with time zones, recurrence and cancellations',
   parse(input: string, options: ParseOptions): ParseResult {
-    const errors: RecordError[] = [];
-    const records: ImportedRecord[] = [];
-    const calendar = parseFeed(input, errors);
-    if (!calendar) return { records, errors };
-    // Floating times are local time where the event is; ch, de and at share one zone rule (CET/CEST).
-    const floatingZone = COUNTRY_INFO[options.defaultCountry ?? 'ch'].timeZone;
-    const calendarName = calendarOrganizer(text(calendar, 'x-wr-calname'));
-    const vevents = calendar.getAllSubcomponents('vevent');
-    const index = new Map(vevents.map((c, i) => [c, i]));
-    for (const [uid, series] of groupByUid(vevents)) {
-      // Overridden instances without their series stand alone.
-      const units = series.master
-        ? [{ master: series.master, exceptions: series.exceptions }]
-        : series.exceptions.map((e) => ({ master: e, exceptions: [] }));
-      for (const unit of units) {
-        const label = labelOf(unit.master, index.get(unit.master) ?? 0);
-        try {
-          if (!text(unit.master, 'summary')) throw new Error('no SUMMARY');
-          for (const occurrence of occurrencesOf(unit.master, unit.exceptions, { now: options.now, floatingZone })) {
-            const sourceId = occurrence.recurrenceKey ? `${uid}#${occurrence.recurrenceKey}` : uid;
-            records.push(recordOf(occurrence, unit.master, sourceId, { ...options, calendarName }));
-          }
-        } catch (error) {
-          errors.push({ record: label, message: (error as Error).message });
-        }
-      }
+    const steps = parseSteps(input, options);
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
     }
-    return { records, errors };
+  },
+  async parseInSteps(input, options, pause) {
+    const steps = parseSteps(input, options);
+    let stepStarted = performance.now();
+    for (;;) {
+      const next = steps.next();
+      if (next.done) return next.value;
+      if (performance.now() - stepStarted < STEP_MS) continue;
+      await pause();
+      stepStarted = performance.now();
+    }
   },
 };
+
+/** The longest a step of parseInSteps runs before it pauses: short enough not to hold requests up. */
+const STEP_MS = 8;

@@ -97,6 +97,8 @@ export interface RecordError {
 export interface ParseResult {
   records: ImportedRecord[];
   errors: RecordError[];
+  /** Why some of the input's events were left out (a limit it went over), when they were. */
+  cut?: string;
 }
 
 export interface ParseOptions {

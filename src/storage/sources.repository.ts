@@ -14,6 +14,8 @@ export interface RunCounts {
   /** URLs (or files) the run read, and how many of them did not exist (a topic file not published yet). */
   urls?: number;
   missing?: number;
+  /** A calendar over a limit: what was left out, and why (see importers/calendar-limits.ts). */
+  cut?: string;
 }
 
 export interface SourceStatus {

@@ -4,10 +4,9 @@ import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { parseOrThrow } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { Feed } from '../importers/feeds.js';
-import { type AddressGuard, publicAddressesOnly, type Validators } from '../importers/http-reader.js';
+import { type AddressGuard, checkAddress, publicAddressesOnly } from '../importers/http-reader.js';
 import { icalImporter } from '../importers/ical.js';
-import { FILE_RECORD } from '../importers/importer.js';
-import { readInput, userAgentOf } from '../importers/registry.js';
+import type { InputError } from '../importers/input-error.js';
 import type { HostCalendar } from '../storage/calendars.repository.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
@@ -47,12 +46,18 @@ export const calendarSummarySchema = z.object({
   url: z.string().describe('The feed, as linked (webcal: read as https:)'),
   createdAt: z.string().describe('When it was linked'),
   state: z
-    .enum(['ok', 'failing', 'gone', 'not synced yet'])
-    .describe('`failing` and `gone` (404/410): its events stay as they were until it reads again'),
+    .enum(['syncing', 'ok', 'failing', 'gone', 'not synced yet'])
+    .describe(
+      '`syncing`: its first read is under way; `failing` and `gone` (404/410): its events stay as they were until it reads again',
+    ),
   lastAttempt: z.string().nullable(),
   lastSuccess: z.string().nullable().describe('The last read that worked (a 304 included)'),
   lastError: z.string().nullable(),
   failures: z.number().int().describe('Failed reads since the last success'),
+  cut: z
+    .string()
+    .nullable()
+    .describe('Set when its last read went over a limit on events: it keeps its first events, and this says why'),
   counts: countsSchema,
 });
 export type CalendarSummary = z.output<typeof calendarSummarySchema>;
@@ -70,11 +75,12 @@ export const linkedCalendarSchema = calendarSummarySchema.extend({
         restored: z.number().int(),
         skipped: z.number().int(),
         elsewhere: z.number().int(),
+        cut: z.string().optional(),
       }),
       z.object({ error: z.string() }),
     ])
     .optional()
-    .describe('What the first sync did (on linking only)'),
+    .describe('What the first sync did, when it ended before the answer (on linking only; else state `syncing`)'),
 });
 
 /** The addresses a host's calendar may lead to: public ones, and what the operator allows besides. */
@@ -89,17 +95,24 @@ function guardOf(ctx: AppContext): AddressGuard | undefined {
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
-function summaryOf(calendar: HostCalendar, state: PartState | undefined, counts: SourceCounts): CalendarSummary {
+function summaryOf(
+  calendar: HostCalendar,
+  state: PartState | undefined,
+  counts: SourceCounts,
+  reading: boolean,
+): CalendarSummary {
   const gone = state?.lastError && /answered HTTP (404|410)/.test(state.lastError);
   return {
     id: calendar.id,
     url: calendar.url,
     createdAt: calendar.createdAt.toISOString(),
-    state: !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
+    state:
+      reading && !state ? 'syncing' : !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
     lastAttempt: iso(state?.lastAttemptAt),
     lastSuccess: iso(state?.lastSuccessAt),
     lastError: state?.lastError ?? null,
     failures: state?.failures ?? 0,
+    cut: state?.lastRun?.cut ?? null,
     counts,
   };
 }
@@ -139,14 +152,61 @@ function calendarUrl(input: string): string {
   return url.toString();
 }
 
+/** How long linking waits for the first read before it answers that the read goes on: a healthy calendar is read by then. */
+const LINK_ANSWER_MS = 800;
+const FIRST_READ = 'calendar-read';
+
+/** A link's first read went wrong: the problem the host gets, naming the field. */
+function refusedLink(run: Pick<CalendarRun, 'error' | 'failedAs'>): ValidationError {
+  const message =
+    run.failedAs === 'refused'
+      ? `is refused: ${run.error}`
+      : run.failedAs === 'not-calendar'
+        ? `is not an iCal feed: ${run.error}`
+        : `could not be read: ${run.error}`;
+  return new ValidationError([{ field: 'url', message }]);
+}
+
+/** The calendar's first read, in the background under the limits of every calendar read (see CALENDAR_LIMITS). */
+function startFirstRead(ctx: AppContext, calendar: HostCalendar, host: ApiKeyRecord) {
+  return ctx.jobs.start(
+    FIRST_READ,
+    (_report, signal) =>
+      syncCalendar(ctx, targetOf(ctx, calendar, host), undefined, {
+        importer: icalImporter,
+        signal,
+        background: ctx.index !== undefined,
+      }),
+    calendar.id,
+  );
+}
+
+/** The promise's value if it settles within `ms`, else undefined (it goes on). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms === Number.POSITIVE_INFINITY) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms).unref();
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * Links an iCal feed to a host's key: read at once (public addresses only, unless the operator allows more), imported
- * as the host's own and synced from then on. Linking the same URL again answers with that calendar.
+ * Links an iCal feed to a host's key, to be imported as the host's own and synced from then on. The URL and where it
+ * leads are checked at once (public addresses only, unless the operator allows more); the first read runs in the
+ * background, and linking waits `waitMs` for it: a read that ends by then and fails unlinks the calendar again and
+ * is refused here; one still going is `syncing` in listCalendars, its outcome there once it ends. Linking the same URL
+ * again answers with that calendar.
  */
 export async function linkCalendar(
   ctx: AppContext,
   host: ApiKeyRecord,
   input: unknown,
+  options: { waitMs?: number } = {},
 ): Promise<{ calendar: CalendarSummary; created: boolean; sync?: CalendarRun }> {
   const url = calendarUrl(parseOrThrow(linkCalendarSchema, input).url);
   const linked = await ctx.calendars.linked(host.id);
@@ -158,39 +218,25 @@ export async function linkCalendar(
       'too-many-calendars',
       `This key has ${linked.length} linked calendars, the most it may have; unlink one first.`,
     );
-  let text: string;
-  let validators: Validators = {};
   try {
-    text = await readInput(url, {
-      guard: guardOf(ctx),
-      userAgent: userAgentOf(ctx.config.baseUrl),
-      timeoutMs: 15_000,
-      onValidators: (v) => {
-        validators = v;
-      },
-    });
+    await checkAddress(url, guardOf(ctx));
   } catch (error) {
-    const refused = (error as { refused?: boolean }).refused === true;
-    throw new ValidationError([
-      {
-        field: 'url',
-        message: refused ? `is refused: ${(error as Error).message}` : `could not be read: ${(error as Error).message}`,
-      },
-    ]);
+    throw refusedLink({
+      error: (error as Error).message,
+      failedAs: (error as InputError).refused ? 'refused' : undefined,
+    });
   }
-  const notCalendar = icalImporter
-    .parse(text, { now: ctx.now(), defaultCountry: host.country })
-    .errors.find((e) => e.record === FILE_RECORD);
-  if (notCalendar)
-    throw new ValidationError([{ field: 'url', message: `is not an iCal feed: ${notCalendar.message}` }]);
   const calendar = await ctx.calendars.link(host.id, url);
-  if (!calendar) return linkCalendar(ctx, host, input); // linked by a concurrent request: answer as a resend
-  const sync = await syncCalendar(ctx, targetOf(ctx, calendar, host), undefined, {
-    importer: icalImporter,
-    prefetched: { text, validators },
-  });
+  if (!calendar) return linkCalendar(ctx, host, input, options); // linked by a concurrent request: answer as a resend
+  const job = startFirstRead(ctx, calendar, host);
+  await within(job.settled, options.waitMs ?? LINK_ANSWER_MS);
+  const sync = job.state === 'done' ? job.result : undefined;
+  if (sync && (sync.outcome === 'failed' || sync.outcome === 'gone')) {
+    await ctx.calendars.unlink(calendar.id, ctx.now());
+    throw refusedLink(sync);
+  }
   const summary = (await listCalendars(ctx, host)).find((c) => c.id === calendar.id)!;
-  return { calendar: summary, created: true, sync };
+  return { calendar: summary, created: true, ...(sync ? { sync } : {}) };
 }
 
 /** The calendars a host has linked, oldest first, each with the state of its last sync. */
@@ -201,7 +247,14 @@ export async function listCalendars(ctx: AppContext, host: ApiKeyRecord): Promis
     ctx.sources.countsByCalendar(keyOwner(host.id), ctx.now()),
   ]);
   const stateOf = new Map(states.map((s) => [s.part, s]));
-  return calendars.map((c) => summaryOf(c, stateOf.get(c.id), counts.get(c.id) ?? { listed: 0, cancelled: 0 }));
+  return calendars.map((c) =>
+    summaryOf(
+      c,
+      stateOf.get(c.id),
+      counts.get(c.id) ?? { listed: 0, cancelled: 0 },
+      ctx.jobs.running(FIRST_READ, c.id) !== undefined,
+    ),
+  );
 }
 
 /** Unlinks a host's calendar and retires its upcoming events (pages stay); another key's calendar is not found. */
@@ -283,17 +336,25 @@ export interface OperatorLink {
   keyId: string;
   created: boolean;
   counts?: RunCounts;
+  /** Its first read went over a limit on events: what was left out. */
+  cut?: string;
   error?: string;
 }
 
-/** Links a calendar to a key by the key's id, as its host would (see linkCalendar). */
+/** Links a calendar to a key by the key's id, as its host would (see linkCalendar), waiting for its first read. */
 export async function linkCalendarForKey(ctx: AppContext, keyId: string, url: string): Promise<OperatorLink> {
-  const { calendar, created, sync } = await linkCalendar(ctx, await activeKey(ctx, keyId), { url });
+  const { calendar, created, sync } = await linkCalendar(
+    ctx,
+    await activeKey(ctx, keyId),
+    { url },
+    { waitMs: Number.POSITIVE_INFINITY },
+  );
   return {
     id: calendar.id,
     keyId,
     created,
     ...(sync?.report ? { counts: runCounts(sync.report) } : {}),
+    ...(sync?.cut ? { cut: sync.cut } : {}),
     ...(sync?.error ? { error: sync.error } : {}),
   };
 }

@@ -28,15 +28,17 @@ function pagedQuery(params: SearchParams, country: Scope): string {
 /** Past this wait for a turn, a read is refused at once (503 `overloaded`), not answered after its client left. */
 const MAX_TURN_WAIT_MS = 3_000;
 
-/** Who asked: `gone` says whether they have gone away (closed the connection, cancelled the tool call). */
+/** Who asked: `newcomer` when not seen lately (ranked first), `gone` once they went away (closed, cancelled). */
 export interface Asker {
+  newcomer?: boolean;
   gone?: () => boolean;
 }
 
 /**
- * Any query of the shared grammar (docs/contract.md, Reading: the query grammar): ranked events with reasons, how the prompt was understood, and the
- * next page's cursor. Ranking takes its turn among reads (`ctx.turns`) so writes and cached reads are not held up; a
- * read whose asker has gone is not ranked (`client-gone`), one facing too long a queue is refused (`overloaded`).
+ * Any query of the shared grammar (docs/contract.md, Reading: the query grammar): ranked events with reasons, how
+ * the prompt was understood, and the next page's cursor. Ranking takes its turn among reads (`ctx.turns`, a
+ * newcomer's before a crowd's) so writes and cached reads are not held up; a read whose asker has gone is not ranked
+ * (`client-gone`), one facing too long a queue is refused (`overloaded`).
  */
 export async function searchEvents(
   ctx: ServingContext,
@@ -48,10 +50,14 @@ export async function searchEvents(
     ? decodeCursor(ctx.cursorSecret, pagedQuery(params, params.country), params.cursor)
     : undefined;
   const result = await ctx.turns
-    .run(() => {
-      if (asker.gone?.()) throw new ServiceError('client-gone');
-      return search(readIndex(ctx), params, ctx.now(), page);
-    }, MAX_TURN_WAIT_MS)
+    .run(
+      () => {
+        if (asker.gone?.()) throw new ServiceError('client-gone');
+        return search(readIndex(ctx), params, ctx.now(), page);
+      },
+      MAX_TURN_WAIT_MS,
+      asker.newcomer,
+    )
     .catch((error: unknown) => {
       if (!(error instanceof QueueTooLong)) throw error;
       const retryAfter = Math.min(30, Math.ceil(error.waitMs / 1000));

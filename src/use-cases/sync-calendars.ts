@@ -1,11 +1,12 @@
 import type { Owner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
+import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
 import type { AddressGuard, Validators } from '../importers/http-reader.js';
 import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } from '../importers/importer.js';
 import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import { type PartState, validatorsOf } from '../storage/source-parts.repository.js';
-import { emptyReport, type ImportReport, runCounts, storeRecords } from './import-records.js';
+import { backgroundPacer, emptyReport, type ImportReport, runCounts, storeRecords } from './import-records.js';
 import { retireByExternalIds } from './store-many.js';
 
 /** One calendar to sync: where it is, whose its events are, and what it does not say of itself. */
@@ -44,13 +45,17 @@ export interface CalendarRun {
   outcome: CalendarOutcome;
   /** Why it failed or is gone; its events are as they were. */
   error?: string;
+  /** Failed as its address was refused (a private network), or as what it served is not a calendar. */
+  failedAs?: 'refused' | 'not-calendar';
   report?: ImportReport;
+  /** The calendar went over a limit on events: it keeps its first events, and this says why. */
+  cut?: string;
   /** A valid calendar without events, and how many reads in a row found it so (see EMPTY_READS_TO_RETIRE). */
   empty?: number;
 }
 
 export interface CalendarSyncOptions {
-  importer: Pick<Importer, 'format' | 'parse' | 'worldwide'>;
+  importer: Pick<Importer, 'format' | 'parse' | 'parseInSteps' | 'worldwide'>;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** In a serving process: store so that reads go on (see ImportOptions.background). */
@@ -122,18 +127,23 @@ export async function syncCalendar(
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const gone = (error as { notFound?: boolean }).notFound === true;
-    return record({ target, outcome: gone ? 'gone' : 'failed', error: (error as Error).message });
+    const refused = (error as { refused?: boolean }).refused === true;
+    const message = (error as Error).message;
+    return record({
+      target,
+      outcome: gone ? 'gone' : 'failed',
+      error: message,
+      ...(refused ? { failedAs: 'refused' } : {}),
+    });
   }
   const { text } = read;
   // Unchanged is no news, unless the calendar was empty: then it is one more empty read.
   if (text === undefined && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
 
-  const parsed =
-    text === undefined
-      ? { records: [], errors: [] }
-      : options.importer.parse(text, { now: at, defaultCountry: target.country, inputName: target.url });
+  const parsed = text === undefined ? { records: [], errors: [] } : await parseCalendar(text, target, at, options);
   const broken = unusable(parsed);
-  if (broken) return record({ target, outcome: 'failed', error: `not an iCalendar feed: ${broken}` });
+  if (broken)
+    return record({ target, outcome: 'failed', error: `not an iCalendar feed: ${broken}`, failedAs: 'not-calendar' });
   const empty = parsed.records.length === 0 ? (prior?.emptyReads ?? 0) + 1 : 0;
   const report = await storeCalendar(ctx, target, parsed, empty, options);
   const validators =
@@ -141,9 +151,22 @@ export async function syncCalendar(
       ? { etag: prior?.etag ?? undefined, lastModified: prior?.lastModified ?? undefined }
       : read.validators;
   return record(
-    { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}) },
-    { ...validators, emptyReads: empty, counts: runCounts(report) },
+    { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}), ...(parsed.cut ? { cut: parsed.cut } : {}) },
+    { ...validators, emptyReads: empty, counts: { ...runCounts(report), ...(parsed.cut ? { cut: parsed.cut } : {}) } },
   );
+}
+
+/** In a serving process, a large calendar is parsed in steps that leave the event loop to requests in between. */
+function parseCalendar(
+  text: string,
+  target: CalendarTarget,
+  at: Date,
+  options: CalendarSyncOptions,
+): Promise<ParseResult> | ParseResult {
+  const parseOptions = { now: at, defaultCountry: target.country, inputName: target.url };
+  const { importer } = options;
+  if (options.background && importer.parseInSteps) return importer.parseInSteps(text, parseOptions, backgroundPacer());
+  return importer.parse(text, parseOptions);
 }
 
 /** The calendar's text, or undefined when unchanged since the prior read; with the validators it answered. */
@@ -162,7 +185,8 @@ async function readCalendar(
   const text =
     options.prefetched?.text ??
     (await readInput(target.url, {
-      timeoutMs: options.timeoutMs,
+      timeoutMs: options.timeoutMs ?? ctx.config.calendars.readTimeoutMs,
+      maxBytes: CALENDAR_LIMITS.maxBytes,
       signal: options.signal,
       guard: target.guard,
       userAgent: userAgentOf(ctx.config.baseUrl),
@@ -213,10 +237,11 @@ export async function syncCalendars(
     for (const state of await ctx.sourceParts.list(source)) priors.set(`${state.source}\n${state.part}`, state);
   const runs: CalendarRun[] = new Array(targets.length);
   const inTurn = oneAtATime();
+  const order = hostsInTurn(targets);
   let next = 0;
   const worker = async () => {
-    while (next < targets.length && !options.signal?.aborted) {
-      const i = next++;
+    while (next < order.length && !options.signal?.aborted) {
+      const i = order[next++]!;
       const target = targets[i]!;
       runs[i] = await syncCalendar(ctx, target, priors.get(`${target.source}\n${target.part}`), { ...options, inTurn });
       options.onDone?.(runs[i]!);
@@ -225,6 +250,30 @@ export async function syncCalendars(
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
   if (options.signal?.aborted) throw new Error('the sync was stopped');
   return runs;
+}
+
+/**
+ * The order calendars are read in: one of each host in turn, so the readers go to different hosts and one slow host's
+ * calendars hold up at most their own share of them.
+ */
+function hostsInTurn(targets: readonly CalendarTarget[]): number[] {
+  const byHost = new Map<string, number[]>();
+  targets.forEach((target, i) => {
+    let host: string;
+    try {
+      host = new URL(target.url.replace(/^webcal:/i, 'https:')).host;
+    } catch {
+      host = target.url;
+    }
+    const list = byHost.get(host);
+    if (list) list.push(i);
+    else byHost.set(host, [i]);
+  });
+  const lists = [...byHost.values()];
+  const order: number[] = [];
+  for (let round = 0; order.length < targets.length; round++)
+    for (const list of lists) if (round < list.length) order.push(list[round]!);
+  return order;
 }
 
 /** The counts of several calendars' imports as one report. */

@@ -1,8 +1,9 @@
 import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
-import { type Feed, FeedsFileError, loadFeeds } from '../importers/feeds.js';
+import { type Feed, FeedsFileError, isEnabled, loadFeeds } from '../importers/feeds.js';
+import type { Job } from '../runtime/jobs.js';
 import { syncLinkedCalendars } from './calendars.js';
-import { runSync, type SyncOptions, type SyncResult, syncedFields } from './sync-feeds.js';
+import { runSync, type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
 
 /** Every enabled feed in turn, then the calendars hosts linked (when there are any): what an operator's sync does. */
 export async function syncAll(
@@ -27,19 +28,52 @@ export function logFailingCalendars(ctx: AppContext, result: SyncResult, fields:
   }
 }
 
+const OPERATOR_SYNC = 'sync';
+
 /**
- * Syncs the feeds of the configured feeds file as it is now (an operator may have edited it since start-up), each
- * enabled one in turn, and the linked calendars: what `POST /api/admin/sync` does.
+ * Starts what `POST /api/admin/sync` does in the background and returns its run at once (the run under way, when
+ * there is one: runs do not pile up). The feeds file is read first, so a broken one is refused here (`bad-request`).
+ * The run's progress and results are readable by its id (see syncRun) while the service runs.
  */
-export function syncConfiguredFeeds(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult[]> {
+export async function startSync(ctx: AppContext): Promise<{ run: Job<SyncResult[]>; started: boolean }> {
+  const running = ctx.jobs.running(OPERATOR_SYNC) as Job<SyncResult[]> | undefined;
+  if (running) return { run: running, started: false };
   const { path, named } = ctx.config.feedsFile;
-  return syncFeedsFile(ctx, path, { optional: !named, via: 'admin-api', ...options });
+  const feeds = (await readFeedsFile(path, !named)).filter(isEnabled);
+  const run = ctx.jobs.start(OPERATOR_SYNC, async (report, signal) => {
+    report({ feeds: feeds.length, feedsDone: 0, linkedCalendars: 'waiting' });
+    const results: SyncResult[] = [];
+    const options: SyncOptions = { background: true, signal };
+    for (const feed of feeds) {
+      results.push(await syncFeed(ctx, feed, options));
+      report({ feedsDone: results.length });
+    }
+    report({ linkedCalendars: 'syncing' });
+    const linked = await syncLinkedCalendars(ctx, options);
+    report({ linkedCalendars: linked.urls });
+    const all = linked.urls > 0 ? [...results, linked] : results;
+    logOperatorRuns(ctx, all, 'admin-api');
+    return all;
+  });
+  return { run, started: true };
+}
+
+/** An operator's sync run by its id, or `not-found` (an unknown id, or one this process has forgotten). */
+export function syncRun(ctx: AppContext, id: string): Job<SyncResult[]> {
+  const run = ctx.jobs.get(id);
+  if (!run || run.kind !== OPERATOR_SYNC) throw new ServiceError('not-found', `No sync run “${id}” on this node.`);
+  return run as Job<SyncResult[]>;
+}
+
+async function readFeedsFile(path: string, optional: boolean): Promise<Feed[]> {
+  return loadFeeds(path, { optional }).catch((error: unknown) => {
+    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
+  });
 }
 
 /**
- * Syncs the feeds of a feeds file and the linked calendars in a serving process, for an operator: through the admin
- * API, or `tech-events sync` asking the running service. Each run is logged as the schedule logs its runs, marked as
- * asked for by the operator.
+ * Syncs the feeds of a feeds file and the linked calendars in a serving process, for an operator: `tech-events sync`
+ * asking the running service. Each run is logged as the schedule logs its runs, marked as asked for by the operator.
  */
 export async function syncFeedsFile(
   ctx: AppContext,
@@ -47,10 +81,13 @@ export async function syncFeedsFile(
   options: SyncOptions & { optional?: boolean; via: string },
 ): Promise<SyncResult[]> {
   const { optional, via, ...syncOptions } = options;
-  const feeds = await loadFeeds(path, { optional }).catch((error: unknown) => {
-    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
-  });
+  const feeds = await readFeedsFile(path, optional ?? false);
   const results = await syncAll(ctx, feeds, { background: true, ...syncOptions });
+  logOperatorRuns(ctx, results, via);
+  return results;
+}
+
+function logOperatorRuns(ctx: AppContext, results: SyncResult[], via: string): void {
   for (const result of results) {
     const source = result.feed.source;
     if (result.error !== undefined) {
@@ -64,5 +101,4 @@ export async function syncFeedsFile(
     for (const s of result.report!.skipped) ctx.logger.warn({ source, record: s.record }, `skipped: ${s.message}`);
     logFailingCalendars(ctx, result, { by: 'operator', via });
   }
-  return results;
 }

@@ -36,3 +36,21 @@ export async function allEvents<E = any>(url: string, init: { key?: string } = {
   }
   return events;
 }
+
+/**
+ * POST /api/admin/sync and the run's outcome: the 202 that starts it (or the problem that refuses it), then its
+ * GET /api/admin/sync/<id> until it has ended.
+ */
+export async function adminSync<T = any>(
+  base: string,
+  token: string,
+): Promise<{ started: Response; run: Response<T> }> {
+  const started = await request(`${base}/api/admin/sync`, { method: 'POST', key: token });
+  if (started.status !== 202) return { started, run: started };
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const run = await request(`${base}/api/admin/sync/${started.body.id}`, { key: token });
+    if (run.status !== 200 || run.body.state !== 'running' || Date.now() > until) return { started, run };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

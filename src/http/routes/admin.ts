@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import { parseOrThrow } from '../../catalogue/submission.js';
 import type { ServingContext } from '../../context.js';
+import type { Job } from '../../runtime/jobs.js';
 import { issueKey, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../../use-cases/keys.js';
 import type { SyncResult } from '../../use-cases/sync-feeds.js';
-import { syncConfiguredFeeds } from '../../use-cases/sync-now.js';
+import { startSync, syncRun } from '../../use-cases/sync-now.js';
 import { bearerToken } from '../authenticate.js';
 
 /**
@@ -27,11 +28,21 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
     return { ...summary, key };
   });
 
-  /** Syncs every feed of the feeds file now (as the timer does) and answers with what each changed. */
-  app.post('/api/admin/sync', async (request) => {
+  /**
+   * Starts a sync of every feed of the feeds file and the linked calendars (as the timer does), answering at once
+   * with the run (the one under way, if any); GET /api/admin/sync/<id> says how it goes and what each feed changed.
+   */
+  app.post('/api/admin/sync', async (request, reply) => {
     requireAdmin(request);
-    const results = await syncConfiguredFeeds(ctx);
-    return { feeds: results.map(feedRunView) };
+    const { run } = await startSync(ctx);
+    const href = `${ctx.config.baseUrl}/api/admin/sync/${run.id}`;
+    reply.status(202).header('Location', href);
+    return syncRunView(run);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/admin/sync/:id', async (request) => {
+    requireAdmin(request);
+    return syncRunView(syncRun(ctx, request.params.id));
   });
 
   app.post<{ Params: { id: string } }>('/api/admin/keys/:id/revoke', async (request) => {
@@ -60,6 +71,19 @@ function adminCheck(adminToken: string | undefined): (request: FastifyRequest) =
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
       throw new ServiceError('invalid-key', 'The admin token is not valid.');
     }
+  };
+}
+
+/** A sync run as the admin API answers it: its state, progress, and once done what each feed changed. */
+function syncRunView(run: Job<SyncResult[]>) {
+  return {
+    id: run.id,
+    state: run.state,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    progress: run.progress,
+    ...(run.result ? { feeds: run.result.map(feedRunView) } : {}),
+    ...(run.error !== undefined ? { error: run.error } : {}),
   };
 }
 

@@ -10,11 +10,13 @@ export function registerCalendarLinkRoutes(app: FastifyInstance, ctx: ServingCon
   app.post('/api/calendars', async (request, reply) => {
     const host = await requireHost(ctx, bearerToken(request));
     const { calendar, created, sync } = await linkCalendar(ctx, host, request.body ?? {});
-    if (created) reply.status(201).header('Location', `${ctx.config.baseUrl}/api/calendars/${calendar.id}`);
+    // Linked now: 201 once its first read is done, 202 while it goes on (GET /api/calendars shows how it ends).
+    if (created)
+      reply.status(sync ? 201 : 202).header('Location', `${ctx.config.baseUrl}/api/calendars/${calendar.id}`);
     return {
       ...calendar,
       created,
-      ...(sync?.report ? { sync: runCounts(sync.report) } : {}),
+      ...(sync?.report ? { sync: { ...runCounts(sync.report), ...(sync.cut ? { cut: sync.cut } : {}) } } : {}),
       ...(sync?.error ? { sync: { error: sync.error } } : {}),
     };
   });

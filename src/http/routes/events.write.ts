@@ -13,7 +13,7 @@ import { ItemAllowance } from '../limits.js';
 import { problemBody } from '../problem.js';
 
 /** A batch of up to 1,000 events: a platform's listings, a few kilobytes each. */
-const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
+export const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
 
 /** POST /api/events (create, update, cancel, restore), POST /api/events/batch and DELETE /api/events (cancel). */
 export function registerEventWriteRoutes(app: FastifyInstance, ctx: ServingContext): void {

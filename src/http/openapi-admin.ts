@@ -1,0 +1,97 @@
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+const bearer = [{ bearerAuth: [] }];
+const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
+
+/** The paths of /api/admin: keys and syncs, with ADMIN_TOKEN. */
+export const adminPaths = {
+  '/api/admin/keys': {
+    get: {
+      summary: 'List host keys (admin; enabled by ADMIN_TOKEN)',
+      security: bearer,
+      responses: { 200: { description: 'Keys, without secrets' }, 401: problem('Bad admin token') },
+    },
+    post: {
+      summary: 'Create a host key (admin); the response holds the only copy of the key',
+      security: bearer,
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateKey' } } },
+      },
+      responses: {
+        201: { description: 'The new key' },
+        401: problem('Bad admin token'),
+        422: problem('Invalid fields'),
+      },
+    },
+  },
+  '/api/admin/keys/{id}/revoke': {
+    post: {
+      summary: 'Revoke a host key (admin)',
+      security: bearer,
+      parameters: [ID_IN_PATH],
+      responses: { 200: { description: 'The revoked key' }, 404: problem('Unknown key') },
+    },
+  },
+  '/api/admin/keys/{id}/rotate': {
+    post: {
+      summary: 'Give a host key a new secret (admin); the response holds the only copy of the new key',
+      description:
+        'The key keeps its id, so its events, externalIds and RSVPs stay with it. The old secret stops working ' +
+        'at once, or, with `grace`, at `previousSecretExpiresAt`. Rotating again during a grace period ends it: ' +
+        'the oldest secret stops at once, the one being replaced gets the new grace period.',
+      security: bearer,
+      parameters: [ID_IN_PATH],
+      requestBody: {
+        required: false,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/RotateKey' } } },
+      },
+      responses: {
+        200: { description: 'The key with its new secret (`key`) and `previousSecretExpiresAt`' },
+        401: problem('Bad admin token'),
+        404: problem('Unknown key'),
+        409: problem('The key is revoked (`key-revoked`)'),
+        422: problem('Invalid grace period'),
+      },
+    },
+  },
+  '/api/admin/sync': {
+    post: {
+      summary:
+        'Start a sync of every enabled feed of the feeds file and the linked calendars, as the timer does (admin)',
+      description:
+        'Reads the feeds file as it is now and answers at once with the run (the one under way, if any; runs do ' +
+        'not pile up); the sync goes on in steps that leave the service to its readers, each calendar under its ' +
+        'own deadline. Follow `Location` (GET /api/admin/sync/{id}) for its progress and results.',
+      security: bearer,
+      responses: {
+        202: {
+          description:
+            '{id, state: running|done|failed, startedAt, finishedAt, progress}; `Location` is the run’s address',
+        },
+        400: problem('The feeds file is not valid'),
+        401: problem('Bad admin token'),
+      },
+    },
+  },
+  '/api/admin/sync/{id}': {
+    get: {
+      summary: 'A sync run: its state and progress, and once done what each feed changed (admin)',
+      description: 'Runs are kept in the node that ran them, the last hundred, until it restarts.',
+      security: bearer,
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        200: {
+          description:
+            '{id, state, startedAt, finishedAt, progress: {feeds, feedsDone, linkedCalendars}, feeds: [{source, ' +
+            'created, updated, unchanged, cancelled, restored, skipped, failingCalendars?} | {source, error}] ' +
+            'once done, error if it failed}',
+        },
+        401: problem('Bad admin token'),
+        404: problem('No such run on this node'),
+      },
+    },
+  },
+};
