@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { DateTime } from 'luxon';
 import type { EventContent } from '../src/catalogue/event.js';
-import { meetupCalendar } from '../src/demo/calendars.js';
+import { MEETUP_HEADERS, meetupCalendar } from '../src/demo/calendars.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
 import { percentile } from './percentile.js';
@@ -205,8 +205,9 @@ export async function visibilityLag(
 }
 
 /**
- * A stand-in for meetup.com on loopback: `groups` calendars of `events` demo meetups each, shaped like Meetup's
- * export, with ETags. What a sync of many calendars reads, without the network.
+ * A stand-in for meetup.com on loopback: `groups` calendars of `events` demo meetups each, shaped and served as
+ * Meetup's export is in 2026 (no place in the events, no validators). What a sync of many calendars reads, without
+ * the network.
  */
 export async function startCalendarHost(
   groups: number,
@@ -224,10 +225,6 @@ export async function startCalendarHost(
           id: `${g * 100 + e}`,
           title: `${['AI', 'Kubernetes', 'Rust', 'Data', 'Security'][g % 5]} Meetup Berlin #${g}-${e}`,
           start: start.toFormat("yyyy-MM-dd'T'HH:mm"),
-          venue: 'Factory',
-          address: 'Rheinsberger Str. 76, 10115 Berlin',
-          lat: 52.5373,
-          lng: 13.3946,
         };
       });
       return [`/g/${id}/events/ical/`, meetupCalendar({ id, name: `Bench Group ${g}`, zone: 'Europe/Berlin' }, list)];
@@ -236,7 +233,7 @@ export async function startCalendarHost(
   const server = createServer((req, res) => {
     const body = bodies.get(req.url ?? '');
     if (!body) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' }).end(body);
+    res.writeHead(200, MEETUP_HEADERS).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

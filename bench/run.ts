@@ -319,7 +319,7 @@ async function calendarsSync(base: string, port: number, url: string): Promise<s
   writeFileSync(
     feedsFileOf(port),
     JSON.stringify([
-      { source: 'bench-calendars', format: 'ical', country: 'de', url: host.template, each: { group: host.ids } },
+      { source: 'bench-calendars', format: 'ical', country: 'de', url: host.template, each: { group: host.ids.map((id) => ({ id, city: 'Berlin' })) } },
     ]),
   );
   try {

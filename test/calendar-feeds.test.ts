@@ -112,7 +112,7 @@ function calendarHost(groups: Group[]) {
   const requests: { path: string; at: number; headers: IncomingMessage['headers']; status: number }[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  const render = (g: Group) => meetupCalendar({ id: g.id, name: g.name }, g.events);
+  const render = (g: Group) => meetupCalendar({ id: g.id, name: g.name }, g.events, { shape: 'legacy' });
   for (const g of groups) bodies.set(`/meetup/${g.id}/events/ical/`, render(g));
   bodies.set('/google/rust.ics', readFileSync(new URL('google-community.ics', FIXTURES), 'utf8'));
   bodies.set('/luma/ai-founders.ics', readFileSync(new URL('luma-calendar.ics', FIXTURES), 'utf8'));

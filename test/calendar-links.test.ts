@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 const NOW = '2026-11-26T10:00:00Z';
 const ADMIN = 'calendar-links-admin';
 
-/** A host's own calendar, as its Meetup group publishes it. */
+/** A host's own calendar, as Meetup's older export published it (with LOCATION and GEO). */
 function hostCalendar() {
   const events: DemoMeetupEvent[] = [
     {
@@ -43,11 +43,11 @@ function hostCalendar() {
     if (path.startsWith('/group/'))
       return res
         .writeHead(200, { 'content-type': 'text/calendar' })
-        .end(meetupCalendar({ id: 'zurich-data', name: 'Zürich Data' }, events));
+        .end(meetupCalendar({ id: 'zurich-data', name: 'Zürich Data' }, events, { shape: 'legacy' }));
     if (path.startsWith('/other/'))
       return res
         .writeHead(200, { 'content-type': 'text/calendar' })
-        .end(meetupCalendar({ id: path.slice(7, 12), name: 'Other' }, []));
+        .end(meetupCalendar({ id: path.slice(7, 12), name: 'Other' }, [], { shape: 'legacy' }));
     if (path === '/page')
       return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Events</title>');
     if (path === '/redirect-inside')

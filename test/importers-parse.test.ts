@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { icalImporter } from '../src/importers/ical.js';
-import { readLocation } from '../src/importers/ical-location.js';
+import { readEventPlace, readLocation } from '../src/importers/ical-location.js';
 import { MAX_INSTANCES } from '../src/importers/ical-time.js';
 import type { ImportedRecord } from '../src/importers/importer.js';
 import { jsonlImporter } from '../src/importers/jsonl.js';
@@ -150,7 +151,7 @@ describe('iCal LOCATION', () => {
     ['Online event', 'online', undefined],
     ['https://zoom.us/j/123', 'online', undefined],
     ['Microsoft Teams Meeting', 'online', undefined],
-    ['', 'online', undefined],
+    ['', undefined, undefined],
   ])('%s → %s %s', (location, format, city) => {
     const info = readLocation(location, false, 'ch');
     expect(info.format).toBe(format);
@@ -159,6 +160,111 @@ describe('iCal LOCATION', () => {
 
   it('an empty LOCATION with a GEO point is in person', () => {
     expect(readLocation('', true, 'ch').format).toBe('in_person');
+  });
+});
+
+describe('Meetup’s export as served in 2026 (no LOCATION, no GEO)', () => {
+  // A recorded response, byte for byte: test/fixtures/calendars/meetup-2026/README.md says where it is from.
+  const captured = readFileSync(
+    new URL('./fixtures/calendars/meetup-2026/placecal-2026-01-28.ics', import.meta.url),
+    'utf8',
+  );
+
+  it('reads every event of the captured feed; none says where it is, so none is online or placed', () => {
+    const { records, errors } = icalImporter.parse(captured, { now: new Date('2026-01-28T11:37:13Z') });
+    expect(errors).toEqual([]);
+    expect(records).toHaveLength(8);
+    for (const record of records) {
+      // "📍 Location: Address sent by PM" is no place, and nothing says online: the calendar's city stands in.
+      expect(record).toMatchObject({
+        placeFrom: 'calendar',
+        organizer: 'London Bisexual Women Games, Snacks & Wine Group',
+      });
+      expect(record.format).toBeUndefined();
+      expect(record.city).toBeUndefined();
+      expect(record.venue).toBeUndefined();
+      expect(record.url).toMatch(/^https:\/\/www\.meetup\.com\/london-bisexual-women-games-wine-group\/events\/\d+\/$/);
+    }
+    // Local times of the group's zone (Europe/London, GMT in January).
+    expect(records[0]!.start).toEqual({ instant: new Date('2026-01-30T19:00:00Z') });
+  });
+
+  it('gives the same digest to the same calendar served at another time (DTSTAMP), another to a changed one', () => {
+    const later = captured.replaceAll('DTSTAMP:20260128T113713Z', 'DTSTAMP:20260129T080000Z');
+    expect(later).not.toBe(captured);
+    expect(icalImporter.digest!(later)).toBe(icalImporter.digest!(captured));
+    const moved = captured.replace(
+      'DTSTART;TZID=Europe/London:20260130T190000',
+      'DTSTART;TZID=Europe/London:20260130T193000',
+    );
+    expect(icalImporter.digest!(moved)).not.toBe(icalImporter.digest!(captured));
+  });
+
+  it.each([
+    [
+      'a labelled line with an address',
+      'Rust Meetup',
+      'Group\n**Talks**\n📍 Ort: Impact Hub, Sihlquai 131, 8005 Zürich',
+      'in_person',
+      'Zürich',
+      'description',
+    ],
+    [
+      'a labelled venue in a town',
+      'Rust Meetup',
+      'Group\nLocation: Impact Hub Zürich',
+      'in_person',
+      'Zürich',
+      'description',
+    ],
+    [
+      'an address with a postcode',
+      'Rust Meetup',
+      'Group\nWe meet at Sihlquai 131, 8005 Zürich, 2nd floor',
+      'in_person',
+      'Zürich',
+      'description',
+    ],
+    [
+      'a French label, the venue’s town before the street’s',
+      'Meetup',
+      'Groupe\nLieu : Impact Hub Lausanne, Rue de Genève 77',
+      'in_person',
+      'Lausanne',
+      'description',
+    ],
+    ['a title that says online', 'Online: Rust Meetup', 'Group\nJoin us', 'online', undefined, 'event'],
+    ['a meeting link', 'Rust Meetup', 'Group\nJoin: https://zoom.us/j/12345', 'online', undefined, 'event'],
+    [
+      'both said',
+      'Rust Meetup',
+      'Group\nThis event is hybrid.\nLocation: Impact Hub, Sihlquai 131, 8005 Zürich',
+      'hybrid',
+      'Zürich',
+      'description',
+    ],
+    [
+      'no place, a passing “online” and a chat link',
+      'Rust Meetup',
+      'Group\nLocation: TBA\nRSVP online, join our Discord https://discord.gg/x',
+      undefined,
+      undefined,
+      'calendar',
+    ],
+    [
+      'a label naming a village’s word',
+      'Games Night',
+      'Group\n📍 Location: Sent by PM',
+      undefined,
+      undefined,
+      'calendar',
+    ],
+    ['remote as a subject', 'Remote Work Meetup', 'Group\nTalks about remote teams', undefined, undefined, 'calendar'],
+  ])('%s', (_case, title, description, format, city, from) => {
+    const place = readEventPlace({ location: undefined, hasGeo: false, title, description, preferred: 'ch' });
+    expect(place).toMatchObject({ from });
+    expect(place.format).toBe(format);
+    expect(place.city).toBe(city);
   });
 });
 

@@ -8,11 +8,13 @@ export interface DemoMeetupEvent {
   /** Local wall-clock start in the group's zone, `YYYY-MM-DDTHH:mm`. */
   start: string;
   hours?: number;
+  /** The older export's LOCATION is `<venue>, <address>`, with GEO; the 2026 export has neither. */
   venue?: string;
-  /** "Sihlquai 131, 8005 Zürich": LOCATION is `<venue>, <address>`. */
+  /** "Sihlquai 131, 8005 Zürich". */
   address?: string;
   lat?: number;
   lng?: number;
+  /** What the host wrote (markdown-like); the 2026 export puts the group's name on the line before it. */
   description?: string;
   cancelled?: boolean;
 }
@@ -43,10 +45,11 @@ function fold(line: string): string {
 const local = (iso: string, zone: string) => DateTime.fromISO(iso, { zone });
 const icalLocal = (t: DateTime) => t.toFormat("yyyyMMdd'T'HHmmss");
 
-/** The VTIMEZONE Meetup's export carries for Central European zones. */
-const vtimezone = (zone: string) => [
+/** The VTIMEZONE Meetup's export carries for Central European zones (with TZURL in 2026's). */
+const vtimezone = (zone: string, tzurl: boolean) => [
   'BEGIN:VTIMEZONE',
   `TZID:${zone}`,
+  ...(tzurl ? [`TZURL:http://tzurl.org/zoneinfo-outlook/${zone}`] : []),
   `X-LIC-LOCATION:${zone}`,
   'BEGIN:DAYLIGHT',
   'TZOFFSETFROM:+0100',
@@ -65,13 +68,76 @@ const vtimezone = (zone: string) => [
   'END:VTIMEZONE',
 ];
 
+/** The response headers of Meetup's group export as served in 2026: no ETag, no Last-Modified, never cached. */
+export const MEETUP_HEADERS = {
+  'content-type': 'text/calendar',
+  'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate',
+} as const;
+
+export interface MeetupCalendarOptions {
+  /**
+   * `2026` (the default): Meetup's export as served in 2026 — no LOCATION, GEO, ORGANIZER or CATEGORIES, the group's
+   * name as NAME and X-WR-CALNAME (test/fixtures/calendars/meetup-2026/README.md cites the captures). `legacy`: the
+   * older export with LOCATION, GEO and ORGANIZER, which other producers of iCal still write.
+   */
+  shape?: '2026' | 'legacy';
+  /** DTSTAMP: Meetup writes the time of the request. */
+  stamp?: string;
+}
+
 /**
- * A calendar shaped like a Meetup group's iCal export (`https://www.meetup.com/<group>/events/ical/`): a VTIMEZONE,
- * `DTSTART;TZID=`, `GEO`, `URL`, `STATUS`, the group as the calendar's name. For tests and the benchmark: never the
- * network.
+ * A calendar shaped like a Meetup group's iCal export (`https://www.meetup.com/<group>/events/ical/`). For tests and
+ * the benchmark: never the network.
  */
-export function meetupCalendar(group: DemoMeetupGroup, events: readonly DemoMeetupEvent[], stamp = '20261101T090000Z') {
+export function meetupCalendar(
+  group: DemoMeetupGroup,
+  events: readonly DemoMeetupEvent[],
+  options: MeetupCalendarOptions = {},
+): string {
   const zone = group.zone ?? 'Europe/Zurich';
+  const stamp = options.stamp ?? '20261101T090000Z';
+  if (options.shape === 'legacy') return legacyCalendar(group, events, zone, stamp);
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Meetup//Meetup Calendar 1.0//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    // As captured: the name unescaped here, escaped where it is repeated at the end.
+    `NAME:${group.name}`,
+    `X-WR-CALNAME:${group.name}`,
+    ...vtimezone(zone, true),
+  ];
+  for (const e of events) {
+    const start = local(e.start, zone);
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:event_${e.id}@meetup.com`,
+      'SEQUENCE:1',
+      `DTSTAMP:${stamp}`,
+      `DTSTART;TZID=${zone}:${icalLocal(start)}`,
+      `DTEND;TZID=${zone}:${icalLocal(start.plus({ hours: e.hours ?? 2.5 }))}`,
+      `SUMMARY:${icalText(e.title)}`,
+      `DESCRIPTION:${icalText(`${group.name}\n${e.description ?? 'Talks and drinks.'}`)}`,
+      `URL;VALUE=URI:https://www.meetup.com/${group.id}/events/${e.id}/`,
+      `STATUS:${e.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
+      'CREATED:20260105T101500Z',
+      'LAST-MODIFIED:20260105T101500Z',
+      'CLASS:PUBLIC',
+      'END:VEVENT',
+    );
+  }
+  lines.push(
+    `X-ORIGINAL-URL:https://www.meetup.com/${group.id}/events/ical/`,
+    `X-WR-CALNAME:${icalText(group.name)}`,
+    'END:VCALENDAR',
+  );
+  // As captured: no line break after END:VCALENDAR.
+  return lines.map(fold).join('\r\n');
+}
+
+/** The older export: LOCATION as `<venue>, <address>`, GEO, ORGANIZER, the link in the description. */
+function legacyCalendar(group: DemoMeetupGroup, events: readonly DemoMeetupEvent[], zone: string, stamp: string) {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -80,7 +146,7 @@ export function meetupCalendar(group: DemoMeetupGroup, events: readonly DemoMeet
     'METHOD:PUBLISH',
     `X-ORIGINAL-URL:https://www.meetup.com/${group.id}/events/ical/`,
     `X-WR-CALNAME:Events - ${icalText(group.name)}`,
-    ...vtimezone(zone),
+    ...vtimezone(zone, false),
   ];
   for (const e of events) {
     const start = local(e.start, zone);

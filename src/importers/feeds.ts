@@ -68,6 +68,7 @@ const feedSchema = z
       )
       .optional(),
     worldwide: z.boolean().optional(),
+    window: z.number().int().min(1).max(1000).optional(),
     years: z.number().int().min(1).max(5).optional(),
     country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
     licence: z.string().trim().min(1).max(100).optional(),

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import { CALENDAR_LIMITS, firstEvents } from './calendar-limits.js';
 import { shortDescription } from './enrich.js';
-import { readLocation } from './ical-location.js';
+import { readEventPlace } from './ical-location.js';
 import { type ExpansionBudget, expandOccurrences, type IcalComponent, type Occurrence } from './ical-time.js';
 import {
   FILE_RECORD,
@@ -142,7 +143,13 @@ function recordOf(
   const description = text(item, 'description');
   const geo = item.getFirstPropertyValue('geo') as [number, number] | null;
   const hasGeo = Array.isArray(geo) && geo.every(Number.isFinite);
-  const place = readLocation(text(item, 'location'), hasGeo, context.defaultCountry);
+  const place = readEventPlace({
+    location: text(item, 'location'),
+    hasGeo,
+    title,
+    description,
+    preferred: context.defaultCountry,
+  });
   const status = (text(item, 'status') ?? text(master, 'status'))?.toUpperCase();
   return {
     sourceId,
@@ -154,6 +161,7 @@ function recordOf(
     country: place.country,
     venue: place.venue,
     format: place.format,
+    placeFrom: place.from,
     topicHints: categoriesOf(item).length > 0 ? categoriesOf(item) : categoriesOf(master),
     organizer: organizerOf(item) ?? organizerOf(master) ?? context.calendarName,
     url: urlOf([item, master], description),
@@ -211,6 +219,9 @@ function* parseSteps(input: string, options: ParseOptions): Generator<void, Pars
   return { records: result, errors, cut: `cut to its first ${result.length} events: ${cuts.join('; ')}` };
 }
 
+/** DTSTAMP is when the answer was made (Meetup: the time of the request), not news about an event. */
+const PER_REQUEST = /^DTSTAMP[;:][^\r\n]*\r?\n?/gim;
+
 /** RFC 5545 feeds: Meetup groups, Luma calendars, any `.ics`. See docs/operations.md, "Importing and syncing". */
 export const icalImporter: Importer = {
   format: 'ical',
@@ -222,6 +233,9 @@ export const icalImporter: Importer = {
       const next = steps.next();
       if (next.done) return next.value;
     }
+  },
+  digest(input) {
+    return createHash('sha256').update(input.replace(PER_REQUEST, '')).digest('base64url');
   },
   async parseInSteps(input, options, pause) {
     const steps = parseSteps(input, options);

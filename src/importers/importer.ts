@@ -15,6 +15,8 @@ export interface ImportedRecord extends Partial<PlainContent> {
   country?: string | undefined;
   venue?: string | undefined;
   format?: EventFormat | undefined;
+  /** A calendar event's place: read from the event itself, from its description, or not said (its calendar's). */
+  placeFrom?: 'event' | 'description' | 'calendar' | undefined;
   /** Source topic names (e.g. confs.tech's `javascript`), mapped through the lexicon. */
   topicHints?: string[] | undefined;
   /** Topic slugs of our taxonomy, when the source already speaks it. */
@@ -123,4 +125,9 @@ export interface Importer {
   parse(input: string, options: ParseOptions): ParseResult;
   /** `parse` in steps with `pause()` between them, so a large input does not hold up a serving process. */
   parseInSteps?(input: string, options: ParseOptions, pause: () => Promise<void>): Promise<ParseResult>;
+  /**
+   * A digest of what the input says, leaving out what changes with every request (iCal's DTSTAMP): equal digests
+   * mean an unchanged calendar, for servers that send no validators.
+   */
+  digest?(input: string): string;
 }

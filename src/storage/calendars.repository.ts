@@ -9,6 +9,8 @@ export interface HostCalendar {
   url: string;
   createdAt: Date;
   unlinkedAt: Date | null;
+  /** Where its events are when they do not say: a city of the host's country. */
+  city: string | null;
 }
 
 const toCalendar = (row: Database['host_calendars'] extends infer T ? Record<keyof T, unknown> : never) =>
@@ -18,6 +20,7 @@ const toCalendar = (row: Database['host_calendars'] extends infer T ? Record<key
     url: row.url,
     createdAt: row.created_at,
     unlinkedAt: row.unlinked_at,
+    city: row.city,
   }) as HostCalendar;
 
 /** SQL for hosts' linked calendars lives here only. */
@@ -25,10 +28,16 @@ export class CalendarsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Links a calendar; undefined when the key has it linked already (the unique index decides, race-free). */
-  async link(keyId: string, url: string): Promise<HostCalendar | undefined> {
+  async link(keyId: string, url: string, city?: string): Promise<HostCalendar | undefined> {
     const row = await this.db
       .insertInto('host_calendars')
-      .values({ id: `cal_${randomBytes(8).toString('hex')}`, key_id: keyId, url, unlinked_at: null })
+      .values({
+        id: `cal_${randomBytes(8).toString('hex')}`,
+        key_id: keyId,
+        url,
+        unlinked_at: null,
+        city: city ?? null,
+      })
       .onConflict((oc) => oc.columns(['key_id', 'url']).where('unlinked_at', 'is', null).doNothing())
       .returningAll()
       .executeTakeFirst();

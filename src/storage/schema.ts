@@ -109,6 +109,8 @@ export interface SourcePartsTable {
   failures: Generated<number>;
   empty_reads: Generated<number>;
   last_run: unknown | null;
+  /** A digest of the content last read, per-request stamps left out (see migration 0013). */
+  content_hash: string | null;
 }
 
 export interface HostCalendarsTable {
@@ -117,6 +119,8 @@ export interface HostCalendarsTable {
   url: string;
   created_at: Generated<Date>;
   unlinked_at: Date | null;
+  /** Where its events are when they do not say (see migration 0013). */
+  city: string | null;
 }
 
 export interface Database {

@@ -18,6 +18,8 @@ export interface PartState {
   /** Reads in a row that found a valid but empty calendar. */
   emptyReads: number;
   lastRun: RunCounts | null;
+  /** A digest of the content last read (see calendarDigest), to tell an unchanged calendar without validators. */
+  contentHash: string | null;
 }
 
 /** The validators a part was last served with, as a conditional request sends them back. */
@@ -37,7 +39,13 @@ export interface PartRun {
   /** Absent when the read succeeded. */
   error?: string;
   /** A success that brought content: its validators, empty reads in a row and counts. */
-  changed?: { etag?: string | undefined; lastModified?: string | undefined; emptyReads: number; counts: RunCounts };
+  changed?: {
+    etag?: string | undefined;
+    lastModified?: string | undefined;
+    contentHash?: string | undefined;
+    emptyReads: number;
+    counts: RunCounts;
+  };
 }
 
 /** SQL for the state of sources' parts lives here only. */
@@ -61,6 +69,7 @@ export class SourcePartsRepository {
       failures: r.failures,
       emptyReads: r.empty_reads,
       lastRun: (r.last_run as RunCounts | null) ?? null,
+      contentHash: r.content_hash,
     }));
   }
 
@@ -86,6 +95,7 @@ export class SourcePartsRepository {
         failures: ok ? 0 : 1,
         empty_reads: changed?.emptyReads ?? 0,
         last_run: changed ? JSON.stringify(changed.counts) : null,
+        content_hash: changed?.contentHash ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['source', 'part']).doUpdateSet((eb) => ({
@@ -101,6 +111,7 @@ export class SourcePartsRepository {
                 last_changed_at: run.at,
                 empty_reads: changed.emptyReads,
                 last_run: JSON.stringify(changed.counts),
+                content_hash: changed.contentHash ?? null,
               }
             : {}),
         })),

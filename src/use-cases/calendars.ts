@@ -7,6 +7,7 @@ import type { Feed } from '../importers/feeds.js';
 import { type AddressGuard, checkAddress, publicAddressesOnly } from '../importers/http-reader.js';
 import { icalImporter } from '../importers/ical.js';
 import type { InputError } from '../importers/input-error.js';
+import { resolveCity } from '../places/gazetteer.js';
 import type { HostCalendar } from '../storage/calendars.repository.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
@@ -33,6 +34,18 @@ export const linkCalendarSchema = z.strictObject({
       description: 'An iCal feed: https, http or webcal (read as https).',
       examples: ['https://www.meetup.com/zurich-ai-meetup/events/ical/'],
     }),
+  city: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        'Where the calendar’s events are when they do not say (Meetup’s exports name no place): a city of the key’s ' +
+        'country. Such events are listed there, in person, placed at the city’s centre.',
+      examples: ['Zürich'],
+    }),
 });
 
 const countsSchema = z.object({
@@ -45,6 +58,7 @@ export const calendarSummarySchema = z.object({
   id: z.string().describe('The calendar’s id (`cal_…`)'),
   url: z.string().describe('The feed, as linked (webcal: read as https:)'),
   createdAt: z.string().describe('When it was linked'),
+  city: z.string().nullable().describe('Where its events are when they do not say, as linked'),
   state: z
     .enum(['syncing', 'ok', 'failing', 'gone', 'not synced yet'])
     .describe(
@@ -106,6 +120,7 @@ function summaryOf(
     id: calendar.id,
     url: calendar.url,
     createdAt: calendar.createdAt.toISOString(),
+    city: calendar.city,
     state:
       reading && !state ? 'syncing' : !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
     lastAttempt: iso(state?.lastAttemptAt),
@@ -131,6 +146,7 @@ function targetOf(
     actor: `calendar:${calendar.id}`,
     idPrefix: calendarIdPrefix(calendar.id),
     country: host.country,
+    city: calendar.city ?? undefined,
     organizer: host.name,
     guard: guardOf(ctx),
     keepOthersCancels: true,
@@ -208,7 +224,11 @@ export async function linkCalendar(
   input: unknown,
   options: { waitMs?: number } = {},
 ): Promise<{ calendar: CalendarSummary; created: boolean; sync?: CalendarRun }> {
-  const url = calendarUrl(parseOrThrow(linkCalendarSchema, input).url);
+  const parsed = parseOrThrow(linkCalendarSchema, input);
+  const url = calendarUrl(parsed.url);
+  const city = parsed.city === undefined ? undefined : resolveCity(parsed.city, host.country);
+  if (parsed.city !== undefined && !city)
+    throw new ValidationError([{ field: 'city', message: `is not a known place in ${host.country}` }]);
   const linked = await ctx.calendars.linked(host.id);
   const existing = linked.find((c) => c.url === url);
   if (existing)
@@ -226,7 +246,7 @@ export async function linkCalendar(
       failedAs: (error as InputError).refused ? 'refused' : undefined,
     });
   }
-  const calendar = await ctx.calendars.link(host.id, url);
+  const calendar = await ctx.calendars.link(host.id, url, city?.name);
   if (!calendar) return linkCalendar(ctx, host, input, options); // linked by a concurrent request: answer as a resend
   const job = startFirstRead(ctx, calendar, host);
   await within(job.settled, options.waitMs ?? LINK_ANSWER_MS);

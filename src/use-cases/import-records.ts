@@ -21,6 +21,8 @@ export interface ImportOptions {
   cancelMissing?: boolean;
   /** With cancelMissing: only events starting from this are cancelled when absent (last year's may still run). */
   cancelMissingFrom?: Date;
+  /** With cancelMissing: only events starting up to this are cancelled when absent (a calendar showing a window). */
+  cancelMissingUntil?: Date | undefined;
   defaultCountry?: Country;
   /** Where the input was read (see ParseOptions.inputName). */
   inputName?: string;
@@ -206,7 +208,13 @@ async function cancelMissing(
   seen: Set<string>,
   options: ImportOptions,
 ): Promise<void> {
-  const list = { named: seen, now: ctx.now(), from: options.cancelMissingFrom, prefix: options.missingPrefix };
+  const list = {
+    named: seen,
+    now: ctx.now(),
+    from: options.cancelMissingFrom,
+    until: options.cancelMissingUntil,
+    prefix: options.missingPrefix,
+  };
   const cancelled = await ctx.events.transaction((repo) => cancelAbsent(repo, by, list));
   for (const event of cancelled) {
     report.cancelled++;

@@ -50,6 +50,8 @@ export interface CompleteList {
   now: Date;
   /** Only events starting at or after this (a feed of this year's and next year's files says nothing of before). */
   from?: Date | undefined;
+  /** Only events starting at or before this (a calendar that shows its next few events says nothing of later ones). */
+  until?: Date | undefined;
   /** Only events whose externalId starts with this: one calendar's part of its owner's events (`rust-zurich|`). */
   prefix?: string | undefined;
 }
@@ -218,6 +220,7 @@ export async function cancelAbsent(
       e.lifecycle === 'listed' &&
       (e.end ?? e.start) >= list.now &&
       (!list.from || e.start >= list.from) &&
+      (!list.until || e.start <= list.until) &&
       (e.externalId === null || !list.named.has(e.externalId)),
   );
   return cancelMany(

@@ -30,6 +30,11 @@ export interface CalendarTarget {
   organizer?: string | undefined;
   /** The link of an event that has none of its own. */
   fallbackUrl?: string | undefined;
+  /**
+   * The most events the calendar shows at once (Meetup: its next 10): a read holding that many is a window, and
+   * events after its last one are not gone, only not shown yet. See calendarWindow.
+   */
+  window?: number | undefined;
   /** A calendar of the whole world: events outside ch/de/at are counted as elsewhere, not skipped as errors. */
   worldwide?: boolean | undefined;
   guard?: AddressGuard | undefined;
@@ -55,7 +60,7 @@ export interface CalendarRun {
 }
 
 export interface CalendarSyncOptions {
-  importer: Pick<Importer, 'format' | 'parse' | 'parseInSteps' | 'worldwide'>;
+  importer: Pick<Importer, 'format' | 'parse' | 'parseInSteps' | 'worldwide' | 'digest'>;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** In a serving process: store so that reads go on (see ImportOptions.background). */
@@ -81,6 +86,35 @@ export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
  * but an upstream fault emptying it once must not take a group's listings down.
  */
 export const EMPTY_READS_TO_RETIRE = 2;
+
+/** Meetup's group export holds the next 10 events whatever is asked (see docs/sources.md, "Meetup groups"). */
+const KNOWN_WINDOWS: readonly { host: RegExp; events: number }[] = [{ host: /(^|\.)meetup\.com$/i, events: 10 }];
+
+/**
+ * How many events a calendar shows at most: what its feed declares, else what its platform is known to show, else
+ * no limit (a calendar is then the complete state of its events).
+ */
+export function calendarWindow(url: string, declared?: number): number | undefined {
+  if (declared !== undefined) return declared;
+  let host: string;
+  try {
+    host = new URL(url.replace(/^webcal:/i, 'https:')).hostname;
+  } catch {
+    return undefined;
+  }
+  return KNOWN_WINDOWS.find((w) => w.host.test(host))?.events;
+}
+
+/** The start of the last event a full window shows: events starting after it are not the calendar's to retire. */
+function windowEnd(records: readonly ImportedRecord[], window: number | undefined): Date | undefined {
+  if (window === undefined || records.length < window) return undefined;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { start } of records) {
+    const at = 'instant' in start ? start.instant.getTime() : Date.parse(`${start.date}T23:59:59Z`);
+    if (at > last) last = at;
+  }
+  return Number.isFinite(last) ? new Date(last) : undefined;
+}
 
 /** A calendar's part of its owner's events: the externalIds it alone keeps (and cancels when they go missing). */
 export const calendarIdPrefix = (key: string) => (key ? `${key}|` : '');
@@ -137,8 +171,11 @@ export async function syncCalendar(
     });
   }
   const { text } = read;
+  // Served again without validators, the same content is a 304 in all but name.
+  const digest = text === undefined ? undefined : options.importer.digest?.(text);
+  const unchanged = text === undefined || (digest !== undefined && digest === prior?.contentHash);
   // Unchanged is no news, unless the calendar was empty: then it is one more empty read.
-  if (text === undefined && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
+  if (unchanged && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
 
   const parsed = text === undefined ? { records: [], errors: [] } : await parseCalendar(text, target, at, options);
   const broken = unusable(parsed);
@@ -150,9 +187,15 @@ export async function syncCalendar(
     text === undefined
       ? { etag: prior?.etag ?? undefined, lastModified: prior?.lastModified ?? undefined }
       : read.validators;
+  const contentHash = digest ?? prior?.contentHash ?? undefined;
   return record(
     { target, outcome: 'changed', report, ...(empty > 0 ? { empty } : {}), ...(parsed.cut ? { cut: parsed.cut } : {}) },
-    { ...validators, emptyReads: empty, counts: { ...runCounts(report), ...(parsed.cut ? { cut: parsed.cut } : {}) } },
+    {
+      ...validators,
+      contentHash,
+      emptyReads: empty,
+      counts: { ...runCounts(report), ...(parsed.cut ? { cut: parsed.cut } : {}) },
+    },
   );
 }
 
@@ -217,6 +260,7 @@ function storeCalendar(
         owner: target.owner,
         actor: target.actor,
         cancelMissing: empty === 0 || empty >= EMPTY_READS_TO_RETIRE,
+        cancelMissingUntil: windowEnd(parsed.records, calendarWindow(target.url, target.window)),
         missingPrefix: target.idPrefix,
         keepOthersCancels: target.keepOthersCancels,
         defaultCountry: target.country,

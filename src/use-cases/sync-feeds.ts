@@ -282,6 +282,7 @@ async function syncCalendarFeed(
     organizer: part.entry?.name,
     fallbackUrl: part.url.replace(/^webcal:/i, 'https:'),
     worldwide: feed.worldwide,
+    window: feed.window,
   }));
   let done = 0;
   const runs = await syncCalendars(ctx, targets, {
