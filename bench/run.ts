@@ -319,7 +319,13 @@ async function calendarsSync(base: string, port: number, url: string): Promise<s
   writeFileSync(
     feedsFileOf(port),
     JSON.stringify([
-      { source: 'bench-calendars', format: 'ical', country: 'de', url: host.template, each: { group: host.ids.map((id) => ({ id, city: 'Berlin' })) } },
+      {
+        source: 'bench-calendars',
+        format: 'ical',
+        country: 'de',
+        url: host.template,
+        each: { group: host.ids.map((id) => ({ id, city: 'Berlin' })) },
+      },
     ]),
   );
   try {

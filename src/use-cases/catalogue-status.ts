@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { isEnabled } from '../importers/feeds.js';
 import type { SourcesRepository } from '../storage/sources.repository.js';
+import { nextTryAfter, RETRY_MINUTES } from './sync-schedule.js';
 
 /**
  * How old one source's data is: when a read last confirmed it (a successful sync), or, before any, the date of the
@@ -9,7 +10,7 @@ import type { SourcesRepository } from '../storage/sources.repository.js';
 export type SourceFreshness =
   | { source: string; kind: 'synced'; at: Date }
   | { source: string; kind: 'snapshot'; of: string }
-  | { source: string; kind: 'not-read' };
+  | { source: string; kind: 'not-read'; nextTry?: Date };
 
 /** What every page shows, remembered for a minute per catalogue. */
 const remembered = new WeakMap<SourcesRepository, { at: number; value: SourceFreshness[] }>();
@@ -28,7 +29,11 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
       const state = states.get(feed.source);
       if (state?.lastSuccessAt) return { source: feed.source, kind: 'synced', at: state.lastSuccessAt };
       if (state?.snapshotOf) return { source: feed.source, kind: 'snapshot', of: state.snapshotOf };
-      return { source: feed.source, kind: 'not-read' };
+      const next =
+        ctx.config.syncIntervalMinutes > 0
+          ? nextTryAfter(state, RETRY_MINUTES, ctx.config.syncIntervalMinutes)
+          : undefined;
+      return { source: feed.source, kind: 'not-read', ...(next === undefined ? {} : { nextTry: new Date(next) }) };
     });
     remembered.set(ctx.sources, { at: now, value });
     return value;

@@ -5,6 +5,7 @@ import { type Feed, type FeedPart, feedParts, isEnabled } from '../importers/fee
 import { importerFor, isUrl } from '../importers/registry.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
+import { nextTryAfter, RETRY_MINUTES } from './sync-schedule.js';
 
 /** One source as `GET /api/sources` and the sources page show it. */
 export interface SourceView {
@@ -33,6 +34,11 @@ export interface SourceView {
    * shipped snapshot it was loaded from (YYYY-MM-DD); null when it holds no data yet.
    */
   dataAsOf: string | null;
+  /**
+   * When the service reads it next (a feed synced on the schedule): the earliest time of the next try, as its last
+   * attempt and failures set it; now when it has not been tried yet. Null for what is not synced here.
+   */
+  nextTry: string | null;
   /** Its events not over yet. */
   counts: SourceCounts;
   /** A feed of several calendars: each one's state, by its id in the feed. */
@@ -119,9 +125,15 @@ export async function listSources(ctx: AppContext): Promise<SourcesView> {
       lastRun: state?.lastRun ?? null,
       snapshot: state?.seededAt ? { of: state.snapshotOf, loadedAt: state.seededAt.toISOString() } : null,
       dataAsOf: iso(state?.lastSuccessAt) ?? state?.snapshotOf ?? null,
+      nextTry: null,
       counts: counts.get(source) ?? none,
     };
   };
+  const interval = ctx.config.syncIntervalMinutes;
+  const nextTry = (feed: Feed) =>
+    isEnabled(feed) && interval > 0
+      ? new Date(nextTryAfter(stateOf.get(feed.source), RETRY_MINUTES, interval) ?? now.getTime()).toISOString()
+      : null;
   const sources: SourceView[] = await Promise.all(
     ctx.feeds.map(async (feed) => {
       const templates = Array.isArray(feed.url) ? feed.url : [feed.url];
@@ -135,6 +147,7 @@ export async function listSources(ctx: AppContext): Promise<SourcesView> {
         urls: feedPartsNow.map((p) => publicLocation(p.url)),
         licence: feed.licence ?? null,
         about: feed.about ?? null,
+        nextTry: nextTry(feed),
         ...(isCalendars ? { calendars: await calendarViews(ctx, feed, feedPartsNow, partStates, now) } : {}),
       };
     }),

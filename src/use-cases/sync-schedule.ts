@@ -50,7 +50,7 @@ export function backoffMinutes(failures: number, retryMinutes: number, intervalM
  */
 export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], options: ScheduleOptions): FeedSchedule {
   const { intervalMinutes } = options;
-  const retryMinutes = Math.min(options.retryMinutes ?? 1, intervalMinutes);
+  const retryMinutes = Math.min(options.retryMinutes ?? RETRY_MINUTES, intervalMinutes);
   const start = Date.now() + (options.firstDelayMs ?? 0);
   const states = feedStates(ctx, feeds, options.linkedCalendars !== false, start);
   // A little later than the interval, never sooner: nodes and restarts that began together drift apart.
@@ -158,9 +158,27 @@ async function resume(ctx: AppContext, states: FeedState[], retryMinutes: number
   const known = new Map((await ctx.sources.list().catch(() => [])).map((s) => [s.source, s]));
   for (const state of states) {
     const status = known.get(state.feed.source);
-    if (!status?.lastAttemptAt) continue;
-    const wait = status.failures > 0 ? backoffMinutes(status.failures, retryMinutes, intervalMinutes) : intervalMinutes;
+    const next = nextTryAfter(status, retryMinutes, intervalMinutes);
+    if (next === undefined || !status) continue;
     state.failures = status.failures;
-    state.nextAt = Math.max(state.nextAt, status.lastAttemptAt.getTime() + wait * 60_000);
+    state.nextAt = Math.max(state.nextAt, next);
   }
+}
+
+/** The first retry of a failing feed (SYNC_INTERVAL_MINUTES aside): see backoffMinutes. */
+export const RETRY_MINUTES = 1;
+
+/**
+ * When a feed is tried again after the attempt its state records (ms since the epoch): a working one after the
+ * interval, a failing one after its backoff; undefined before any attempt (it is tried at start-up). The schedule
+ * adds a little jitter, so this is the earliest.
+ */
+export function nextTryAfter(
+  status: { lastAttemptAt: Date | null; failures: number } | undefined,
+  retryMinutes: number,
+  intervalMinutes: number,
+): number | undefined {
+  if (!status?.lastAttemptAt) return undefined;
+  const wait = status.failures > 0 ? backoffMinutes(status.failures, retryMinutes, intervalMinutes) : intervalMinutes;
+  return status.lastAttemptAt.getTime() + wait * 60_000;
 }

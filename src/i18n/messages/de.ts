@@ -14,6 +14,7 @@ export const de: Messages = {
   'site.sourceAsOf': '{source} {time}',
   'site.sourceSnapshot': '{source} {date} (mitgelieferter Stand)',
   'site.sourceNotRead': '{source} noch nicht gelesen',
+  'site.sourceNotReadNext': '{source} noch nicht gelesen, nächster Versuch {time}',
 
   'country.name':
     '{country, select, ch {Schweiz} de {Deutschland} all {Schweiz, Deutschland und Österreich} other {Österreich}}',
@@ -231,12 +232,16 @@ export const de: Messages = {
   'sources.state':
     '{state, select, off {aus (in der Quellendatei aufgeführt, wird nicht abgeglichen)} ok {in Ordnung} snapshot {mitgelieferter Stand, noch nicht abgeglichen} pending {noch nicht abgeglichen} other {—}}',
   'sources.failing': 'fehlerhaft ({failures, plural, one {# Durchlauf} other {# Durchläufe}}):',
+  'sources.notRead': 'noch nicht gelesen',
+  'sources.nextTry': 'nächster Versuch {time}',
+  'sources.calendarsNotRead':
+    'Noch keiner dieser Kalender wurde gelesen, ihre Termine sind daher nicht aufgeführt; nächster Versuch {time}.',
   'sources.snapshotOf': 'Stand vom {date}',
   'sources.calendarsHeading': 'Die {count} Kalender von {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Kalender} city {Ort} state {Zustand} lastChanged {Zuletzt geändert} other {Bevorstehend}}',
   'sources.calendarState':
-    '{state, select, ok {in Ordnung} pending {noch nicht abgeglichen} gone {verschwunden (seine Termine bleiben):} other {fehlerhaft (seine Termine bleiben):}}',
+    '{state, select, ok {in Ordnung} pending {noch nicht abgeglichen} gone {verschwunden (seine Termine bleiben):} unread {noch nicht gelesen:} other {fehlerhaft (seine Termine bleiben):}}',
 
   'notFound.title': 'Nicht gefunden · Tech-Events',
   'notFound.heading': 'Nicht gefunden',

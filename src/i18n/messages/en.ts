@@ -12,6 +12,7 @@ export const en = {
   'site.sourceAsOf': '{source} {time}',
   'site.sourceSnapshot': '{source} {date} (snapshot)',
   'site.sourceNotRead': '{source} not read yet',
+  'site.sourceNotReadNext': '{source} not read yet, next try {time}',
 
   'country.name':
     '{country, select, ch {Switzerland} de {Germany} all {Switzerland, Germany and Austria} other {Austria}}',
@@ -235,12 +236,16 @@ export const en = {
   'sources.state':
     '{state, select, off {off (listed in the feeds file, not synced)} ok {ok} snapshot {shipped snapshot, not synced yet} pending {not synced yet} other {—}}',
   'sources.failing': 'failing ({failures, plural, one {# run} other {# runs}}):',
+  'sources.notRead': 'not read yet',
+  'sources.nextTry': 'next try {time}',
+  'sources.calendarsNotRead':
+    'None of these calendars has been read yet, so their events are not listed; the next try is {time}.',
   'sources.snapshotOf': 'snapshot of {date}',
   'sources.calendarsHeading': 'The {count} calendars of {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Calendar} city {City} state {State} lastChanged {Last changed} other {Upcoming}}',
   'sources.calendarState':
-    '{state, select, ok {ok} pending {not synced yet} gone {gone (its events stay):} other {failing (its events stay):}}',
+    '{state, select, ok {ok} pending {not synced yet} gone {gone (its events stay):} unread {not read yet:} other {failing (its events stay):}}',
 
   'notFound.title': 'Not found · Tech events',
   'notFound.heading': 'Not found',

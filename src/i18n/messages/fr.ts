@@ -15,6 +15,7 @@ export const fr: Messages = {
   'site.sourceAsOf': '{source} {time}',
   'site.sourceSnapshot': '{source} {date} (instantané livré)',
   'site.sourceNotRead': '{source} pas encore lue',
+  'site.sourceNotReadNext': '{source} pas encore lue, prochain essai {time}',
 
   'country.name': '{country, select, ch {Suisse} de {Allemagne} all {Suisse, Allemagne et Autriche} other {Autriche}}',
   'country.in': IN,
@@ -233,12 +234,16 @@ export const fr: Messages = {
   'sources.state':
     '{state, select, off {désactivée (dans le fichier des sources, non synchronisée)} ok {à jour} snapshot {instantané livré, pas encore synchronisée} pending {pas encore synchronisée} other {—}}',
   'sources.failing': 'en échec ({failures, plural, one {# tentative} other {# tentatives}})\u00a0:',
+  'sources.notRead': 'pas encore lue',
+  'sources.nextTry': 'prochain essai {time}',
+  'sources.calendarsNotRead':
+    'Aucun de ces calendriers n’a encore été lu, leurs événements ne sont donc pas listés\u00a0; prochain essai {time}.',
   'sources.snapshotOf': 'instantané du {date}',
   'sources.calendarsHeading': 'Les {count} calendriers de {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Calendrier} city {Ville} state {État} lastChanged {Dernier changement} other {À venir}}',
   'sources.calendarState':
-    '{state, select, ok {à jour} pending {pas encore synchronisé} gone {disparu (ses événements restent)\u00a0:} other {en échec (ses événements restent)\u00a0:}}',
+    '{state, select, ok {à jour} pending {pas encore synchronisé} gone {disparu (ses événements restent)\u00a0:} unread {pas encore lu\u00a0:} other {en échec (ses événements restent)\u00a0:}}',
 
   'notFound.title': 'Introuvable · Événements tech',
   'notFound.heading': 'Introuvable',

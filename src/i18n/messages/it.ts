@@ -14,6 +14,7 @@ export const it: Messages = {
   'site.sourceAsOf': '{source} {time}',
   'site.sourceSnapshot': '{source} {date} (istantanea inclusa)',
   'site.sourceNotRead': '{source} non ancora letta',
+  'site.sourceNotReadNext': '{source} non ancora letta, prossimo tentativo {time}',
 
   'country.name': '{country, select, ch {Svizzera} de {Germania} all {Svizzera, Germania e Austria} other {Austria}}',
   'country.in': IN,
@@ -230,12 +231,16 @@ export const it: Messages = {
   'sources.state':
     '{state, select, off {disattivata (nel file delle fonti, non sincronizzata)} ok {aggiornata} snapshot {istantanea inclusa, non ancora sincronizzata} pending {non ancora sincronizzata} other {—}}',
   'sources.failing': 'in errore ({failures, plural, one {# tentativo} other {# tentativi}}):',
+  'sources.notRead': 'non ancora letta',
+  'sources.nextTry': 'prossimo tentativo {time}',
+  'sources.calendarsNotRead':
+    'Nessuno di questi calendari è ancora stato letto, quindi i loro eventi non sono elencati; prossimo tentativo {time}.',
   'sources.snapshotOf': 'istantanea del {date}',
   'sources.calendarsHeading': 'I {count} calendari di {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Calendario} city {Città} state {Stato} lastChanged {Ultima modifica} other {In arrivo}}',
   'sources.calendarState':
-    '{state, select, ok {aggiornato} pending {non ancora sincronizzato} gone {scomparso (i suoi eventi restano):} other {in errore (i suoi eventi restano):}}',
+    '{state, select, ok {aggiornato} pending {non ancora sincronizzato} gone {scomparso (i suoi eventi restano):} unread {non ancora letto:} other {in errore (i suoi eventi restano):}}',
 
   'notFound.title': 'Non trovato · Eventi tech',
   'notFound.heading': 'Non trovato',

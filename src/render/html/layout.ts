@@ -83,6 +83,8 @@ export function freshnessLine(freshness: NonNullable<PageMeta['freshness']>, t: 
     if (f.kind === 'synced') return message(t, 'site.sourceAsOf', { source, time: dateTime(f.at, freshness.zone, t) });
     if (f.kind === 'snapshot')
       return message(t, 'site.sourceSnapshot', { source, date: isoDayLabel(f.of, freshness.zone, t) });
+    if (f.nextTry)
+      return message(t, 'site.sourceNotReadNext', { source, time: dateTime(f.nextTry, freshness.zone, t) });
     return message(t, 'site.sourceNotRead', { source });
   });
   return message(t, 'site.dataAsOf', { sources: joined(parts, ' · ') });

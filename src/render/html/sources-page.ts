@@ -20,8 +20,14 @@ function when(iso: string | null, t: Translator): string {
 /** The state in the reader's language; a failure's own message is the system's English, marked as such. */
 function state(s: SourceView, t: Translator): SafeHtml {
   if (s.feed && !s.enabled) return html`${t.t('sources.state', { state: 'off' })}`;
+  const next = s.nextTry ? html`; ${t.t('sources.nextTry', { time: when(s.nextTry, t) })}` : html``;
+  // Never read (offline, or its host failing from the start): not an empty source, one still to be read.
+  if (s.feed && !s.lastSuccess && !s.snapshot)
+    return s.lastError
+      ? html`${t.t('sources.notRead')}: <span class="error-text" lang="en">${s.lastError}</span>${next}`
+      : html`${t.t('sources.notRead')}${next}`;
   if (s.lastError)
-    return html`${t.t('sources.failing', { failures: s.failures })} <span class="error-text" lang="en">${s.lastError}</span>`;
+    return html`${t.t('sources.failing', { failures: s.failures })} <span class="error-text" lang="en">${s.lastError}</span>${next}`;
   if (s.lastSuccess) return html`${t.t('sources.state', { state: 'ok' })}`;
   if (s.snapshot) return html`${t.t('sources.state', { state: 'snapshot' })}`;
   return html`${t.t('sources.state', { state: s.feed ? 'pending' : 'none' })}`;
@@ -52,10 +58,11 @@ function row(s: SourceView, t: Translator): SafeHtml {
 
 /** One calendar of a feed of calendars: the group (linked to its feed), its city, its state, when it last changed. */
 function calendarRow(c: NonNullable<SourceView['calendars']>[number], t: Translator): SafeHtml {
+  const shown = c.state !== 'ok' && c.state !== 'not synced yet' && !c.lastSuccess ? 'unread' : c.state;
   const state =
-    c.state === 'ok' || c.state === 'not synced yet'
-      ? html`${t.t('sources.calendarState', { state: c.state === 'ok' ? 'ok' : 'pending' })}`
-      : html`${t.t('sources.calendarState', { state: c.state })} <span class="error-text" lang="en">${c.lastError ?? ''}</span>`;
+    shown === 'ok' || shown === 'not synced yet'
+      ? html`${t.t('sources.calendarState', { state: shown === 'ok' ? 'ok' : 'pending' })}`
+      : html`${t.t('sources.calendarState', { state: shown })} <span class="error-text" lang="en">${c.lastError ?? ''}</span>`;
   return html`<tr>
 <td><a href="${c.url}">${c.name ?? c.id}</a></td><td>${c.city ?? '—'}</td><td>${state}</td>
 <td>${when(c.lastChanged, t)}</td><td>${t.number(c.counts.listed)}</td>
@@ -65,7 +72,9 @@ function calendarRow(c: NonNullable<SourceView['calendars']>[number], t: Transla
 /** The calendars of a feed of calendars, each with its own state: one failing keeps its events, the others update. */
 function calendarsOf(s: SourceView, t: Translator): SafeHtml {
   if (!s.calendars?.length) return html``;
+  const unread = s.calendars.every((c) => !c.lastSuccess) && s.nextTry;
   return html`<h2>${message(t, 'sources.calendarsHeading', { source: html`<code>${s.source}</code>`, count: s.calendars.length })}</h2>
+${unread ? html`<p class="note">${t.t('sources.calendarsNotRead', { time: when(s.nextTry, t) })}</p>` : ''}
 <table class="sources">
 <thead><tr>${CALENDAR_COLUMNS.map((column) => html`<th scope="col">${t.t('sources.calendarColumn', { column })}</th>`)}</tr></thead>
 <tbody>
