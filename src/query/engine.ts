@@ -8,6 +8,7 @@ import type { IndexedEvent } from './index/indexed-event.js';
 import {
   ALTERNATIVES_SHOWN,
   before,
+  byTotal,
   elsewhere,
   type Found,
   merged,
@@ -206,7 +207,7 @@ export function scoreByScan(
   index: CatalogueIndex,
   params: SearchParams,
   now: Date,
-): { matches: Scanned[]; alternatives: Scanned[] } {
+): { matches: Scanned[]; alternatives: Scanned[]; widen: { constraint: ConstraintName; total: number }[] } {
   const p = plan(index, params, now);
   const rankings = p.searched.map((sq) => rankIn(p, sq, p.order === 'prompt' && p.asked.mode === 'constraints', true));
   const found = (f: Found): Scanned => {
@@ -218,7 +219,7 @@ export function scoreByScan(
     rankings.map((r, i) => r.matches.map((slot) => ({ shard: r.shard, slot, q: p.searched[i]!.q }))),
     Number.MAX_SAFE_INTEGER,
   ).map(found);
-  if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [] };
+  if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [], widen: [] };
   const near: Found[] = rankings.flatMap((r, i) =>
     r.near.map((slot, k) => nearMiss(p, r.shard, slot, p.searched[i]!.q, r.missed[k]!)),
   );
@@ -227,5 +228,12 @@ export function scoreByScan(
     near.push(...r.matches.map((slot) => nearMiss(p, r.shard, slot, q, 'country')));
   }
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - matches.length);
-  return { matches, alternatives: near.sort(before).slice(0, room).map(found) };
+  const totals = new Map<ConstraintName, number>();
+  for (const f of near) {
+    const name = found(f).missed!;
+    totals.set(name, (totals.get(name) ?? 0) + 1);
+  }
+  const widen =
+    matches.length > 0 ? [] : [...totals].map(([constraint, total]) => ({ constraint, total })).sort(byTotal);
+  return { matches, alternatives: near.sort(before).slice(0, room).map(found), widen };
 }

@@ -85,9 +85,15 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
       missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[missed]!;
     if (total > 0) widen.push({ constraint: constraint.name, without: constraint.says(q), total });
   }
-  widen.sort((a, b) => b.total - a.total);
-  return { lists, widen };
+  return { lists, widen: widen.sort(byTotal) };
 }
+
+/** Most found first; alike, in the order of CONSTRAINTS (not the order events happened to be visited in). */
+export function byTotal(a: Pick<Widening, 'constraint' | 'total'>, b: Pick<Widening, 'constraint' | 'total'>): number {
+  if (a.total !== b.total) return b.total - a.total;
+  return CONSTRAINT_ORDER.indexOf(a.constraint) - CONSTRAINT_ORDER.indexOf(b.constraint);
+}
+const CONSTRAINT_ORDER = CONSTRAINTS.map((c) => c.name);
 
 const constraintName = (p: Plan, missed: number | 'country') =>
   missed === 'country' ? 'country' : p.asked.constraints[missed]!.name;

@@ -2,6 +2,7 @@ import type { CountryShard } from './index/country-shard.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import type { Facet, PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
+import { candidateCount } from './ranking/selectivity.js';
 
 /**
  * Ranks one country's events (engine.ts does several countries, pages, the answer). What matches follows from the
@@ -104,9 +105,13 @@ function considerer(sq: ShardQuery, asked: Asked, nearToo: boolean, out: ShardRa
   };
 }
 
-/** Visits the deciding facets' candidates (every event for `everything`), classifying and scoring each once. */
+/**
+ * Visits the candidates of what decides the match (every event for `everything`), classifying and scoring each once:
+ * with two constraints or more, those of the most selective ones (see bySelectivity); else the facets searched.
+ */
 export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
   if (asked.mode === 'everything') return rankShardByScan(sq, asked, nearToo);
+  if (asked.constraints.length >= 2) return bySelectivity(sq, asked, nearToo);
   const { shard, q } = sq;
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
   const consider = considerer(sq, asked, nearToo, out);
@@ -120,6 +125,46 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): Shard
         consider(slot);
       });
     }
+  }
+  return out;
+}
+
+/**
+ * A match meets every constraint and a near miss all but one, so with two constraints or more each is among the
+ * candidates of the constraint whose lists hold the fewest events, or (a near miss missing that one) of the next:
+ * only those lists are walked. Every other constraint is checked, not walked, the most selective first, and an event
+ * is dropped at its second miss; only what is left is scored.
+ */
+function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+  const { shard, q, accept } = sq;
+  const { constraints } = asked;
+  const counts = constraints.map((c) => candidateCount(c.facets, shard, q));
+  const order = constraints.map((_c, i) => i).sort((a, b) => counts[a]! - counts[b]!);
+  // The walked constraint is mostly met by its own candidates: it is checked last.
+  const checks = [...order.slice(1), order[0]!];
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const { stamp } = shard;
+  const epoch = shard.nextEpoch();
+  const consider = (slot: number) => {
+    if (stamp[slot] === epoch) return;
+    stamp[slot] = epoch;
+    if (!accept(slot)) return;
+    let missed = MEETS_ALL;
+    for (const i of checks) {
+      if (constraints[i]!.meets(shard, slot, q)) continue;
+      if (missed !== MEETS_ALL || !nearToo) return;
+      missed = i;
+    }
+    if (missed >= 0 && !earns(shard, slot, q, asked)) return;
+    shard.score[slot] = scoreOf(shard, slot, q, asked);
+    if (missed === MEETS_ALL) out.matches.push(slot);
+    else {
+      out.near.push(slot);
+      out.missed.push(missed);
+    }
+  };
+  for (const i of nearToo ? order.slice(0, 2) : order.slice(0, 1)) {
+    for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, consider);
   }
   return out;
 }

@@ -20,6 +20,8 @@ export interface Constraint {
   name: ConstraintName;
   /** Where `understood` says it: before the subject ("free"), as it, as the kind of event, after, or at the end. */
   part: 'adjective' | 'subject' | 'noun' | 'audience' | 'where' | 'when';
+  /** The facets that state it (none for the country, which a shard meets or not as a whole). */
+  facets: readonly Facet<unknown>[];
   /** Whether the query asks it. */
   asked(q: PreparedQuery): boolean;
   /** Whether the event at a slot meets it. */
@@ -79,9 +81,10 @@ function aboutOf(shard: CountryShard, slot: number): string {
 const windowPhrase = (label: string) => label.split(' (')[0]!;
 
 /** A constraint stated by facets (those naming it in facets.ts): asked when one of them asks, met when one is met. */
-function byFacets(name: ConstraintName): Pick<Constraint, 'asked' | 'meets'> {
+function byFacets(name: ConstraintName): Pick<Constraint, 'facets' | 'asked' | 'meets'> {
   const facets = FACETS.filter((f) => f.constraint === name);
   return {
+    facets,
     asked: (q) => facets.some((f) => f.asks(q).length > 0),
     meets: (shard, slot, q) => meetsAny(facets, shard, slot, q),
   };
@@ -162,6 +165,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
   {
     name: 'country',
     part: 'where',
+    facets: [],
     asked: (q) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
     says: (q) => `in ${COUNTRY_INFO[q.country!].name}`,
