@@ -1,6 +1,6 @@
 import { cfpClosesAt } from '../../catalogue/cfp.js';
 import type { EventFormat } from '../../catalogue/event.js';
-import { FORMATS } from '../../catalogue/taxonomy.js';
+import { EVENT_KINDS, FORMATS, SENIORITIES, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import { eventDigest } from '../cursor.js';
 import { FullTextIndex } from './full-text.js';
@@ -17,6 +17,28 @@ const LONG_EVENT_MS = 14 * 86_400_000;
 /** A format as a small number, for the per-slot format column. */
 export function formatCode(format: EventFormat): number {
   return FORMATS.indexOf(format);
+}
+
+/**
+ * Bits of the per-slot columns of topics (the taxonomy's fields) and traits (kinds, seniority, price): checking one
+ * of these for thousands of candidates reads a number, not the event.
+ */
+const TOPIC_BIT = new Map<string, number>(TOPIC_SLUGS.map((slug, i) => [slug, 2 ** i]));
+const bits = (values: readonly string[], from: number) =>
+  Object.assign(Object.create(null), Object.fromEntries(values.map((v, i) => [v, 2 ** (from + i)]))) as Record<
+    string,
+    number
+  >;
+export const TRAIT = {
+  kind: bits(EVENT_KINDS, 0),
+  seniority: bits(SENIORITIES, EVENT_KINDS.length),
+  price: bits(['free', 'paid'], EVENT_KINDS.length + SENIORITIES.length),
+};
+
+function bitsOf(table: Record<string, number> | Map<string, number>, keys: Iterable<string>): number {
+  let n = 0;
+  for (const key of keys) n |= (table instanceof Map ? table.get(key) : table[key]) ?? 0;
+  return n;
 }
 
 function cellKey(lat: number, lng: number): number {
@@ -63,6 +85,9 @@ export class CountryShard {
   lat = new Float64Array(0);
   lng = new Float64Array(0);
   long = new Uint8Array(0);
+  /** TOPIC_BIT of each taxonomy field the event carries; TRAIT's bits of its kinds, seniority and price. */
+  topicBits = new Uint32Array(0);
+  traitBits = new Uint16Array(0);
   /** Slots sorted by start, then id: listings without a prompt, date windows, tie-breaks. */
   readonly order: SlotList;
   readonly byTopic = new Postings<string>();
@@ -191,6 +216,17 @@ export class CountryShard {
     }
   }
 
+  /** Whether the event at `slot` carries `topic` (a field of the taxonomy, else read from the event). */
+  hasTopic(slot: number, topic: string): boolean {
+    const bit = TOPIC_BIT.get(topic);
+    return bit === undefined ? this.at(slot).event.topics.includes(topic) : (this.topicBits[slot]! & bit) !== 0;
+  }
+
+  /** Whether the event at `slot` has a trait: a kind, a seniority or a price (`TRAIT.kind.meetup`…). */
+  hasTrait(slot: number, bit: number | undefined): boolean {
+    return (this.traitBits[slot]! & (bit ?? 0)) !== 0;
+  }
+
   /** First position in `order` whose start is at or after `ms`. */
   firstStartingAt(ms: number): number {
     const items = this.order.items;
@@ -300,6 +336,9 @@ export class CountryShard {
     this.lng[slot] = ev.lng ?? Number.NaN;
     const duration = endMs - startMs;
     this.long[slot] = duration > LONG_EVENT_MS ? 1 : 0;
+    this.topicBits[slot] = bitsOf(TOPIC_BIT, ev.topics);
+    this.traitBits[slot] =
+      bitsOf(TRAIT.kind, entry.kinds) | bitsOf(TRAIT.seniority, ev.seniority) | bitsOf(TRAIT.price, [ev.priceType]);
     if (!this.long[slot] && duration > this.longestShortMs) this.longestShortMs = duration;
   }
 
@@ -325,6 +364,8 @@ export class CountryShard {
     this.lat = resized(this.lat, capacity);
     this.lng = resized(this.lng, capacity);
     this.long = resized(this.long, capacity);
+    this.topicBits = resized(this.topicBits, capacity);
+    this.traitBits = resized(this.traitBits, capacity);
     this.score = new Float64Array(capacity);
     this.stamp = new Uint32Array(capacity);
     this.touched = new Int32Array(capacity);
@@ -338,7 +379,7 @@ export class CountryShard {
   }
 }
 
-type Column = Float64Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
+type Column = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
 
 /** A copy of a column with room for `capacity` slots (new slots hold `fill`). */
 function resized<A extends Column>(old: A, capacity: number, fill = 0): A {
