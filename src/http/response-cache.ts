@@ -19,9 +19,12 @@ export interface CachedResponse {
   read: ReadStamp;
 }
 
-/** The parts of the catalogue a response shows: countries, and whether it shows crowds (RSVP counts). */
+/**
+ * The parts of the catalogue a response was made from — countries (`de`) or parts of one (`de:topic ai-ml`, see
+ * CatalogueIndex.versionOf) — and whether it shows crowds (RSVP counts).
+ */
 export interface ReadDependencies {
-  countries: readonly Country[];
+  parts: readonly string[];
   attendance?: boolean;
 }
 

@@ -20,7 +20,7 @@ import {
 import type { Scope, SearchParams } from './params.js';
 import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best } from './rank-shard.js';
+import { best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
@@ -50,6 +50,11 @@ export interface SearchResult {
   countries: readonly Country[];
   /** The countries the answer read: those searched, and the others when near misses were looked for there. */
   consulted: readonly Country[];
+  /**
+   * The parts of the catalogue the answer was made from (see CatalogueIndex.versionOf): it stays the same until one
+   * of them changes.
+   */
+  dependsOn: readonly string[];
   understanding: Understanding;
   understood: string;
   /** Every match, before `limit`. */
@@ -131,11 +136,12 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     reasons: reasonsOf(f, params, prompted),
   }));
 
-  const consulted = new Set<Country>(searched.map((s) => s.shard.country));
+  const read = [...rankings];
   const { alternatives, widen } =
     !page && wantsAlternatives(p, total, params.limit)
-      ? nearMissesShown(p, rankings, params, consulted, total)
+      ? nearMissesShown(p, rankings, params, read, total)
       : { alternatives: undefined, widen: undefined };
+  const consulted = new Set<Country>(read.map((r) => r.shard.country));
 
   const last = shown.at(-1);
   let next: CursorState | undefined;
@@ -152,6 +158,8 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     country: p.scope,
     countries: searched.map((s) => s.shard.country),
     consulted: COUNTRIES.filter((c) => consulted.has(c)),
+    // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
+    dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
     understood: describeQuery(params, p.understanding, p.scope, searched[0]!.q, asked),
     total,
@@ -162,15 +170,26 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   };
 }
 
+/** The parts of the catalogue the rankings were made from: a country's parts, or the whole country. */
+function partsOf(rankings: readonly ShardRanking[]): string[] {
+  const whole = new Set(rankings.filter((r) => r.parts === undefined).map((r) => r.shard.country));
+  const parts = new Set<string>(whole);
+  for (const r of rankings) {
+    if (whole.has(r.shard.country)) continue;
+    for (const part of r.parts!) parts.add(`${r.shard.country}:${part}`);
+  }
+  return [...parts];
+}
+
 /** The near misses a first page shows in the room it has left, and when nothing matches, how to widen the query. */
 function nearMissesShown(
   p: Plan,
   rankings: ReturnType<typeof rankIn>[],
   params: SearchParams,
-  consulted: Set<Country>,
+  read: ShardRanking[],
   total: number,
 ): { alternatives: Alternative[]; widen: Widening[] | undefined } {
-  const near = nearMisses(p, rankings, params, consulted);
+  const near = nearMisses(p, rankings, params, read);
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
   const alternatives = merged(near.lists, room).map((f) => alternativeOf(f, p, params));
   return { alternatives, widen: total === 0 ? near.widen : undefined };

@@ -62,8 +62,8 @@ export function wantsAlternatives(p: Plan, total: number, limit: number): boolea
   return total < limit && (p.order === 'prompt' || total === 0);
 }
 
-/** Each country's best near misses (`lists`) and counts per constraint (`widen`); other countries join `consulted`. */
-export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, consulted: Set<Country>) {
+/** Each country's best near misses (`lists`) and counts per constraint (`widen`); other countries' rankings join `read`. */
+export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, read: ShardRanking[]) {
   const { asked, searched } = p;
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit);
   const lists: Found[][] = [];
@@ -74,7 +74,7 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
     lists.push(nearest(p, shard, q, r.near, r.missed, room));
   });
   for (const r of elsewhere(p, false)) {
-    consulted.add(r.shard.country);
+    read.push(r);
     counts.set('country', (counts.get('country') ?? 0) + r.matches.length);
     lists.push(nearest(p, r.shard, p.queryFor(r.shard.country).q, r.matches, 'country', room));
   }

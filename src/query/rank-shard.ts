@@ -2,7 +2,7 @@ import type { CountryShard } from './index/country-shard.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import type { Facet, PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
-import { candidateCount } from './ranking/selectivity.js';
+import { candidateCount, partsHolding } from './ranking/selectivity.js';
 
 /**
  * Ranks one country's events (engine.ts does several countries, pages, the answer). What matches follows from the
@@ -87,6 +87,11 @@ export interface ShardRanking {
   near: number[];
   /** For each near miss, the index in `Asked.constraints` of the constraint it misses. */
   missed: number[];
+  /**
+   * The parts of the country (see index/changes.ts) holding every event that could change this ranking when written;
+   * undefined: the whole country.
+   */
+  parts?: readonly string[] | undefined;
 }
 
 /** Classifies and scores one slot into `out`: a match, a near miss (when asked for) or nothing. */
@@ -163,9 +168,18 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRan
       out.missed.push(missed);
     }
   };
-  for (const i of nearToo ? order.slice(0, 2) : order.slice(0, 1)) {
+  const walked = nearToo ? order.slice(0, 2) : order.slice(0, 1);
+  for (const i of walked) {
     for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, consider);
   }
+  // An event outside the lists walked, before and after a write, is neither a match nor a near miss. Full-text
+  // points are relative to the whole country's statistics.
+  if (q.text.length === 0)
+    out.parts = partsHolding(
+      walked.flatMap((i) => constraints[i]!.facets),
+      shard,
+      q,
+    );
   return out;
 }
 

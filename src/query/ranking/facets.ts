@@ -12,11 +12,12 @@ import {
   type TopicSlug,
   topicLabel,
 } from '../../catalogue/taxonomy.js';
-import { formatCode, TRAIT } from '../index/country-shard.js';
+import { formatCode } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
+import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
 import {
