@@ -22,9 +22,10 @@ export interface CaseRequest {
   headers?: Record<string, string>;
   /**
    * Replace `{q}` in the URL with a different realistic prompt on every request, cycling through more prompts than
-   * the service's caches hold: measures the ranking engine and renderers, not the caches.
+   * the service's caches hold: measures the ranking engine and renderers, not the caches. `true`: PROMPTS; or the
+   * prompts to cycle through (MANY_CONSTRAINT_PROMPTS).
    */
-  distinct?: boolean;
+  distinct?: boolean | readonly string[];
   /** How long to run, when not BENCH_SECONDS. */
   seconds?: number;
   /** Stop when this settles (or after `seconds`, whichever comes first). */
@@ -175,6 +176,7 @@ let nextPrompt = 0;
 
 export async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
   const { distinct, seconds, until, ...options } = request;
+  const prompts = distinct === true ? PROMPTS : distinct || PROMPTS;
   const target = new URL(url.replace('{q}', PROMPTS[0]!));
   const template = `${target.pathname}${new URL(url.replace('{q}', 'QUERY')).search}`;
   const run = autocannon({
@@ -188,7 +190,7 @@ export async function measure(url: string, request: CaseRequest = {}): Promise<M
             {
               setupRequest: (req: object) => ({
                 ...req,
-                path: template.replace('QUERY', PROMPTS[nextPrompt++ % PROMPTS.length]!),
+                path: template.replace('QUERY', prompts[nextPrompt++ % prompts.length]!),
               }),
             },
           ],
