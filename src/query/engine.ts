@@ -117,7 +117,7 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   // before are recognised by the cursor's filter and not served again.
   const seen = page && (page.digest !== digest || page.day !== day) ? page.seen : undefined;
   const nearToo = !page && prompted && asked.mode === 'constraints';
-  const rankings = searched.map((sq) => rankIn(p, sq, nearToo));
+  const rankings = searched.map((sq) => rankIn(p, sq, nearToo, false, params.limit));
 
   const total = rankings.reduce((sum, r) => sum + r.matches.length, 0);
   const tops = rankings.map((r, i) => {

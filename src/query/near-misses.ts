@@ -2,7 +2,7 @@ import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
-import { best, type ShardRanking } from './rank-shard.js';
+import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { NEARNESS, nearnessOf } from './ranking/nearness.js';
@@ -13,8 +13,7 @@ import { NEARNESS, nearnessOf } from './ranking/nearness.js';
  * would find.
  */
 
-/** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
-export const ALTERNATIVES_SHOWN = 10;
+export { ALTERNATIVES_SHOWN };
 
 /** How many events dropping one constraint would find (said by an empty answer). */
 export interface Widening {

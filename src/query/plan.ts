@@ -147,8 +147,9 @@ function rankByStart(sq: ShardQuery): ShardRanking {
   return out;
 }
 
-export function rankIn(p: Plan, sq: ShardQuery, nearToo: boolean, byScan = false): ShardRanking {
+/** A shard's ranking; `limit`: the events a first page shows, when near misses are looked for (`nearToo`). */
+export function rankIn(p: Plan, sq: ShardQuery, nearToo: boolean, byScan = false, limit = Infinity): ShardRanking {
   if (p.order === 'deadline') return rankByDeadline(sq);
   if (p.order === 'start') return rankByStart(sq);
-  return (byScan ? rankShardByScan : rankShard)(sq, p.asked, nearToo);
+  return byScan ? rankShardByScan(sq, p.asked, nearToo) : rankShard(sq, p.asked, nearToo, limit);
 }

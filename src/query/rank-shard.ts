@@ -14,6 +14,9 @@ import { candidateCount, partsHolding } from './ranking/selectivity.js';
  */
 export type Mode = 'constraints' | 'words' | 'everything';
 
+/** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
+export const ALTERNATIVES_SHOWN = 10;
+
 /** A query as one shard ranks it. */
 export interface ShardQuery {
   shard: CountryShard;
@@ -114,9 +117,9 @@ function considerer(sq: ShardQuery, asked: Asked, nearToo: boolean, out: ShardRa
  * Visits the candidates of what decides the match (every event for `everything`), classifying and scoring each once:
  * with two constraints or more, those of the most selective ones (see bySelectivity); else the facets searched.
  */
-export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit = Infinity): ShardRanking {
   if (asked.mode === 'everything') return rankShardByScan(sq, asked, nearToo);
-  if (asked.constraints.length >= 2) return bySelectivity(sq, asked, nearToo);
+  if (asked.constraints.length >= 2) return bySelectivity(sq, asked, nearToo, limit);
   const { shard, q } = sq;
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
   const consider = considerer(sq, asked, nearToo, out);
@@ -138,9 +141,10 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): Shard
  * A match meets every constraint and a near miss all but one, so with two constraints or more each is among the
  * candidates of the constraint whose lists hold the fewest events, or (a near miss missing that one) of the next:
  * only those lists are walked. Every other constraint is checked, not walked, the most selective first, and an event
- * is dropped at its second miss; only what is left is scored.
+ * is dropped at its second miss; only what is left is scored. The next constraint's lists are not walked when what
+ * they would add cannot be shown (see shownWithout).
  */
-function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: number): ShardRanking {
   const { shard, q, accept } = sq;
   const { constraints } = asked;
   const counts = constraints.map((c) => candidateCount(c.facets, shard, q));
@@ -168,10 +172,13 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRan
       out.missed.push(missed);
     }
   };
-  const walked = nearToo ? order.slice(0, 2) : order.slice(0, 1);
-  for (const i of walked) {
+  const walked: number[] = [];
+  const walk = (i: number) => {
+    walked.push(i);
     for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, consider);
-  }
+  };
+  walk(order[0]!);
+  if (nearToo && !shownWithout(out, constraints, order[0]!, limit)) walk(order[1]!);
   // An event outside the lists walked, before and after a write, is neither a match nor a near miss. Full-text
   // points are relative to the whole country's statistics.
   if (q.text.length === 0)
@@ -181,6 +188,21 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRan
       q,
     );
   return out;
+}
+
+/**
+ * Whether the near misses missing constraint `first` (those only the next constraint's lists hold) cannot change a
+ * first page of `limit`: its matches fill it, or it has matches (nothing to widen) and enough near misses nearer
+ * than any missing `first` (ranking/nearness.ts: another date, kind, format, price or audience comes before another
+ * subject or place).
+ */
+function shownWithout(out: ShardRanking, constraints: readonly Constraint[], first: number, limit: number): boolean {
+  if (out.matches.length >= limit) return true;
+  const name = constraints[first]!.name;
+  if (out.matches.length === 0 || (name !== 'subject' && name !== 'place')) return false;
+  let nearer = 0;
+  for (const m of out.missed) if (constraints[m]!.name !== 'subject' && constraints[m]!.name !== 'place') nearer++;
+  return nearer >= Math.min(ALTERNATIVES_SHOWN, limit);
 }
 
 /** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */
