@@ -25,6 +25,7 @@ import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { describeQuery } from './restate.js';
+import { zoneNamed } from './zones.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
 export { scopeOf, zoneOf } from './plan.js';
@@ -90,7 +91,7 @@ function comesAfter(shard: CountryShard, slot: number, key: PageKey, ranked: boo
 
 /** The local day of an instant in a zone, as days since the epoch: prompts' date words read relative to it. */
 function localDayOf(now: Date, zone: string): number {
-  const local = DateTime.fromJSDate(now, { zone });
+  const local = DateTime.fromJSDate(now, { zone: zoneNamed(zone) });
   return Math.floor(local.plus({ minutes: local.offset }).toMillis() / 86_400_000);
 }
 

@@ -3,6 +3,7 @@ import { type EventKind, isSeniority, isTopic, SENIORITY_LABELS, topicLabel } fr
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
 import type { CountryShard } from '../index/country-shard.js';
+import { zoneNamed } from '../zones.js';
 import { titleNames } from './evidence.js';
 import type { ConstraintName, Facet, PreparedQuery } from './facet.js';
 import { FACETS } from './facets.js';
@@ -183,7 +184,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     says: (q) => q.u.window?.label ?? '',
     differs(shard, slot, q) {
       const w = q.u.window!;
-      const zone = COUNTRY_INFO[shard.country].timeZone;
+      const zone = zoneNamed(COUNTRY_INFO[shard.country].timeZone);
       const start = DateTime.fromMillis(shard.startMs[slot]!, { zone });
       const from = DateTime.fromJSDate(w.from, { zone });
       const when = start.hasSame(from, 'month')
