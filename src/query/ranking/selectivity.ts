@@ -4,7 +4,6 @@ import type { SlotList } from '../index/slot-list.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { AskedPlace } from './evidence.js';
 import type { AskedField, Facet, PreparedQuery, PreparedTechnology } from './facet.js';
-import { neighboursOf } from './neighbours.js';
 
 /**
  * How many slots a filter facet's `candidates` visit for an item, at most, read from the lengths of its lists
@@ -20,7 +19,8 @@ function topicsLength(shard: CountryShard, topics: readonly string[]): number {
 
 const COUNTS: Record<string, (shard: CountryShard, a: never, q: PreparedQuery) => number> = {
   technology: (shard, t: PreparedTechnology) => topicsLength(shard, t.topics) + t.hits.size,
-  topic: (shard, f: AskedField) => topicsLength(shard, [f.slug, ...neighboursOf(f.slug)]),
+  // With two constraints or more (the only rankings that count), a field's candidates are its own events.
+  topic: (shard, f: AskedField) => topicsLength(shard, [f.slug]),
   place(shard, { place: here }: AskedPlace) {
     let n = lengthOf(shard.byPlace.get(here.geonameId));
     for (const cell of shard.cellsAround(here.lat, here.lng)) n += cell.length;
