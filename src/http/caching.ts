@@ -4,7 +4,6 @@ import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
-import { COUNTRIES, type Country } from '../places/countries.js';
 import type { ReadRecord } from '../query/read-index.js';
 import {
   type CachedResponse,
@@ -131,8 +130,8 @@ function lookUp(
       // Whatever becomes of this request (sent, failed, aborted), those waiting go on.
       reply.raw.once('close', release);
     }
-    // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
-    // stale at once rather than cached as current.
+    // The read notes the clock's time when it began: a write landing while its body is made leaves the body out of
+    // the cache rather than kept as current.
     const record: ReadRecord = { parts: new Set(), attendance: false };
     request.cacheable = { key, began: readBeganNow(ctx), record, release };
     ctx.index.recordReads(record, done);
