@@ -22,13 +22,30 @@ export interface CaseRequest {
   headers?: Record<string, string>;
   /**
    * Replace `{q}` in the URL with a different realistic prompt on every request, cycling through more prompts than
-   * the service's caches hold: measures the ranking engine and renderers, not the caches.
+   * the service's caches hold: measures the ranking engine and renderers, not the caches. `true`: PROMPTS; or the
+   * prompts to cycle through (MANY_CONSTRAINT_PROMPTS).
    */
-  distinct?: boolean;
+  distinct?: boolean | readonly string[];
   /** How long to run, when not BENCH_SECONDS. */
   seconds?: number;
   /** Stop when this settles (or after `seconds`, whichever comes first). */
   until?: Promise<unknown>;
+}
+
+/** A fixed shuffle (Fisher–Yates, seeded mulberry32): the same order in every run. */
+function shuffled(prompts: string[]): string[] {
+  let seed = 0x5eed;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = prompts.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [prompts[i], prompts[j]] = [prompts[j]!, prompts[i]!];
+  }
+  return prompts;
 }
 
 /**
@@ -96,19 +113,62 @@ export const PROMPTS = (() => {
   const prompts = words.flatMap((w) =>
     kinds.flatMap((k) => cities.flatMap((c) => modifiers.map((m) => encodeURIComponent(`${w} ${k} ${c}${m}`)))),
   );
-  // Fisher–Yates with a fixed seed (mulberry32): the same order in every run.
-  let seed = 0x5eed;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = prompts.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [prompts[i], prompts[j]] = [prompts[j]!, prompts[i]!];
-  }
-  return prompts;
+  return shuffled(prompts);
+})();
+
+/**
+ * Prompts shaped as people write them, with four or five constraints each — a subject, a kind, a city, a time phrase
+ * and a wish or audience — in English, German and French ("Kubernetes workshop in Köln next month for beginners",
+ * "LLM Stammtisch in Leipzig nächste Woche kostenlos"), German cities for the de catalogue, in a fixed shuffled
+ * order like PROMPTS. Their cost at 1k, 10k and 100k shows how a prompt grows with the catalogue.
+ */
+export const MANY_CONSTRAINT_PROMPTS = (() => {
+  const subjects = ['Kubernetes', 'LLM', 'Rust', 'Python', 'Security', 'React', 'Data', 'UX', 'KI', 'DevOps'];
+  const cities = [
+    'Berlin',
+    'Hamburg',
+    'München',
+    'Köln',
+    'Frankfurt',
+    'Stuttgart',
+    'Leipzig',
+    'Dresden',
+    'Bonn',
+    'Kiel',
+  ];
+  const languages: {
+    kinds: string[];
+    times: string[];
+    wishes: string[];
+    say: (s: string, k: string, c: string, t: string, w: string) => string;
+  }[] = [
+    {
+      kinds: ['meetup', 'workshop', 'conference', 'hackathon'],
+      times: ['next week', 'next month', 'in February', 'this month'],
+      wishes: ['for beginners', 'free', 'online', 'for founders'],
+      say: (s, k, c, t, w) => `${s} ${k} in ${c} ${t} ${w}`,
+    },
+    {
+      kinds: ['Meetup', 'Workshop', 'Konferenz', 'Stammtisch'],
+      times: ['nächste Woche', 'nächsten Monat', 'im Februar', 'diesen Monat'],
+      wishes: ['kostenlos', 'für Einsteiger', 'online', 'für Gründer'],
+      say: (s, k, c, t, w) => `${s} ${k} in ${c} ${t} ${w}`,
+    },
+    {
+      kinds: ['meetup', 'atelier', 'conférence', 'hackathon'],
+      times: ['la semaine prochaine', 'le mois prochain', 'en février', 'ce mois-ci'],
+      wishes: ['gratuit', 'pour débutants', 'en ligne', 'pour fondateurs'],
+      say: (s, k, c, t, w) => `${k} ${s} à ${c} ${t} ${w}`,
+    },
+  ];
+  const prompts = languages.flatMap((l) =>
+    subjects.flatMap((s) =>
+      l.kinds.flatMap((k) =>
+        cities.flatMap((c) => l.times.flatMap((t) => l.wishes.map((w) => encodeURIComponent(l.say(s, k, c, t, w))))),
+      ),
+    ),
+  );
+  return shuffled(prompts);
 })();
 
 /** The next prompt to send: it runs on across cases, so a case never replays the prompts the one before it sent. */
@@ -116,6 +176,7 @@ let nextPrompt = 0;
 
 export async function measure(url: string, request: CaseRequest = {}): Promise<Measured> {
   const { distinct, seconds, until, ...options } = request;
+  const prompts = distinct === true ? PROMPTS : distinct || PROMPTS;
   const target = new URL(url.replace('{q}', PROMPTS[0]!));
   const template = `${target.pathname}${new URL(url.replace('{q}', 'QUERY')).search}`;
   const run = autocannon({
@@ -129,7 +190,7 @@ export async function measure(url: string, request: CaseRequest = {}): Promise<M
             {
               setupRequest: (req: object) => ({
                 ...req,
-                path: template.replace('QUERY', PROMPTS[nextPrompt++ % PROMPTS.length]!),
+                path: template.replace('QUERY', prompts[nextPrompt++ % prompts.length]!),
               }),
             },
           ],

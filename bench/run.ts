@@ -17,7 +17,15 @@ import { loadDemoCatalogue } from '../src/demo/load.js';
 import { createLogger } from '../src/observability/logger.js';
 import { openStorage } from '../src/storage/database.js';
 import { KeysRepository } from '../src/storage/keys.repository.js';
-import { type CaseRequest, CONNECTIONS, type Measured, measure, measureAtRate, SECONDS } from './measure.js';
+import {
+  type CaseRequest,
+  CONNECTIONS,
+  MANY_CONSTRAINT_PROMPTS,
+  type Measured,
+  measure,
+  measureAtRate,
+  SECONDS,
+} from './measure.js';
 import {
   feedLines,
   type Latencies,
@@ -152,11 +160,37 @@ function row(name: string, m: Measured, baseline: number, of = ''): string {
   return `| ${name} | ${Math.round(m.rps)} | ${m.p50} | ${m.p99} | ${ratio} %${of && ` ${of}`} |${m.errors ? ` ${m.errors} errors` : ''}`;
 }
 
+const MANY_CASE = '  prompts of 4–5 constraints (en/de/fr), a different one each request';
+
+/**
+ * The many-constraint prompts' targets at 10k and 100k, and how their cost grows with the catalogue: a prompt at
+ * 100k costs at most 3× what it costs at 10k (the inverse of their throughputs, in one run).
+ */
+function manyChecks(size: number, many: Map<number, Measured>): string[] {
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const m = many.get(size)!;
+  const lines: string[] = [];
+  if (size === 10_000)
+    lines.push(`Target ${mark(m.rps >= 1500)}: many-constraint prompts at 10k ≥ 1,500 req/s — ${Math.round(m.rps)}`);
+  if (size === 100_000) {
+    lines.push(`Target ${mark(m.rps >= 500)}: many-constraint prompts at 100k ≥ 500 req/s — ${Math.round(m.rps)}`);
+    const at10k = many.get(10_000);
+    if (at10k) {
+      const ratio = at10k.rps / m.rps;
+      lines.push(
+        `Target ${mark(ratio <= 3)}: a many-constraint prompt costs at 100k ≤ 3× its cost at 10k — ${ratio.toFixed(1)}×`,
+      );
+    }
+  }
+  return lines;
+}
+
 async function main() {
   const engine = process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
   console.log(
     `# tech-events bench — ${engine}, ${CONNECTIONS} connections, ${SECONDS} s per case, node ${process.version}\n`,
   );
+  const many = new Map<number, Measured>();
   const ceilingPort = 4400;
   const ceilingServer = await startCeiling(ceilingPort);
   const ceiling = await measure(`http://127.0.0.1:${ceilingPort}/`);
@@ -191,6 +225,7 @@ async function main() {
       ['/api/events (no q)', `${base}/api/events?country=de`],
       [Q_CASE, qUrl],
       [DISTINCT_CASE, distinctUrl, { distinct: true }],
+      [MANY_CASE, `${base}/api/events?country=de&q={q}&limit=20`, { distinct: MANY_CONSTRAINT_PROMPTS }],
       ['/de.md', `${base}/de.md`],
       ['  /de.md?q=…, a different prompt each request', `${base}/de.md?q={q}`, { distinct: true }],
       ['/api/calendar?q=…', calendarUrl],
@@ -225,6 +260,8 @@ async function main() {
     );
     const rss = Math.max(rssAfterBuild, rssAfterRun);
     const targets = targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss);
+    many.set(size, results.get(MANY_CASE)!);
+    targets.push(...manyChecks(size, many));
     targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl }, service.logFile)));
     console.log('');
     for (const line of targets) console.log(line);

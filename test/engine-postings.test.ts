@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, readQueries } from '../scripts/eval-relevance.js';
 import { foldText } from '../src/catalogue/lexicon.js';
@@ -28,6 +29,11 @@ function expectSameAsScan(index: CatalogueIndex, raw: Record<string, string>, no
     (result.alternatives ?? []).map((a) => ({ id: a.entry.event.id, score: a.score, missed: a.constraint })),
     label,
   ).toEqual(scan.alternatives);
+  // An empty answer says how many dropping each constraint would find: as many as a look at every event finds.
+  expect(
+    (result.widen ?? []).map((w) => ({ constraint: w.constraint, total: w.total })),
+    label,
+  ).toEqual(scan.widen);
   // Scores are whole points (see POINTS_PER_WEIGHT): sums that agree in any order.
   for (const r of result.events) expect(Number.isInteger(r.score), label).toBe(true);
 }
@@ -127,6 +133,58 @@ describe('ranking over posting lists agrees with a full scan', () => {
       }
     }
   });
+});
+
+/** Parts of prompts as people write them, in three languages: any mix, each part often left out. */
+const PROMPT_PARTS = [
+  ['Kubernetes', 'LLM', 'AI', 'Rust', 'Python', 'Security', 'React', 'Data', 'UX', 'KI', 'DevOps', 'Java', 'Startup'],
+  ['meetup', 'workshop', 'conference', 'hackathon', 'Stammtisch', 'Konferenz', 'atelier', 'night'],
+  ['in Berlin', 'near Hamburg', 'in München', 'in Köln', 'in Zürich', 'à Genève', 'in Wien', 'in Graz', 'in Leipzig'],
+  ['next week', 'next month', 'in February', 'nächste Woche', 'im März', 'la semaine prochaine', 'this weekend'],
+  ['free', 'for beginners', 'online', 'for founders', 'kostenlos', 'in person', 'gratuit', 'pour débutants', 'hybrid'],
+];
+
+describe('ranking from the most selective constraints agrees with a full scan', () => {
+  it('on random catalogues, changed after loading, for random prompts of several constraints', async () => {
+    const now = new Date('2026-01-05T09:00:00Z');
+    const prompt = fc
+      .tuple(...PROMPT_PARTS.map((words) => fc.option(fc.constantFrom(...words), { freq: 3 })))
+      .map((parts) => parts.filter((p) => p !== null).join(' '));
+    const query = fc.record({
+      q: prompt,
+      country: fc.constantFrom('ch', 'de', 'at', 'all'),
+      limit: fc.constantFrom('3', '10', '40'),
+      extra: fc.constantFrom<Record<string, string>>(
+        {},
+        { format: 'in_person' },
+        { seniority: 'junior' },
+        { who: 'founders' },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 50, max: 1500 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 60 }),
+        fc.array(query, { minLength: 1, maxLength: 8 }),
+        async (seed, size, changes, queries) => {
+          await yieldToEventLoop();
+          const events = demoCatalogueEvents(size, now, { seed });
+          const index = new CatalogueIndex(() => now);
+          index.load(events);
+          // Events take another's content (another place, subject, kind, date): slots are freed and reused.
+          for (const [k, [i, j]] of changes.entries()) {
+            const into = events[i % size]!;
+            const from = events[j % size]!;
+            index.apply({ ...from, id: into.id, externalId: into.externalId, revision: into.revision + k + 1 });
+          }
+          for (const { q, country, limit, extra } of queries)
+            expectSameAsScan(index, { q, country, limit, ...extra }, now);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 300_000);
 });
 
 describe('phrase matches over word lists', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createResponseCache, encodedBody } from '../src/http/response-cache.js';
 
 /** What a body was made from; the LRU itself never looks at it. */
-const READ = { dependencies: { countries: ['ch' as const] }, stamp: '0|ch0' };
+const READ = { dependencies: { parts: ['ch'] }, stamp: '0|ch0' };
 
 describe('response cache', () => {
   it('evicts the least recently used entry beyond its count or byte budget, and skips oversized bodies', () => {

@@ -4,7 +4,6 @@ import etag from '@fastify/etag';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
-import { COUNTRIES, type Country } from '../places/countries.js';
 import type { ReadRecord } from '../query/read-index.js';
 import {
   type CachedResponse,
@@ -41,24 +40,23 @@ declare module 'fastify' {
   }
 }
 
-/** The minute and the catalogue's versions when a read began: what its body can at most have seen. */
+/** The minute and the time of the catalogue's latest change when a read began: what its body can at most have seen. */
 interface ReadBegan {
   minute: number;
-  versions: Readonly<Record<Country, number>>;
+  sequence: number;
   attendance: number;
 }
 
 const minuteOf = (ctx: ServingContext) => Math.floor(ctx.now().getTime() / 60_000);
 
 function readBeganNow(ctx: ServingContext): ReadBegan {
-  const versions = Object.fromEntries(COUNTRIES.map((c) => [c, ctx.index.versionOf(c)])) as Record<Country, number>;
-  return { minute: minuteOf(ctx), versions, attendance: ctx.index.attendanceVersion };
+  return { minute: minuteOf(ctx), sequence: ctx.index.sequence, attendance: ctx.index.attendanceVersion };
 }
 
-/** A body's stamp: the minute, the versions of the countries it shows, and of the crowds if it shows them. */
-function stampOf(read: ReadDependencies, minute: number, versionOf: (c: Country) => number, attendance: number) {
+/** A body's stamp: the minute, the versions of the parts it was made from, and of the crowds if it shows them. */
+function stampOf(read: ReadDependencies, minute: number, versionOf: (part: string) => number, attendance: number) {
   let stamp = String(minute);
-  for (const country of read.countries) stamp += `|${country}${versionOf(country)}`;
+  for (const part of read.parts) stamp += `|${part}${versionOf(part)}`;
   if (read.attendance) stamp += `|a${attendance}`;
   return stamp;
 }
@@ -132,9 +130,9 @@ function lookUp(
       // Whatever becomes of this request (sent, failed, aborted), those waiting go on.
       reply.raw.once('close', release);
     }
-    // The body is stamped with the versions from when the read began: a write landing while it is made leaves it
-    // stale at once rather than cached as current.
-    const record: ReadRecord = { countries: new Set(), attendance: false };
+    // The read notes the clock's time when it began: a write landing while its body is made leaves the body out of
+    // the cache rather than kept as current.
+    const record: ReadRecord = { parts: new Set(), attendance: false };
     request.cacheable = { key, began: readBeganNow(ctx), record, release };
     ctx.index.recordReads(record, done);
   };
@@ -170,16 +168,20 @@ export async function registerCaching(
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControlFor(request, reply.statusCode));
     const read = request.cacheable;
-    // Streams are not kept; nor a body that shows no answer of the index (it noted no country).
-    if (read && read.record.countries.size > 0 && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
+    // Streams are not kept; nor a body that shows no answer of the index (it noted no part).
+    if (read && read.record.parts.size > 0 && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
-      const dependencies = { countries: [...read.record.countries], attendance: read.record.attendance };
-      const { minute, versions, attendance } = read.began;
-      const stamp = stampOf(dependencies, minute, (c) => versions[c], attendance);
-      cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
+      const dependencies = { parts: [...read.record.parts], attendance: read.record.attendance };
+      const { minute, sequence, attendance } = read.began;
+      // A write to a part it shows that landed while the body was made leaves it stale: it is not kept.
+      const changed =
+        dependencies.parts.some((part) => ctx.index.versionOf(part) > sequence) ||
+        (dependencies.attendance && ctx.index.attendanceVersion !== attendance);
+      const stamp = stampOf(dependencies, minute, (part) => ctx.index.versionOf(part), attendance);
+      if (!changed) cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
     }
     read?.release();
     done(null, payload);

@@ -6,7 +6,7 @@ import type { Country } from '../places/countries.js';
 /**
  * A bounded LRU of rendered read responses. The catalogue is read far more than written (calendar clients poll
  * the same feed URLs, crawlers re-fetch pages, assistants repeat searches), and every read is a pure function of
- * (URL, the versions of the countries it shows, "now" to the minute) — so a body rendered once serves every
+ * (URL, the versions of the parts it was made from, "now" to the minute) — so a body rendered once serves every
  * identical request until one of those changes. Nothing personal is cached (requests with a key are not).
  */
 export interface CachedResponse {
@@ -19,9 +19,12 @@ export interface CachedResponse {
   read: ReadStamp;
 }
 
-/** The parts of the catalogue a response shows: countries, and whether it shows crowds (RSVP counts). */
+/**
+ * The parts of the catalogue a response was made from — countries (`de`) or parts of one (`de:topic ai-ml`, see
+ * CatalogueIndex.versionOf) — and whether it shows crowds (RSVP counts).
+ */
 export interface ReadDependencies {
-  countries: readonly Country[];
+  parts: readonly string[];
   attendance?: boolean;
 }
 

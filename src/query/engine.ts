@@ -8,6 +8,7 @@ import type { IndexedEvent } from './index/indexed-event.js';
 import {
   ALTERNATIVES_SHOWN,
   before,
+  byTotal,
   elsewhere,
   type Found,
   merged,
@@ -19,11 +20,12 @@ import {
 import type { Scope, SearchParams } from './params.js';
 import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best } from './rank-shard.js';
+import { best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { describeQuery } from './restate.js';
+import { zoneNamed } from './zones.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
 export { scopeOf, zoneOf } from './plan.js';
@@ -49,6 +51,11 @@ export interface SearchResult {
   countries: readonly Country[];
   /** The countries the answer read: those searched, and the others when near misses were looked for there. */
   consulted: readonly Country[];
+  /**
+   * The parts of the catalogue the answer was made from (see CatalogueIndex.versionOf): it stays the same until one
+   * of them changes.
+   */
+  dependsOn: readonly string[];
   understanding: Understanding;
   understood: string;
   /** Every match, before `limit`. */
@@ -84,7 +91,7 @@ function comesAfter(shard: CountryShard, slot: number, key: PageKey, ranked: boo
 
 /** The local day of an instant in a zone, as days since the epoch: prompts' date words read relative to it. */
 function localDayOf(now: Date, zone: string): number {
-  const local = DateTime.fromJSDate(now, { zone });
+  const local = DateTime.fromJSDate(now, { zone: zoneNamed(zone) });
   return Math.floor(local.plus({ minutes: local.offset }).toMillis() / 86_400_000);
 }
 
@@ -111,7 +118,7 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   // before are recognised by the cursor's filter and not served again.
   const seen = page && (page.digest !== digest || page.day !== day) ? page.seen : undefined;
   const nearToo = !page && prompted && asked.mode === 'constraints';
-  const rankings = searched.map((sq) => rankIn(p, sq, nearToo));
+  const rankings = searched.map((sq) => rankIn(p, sq, nearToo, false, params.limit));
 
   const total = rankings.reduce((sum, r) => sum + r.matches.length, 0);
   const tops = rankings.map((r, i) => {
@@ -130,11 +137,12 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     reasons: reasonsOf(f, params, prompted),
   }));
 
-  const consulted = new Set<Country>(searched.map((s) => s.shard.country));
+  const read = [...rankings];
   const { alternatives, widen } =
     !page && wantsAlternatives(p, total, params.limit)
-      ? nearMissesShown(p, rankings, params, consulted, total)
+      ? nearMissesShown(p, rankings, params, read, total)
       : { alternatives: undefined, widen: undefined };
+  const consulted = new Set<Country>(read.map((r) => r.shard.country));
 
   const last = shown.at(-1);
   let next: CursorState | undefined;
@@ -151,6 +159,8 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     country: p.scope,
     countries: searched.map((s) => s.shard.country),
     consulted: COUNTRIES.filter((c) => consulted.has(c)),
+    // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
+    dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
     understood: describeQuery(params, p.understanding, p.scope, searched[0]!.q, asked),
     total,
@@ -161,15 +171,26 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   };
 }
 
+/** The parts of the catalogue the rankings were made from: a country's parts, or the whole country. */
+function partsOf(rankings: readonly ShardRanking[]): string[] {
+  const whole = new Set(rankings.filter((r) => r.parts === undefined).map((r) => r.shard.country));
+  const parts = new Set<string>(whole);
+  for (const r of rankings) {
+    if (whole.has(r.shard.country)) continue;
+    for (const part of r.parts!) parts.add(`${r.shard.country}:${part}`);
+  }
+  return [...parts];
+}
+
 /** The near misses a first page shows in the room it has left, and when nothing matches, how to widen the query. */
 function nearMissesShown(
   p: Plan,
   rankings: ReturnType<typeof rankIn>[],
   params: SearchParams,
-  consulted: Set<Country>,
+  read: ShardRanking[],
   total: number,
 ): { alternatives: Alternative[]; widen: Widening[] | undefined } {
-  const near = nearMisses(p, rankings, params, consulted);
+  const near = nearMisses(p, rankings, params, read);
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
   const alternatives = merged(near.lists, room).map((f) => alternativeOf(f, p, params));
   return { alternatives, widen: total === 0 ? near.widen : undefined };
@@ -206,7 +227,7 @@ export function scoreByScan(
   index: CatalogueIndex,
   params: SearchParams,
   now: Date,
-): { matches: Scanned[]; alternatives: Scanned[] } {
+): { matches: Scanned[]; alternatives: Scanned[]; widen: { constraint: ConstraintName; total: number }[] } {
   const p = plan(index, params, now);
   const rankings = p.searched.map((sq) => rankIn(p, sq, p.order === 'prompt' && p.asked.mode === 'constraints', true));
   const found = (f: Found): Scanned => {
@@ -218,7 +239,7 @@ export function scoreByScan(
     rankings.map((r, i) => r.matches.map((slot) => ({ shard: r.shard, slot, q: p.searched[i]!.q }))),
     Number.MAX_SAFE_INTEGER,
   ).map(found);
-  if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [] };
+  if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [], widen: [] };
   const near: Found[] = rankings.flatMap((r, i) =>
     r.near.map((slot, k) => nearMiss(p, r.shard, slot, p.searched[i]!.q, r.missed[k]!)),
   );
@@ -227,5 +248,12 @@ export function scoreByScan(
     near.push(...r.matches.map((slot) => nearMiss(p, r.shard, slot, q, 'country')));
   }
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - matches.length);
-  return { matches, alternatives: near.sort(before).slice(0, room).map(found) };
+  const totals = new Map<ConstraintName, number>();
+  for (const f of near) {
+    const name = found(f).missed!;
+    totals.set(name, (totals.get(name) ?? 0) + 1);
+  }
+  const widen =
+    matches.length > 0 ? [] : [...totals].map(([constraint, total]) => ({ constraint, total })).sort(byTotal);
+  return { matches, alternatives: near.sort(before).slice(0, room).map(found), widen };
 }

@@ -2,7 +2,7 @@ import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
-import { best, type ShardRanking } from './rank-shard.js';
+import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { NEARNESS, nearnessOf } from './ranking/nearness.js';
@@ -13,8 +13,7 @@ import { NEARNESS, nearnessOf } from './ranking/nearness.js';
  * would find.
  */
 
-/** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
-export const ALTERNATIVES_SHOWN = 10;
+export { ALTERNATIVES_SHOWN };
 
 /** How many events dropping one constraint would find (said by an empty answer). */
 export interface Widening {
@@ -62,8 +61,8 @@ export function wantsAlternatives(p: Plan, total: number, limit: number): boolea
   return total < limit && (p.order === 'prompt' || total === 0);
 }
 
-/** Each country's best near misses (`lists`) and counts per constraint (`widen`); other countries join `consulted`. */
-export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, consulted: Set<Country>) {
+/** Each country's best near misses (`lists`) and counts per constraint (`widen`); other countries' rankings join `read`. */
+export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, read: ShardRanking[]) {
   const { asked, searched } = p;
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit);
   const lists: Found[][] = [];
@@ -74,7 +73,7 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
     lists.push(nearest(p, shard, q, r.near, r.missed, room));
   });
   for (const r of elsewhere(p, false)) {
-    consulted.add(r.shard.country);
+    read.push(r);
     counts.set('country', (counts.get('country') ?? 0) + r.matches.length);
     lists.push(nearest(p, r.shard, p.queryFor(r.shard.country).q, r.matches, 'country', room));
   }
@@ -85,9 +84,15 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
       missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[missed]!;
     if (total > 0) widen.push({ constraint: constraint.name, without: constraint.says(q), total });
   }
-  widen.sort((a, b) => b.total - a.total);
-  return { lists, widen };
+  return { lists, widen: widen.sort(byTotal) };
 }
+
+/** Most found first; alike, in the order of CONSTRAINTS (not the order events happened to be visited in). */
+export function byTotal(a: Pick<Widening, 'constraint' | 'total'>, b: Pick<Widening, 'constraint' | 'total'>): number {
+  if (a.total !== b.total) return b.total - a.total;
+  return CONSTRAINT_ORDER.indexOf(a.constraint) - CONSTRAINT_ORDER.indexOf(b.constraint);
+}
+const CONSTRAINT_ORDER = CONSTRAINTS.map((c) => c.name);
 
 const constraintName = (p: Plan, missed: number | 'country') =>
   missed === 'country' ? 'country' : p.asked.constraints[missed]!.name;

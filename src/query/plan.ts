@@ -16,6 +16,7 @@ import {
   type ShardRanking,
 } from './rank-shard.js';
 import { prepareQuery } from './ranking/prepare.js';
+import { zoneNamed } from './zones.js';
 
 /**
  * What a query resolves to before any event is looked at: the countries it searches, what it asks of each country's
@@ -24,9 +25,16 @@ import { prepareQuery } from './ranking/prepare.js';
 
 /** Local day bounds of the `from`/`to` parameters in the country's zone; open ends are ±infinity. */
 function dateBounds(p: SearchParams, zone: string): [number, number] {
-  const from = p.from ? DateTime.fromISO(p.from, { zone }).startOf('day').toMillis() : Number.NEGATIVE_INFINITY;
+  const from = p.from
+    ? DateTime.fromISO(p.from, { zone: zoneNamed(zone) })
+        .startOf('day')
+        .toMillis()
+    : Number.NEGATIVE_INFINITY;
   const to = p.to
-    ? DateTime.fromISO(p.to, { zone }).plus({ days: 1 }).startOf('day').toMillis()
+    ? DateTime.fromISO(p.to, { zone: zoneNamed(zone) })
+        .plus({ days: 1 })
+        .startOf('day')
+        .toMillis()
     : Number.POSITIVE_INFINITY;
   return [from, to];
 }
@@ -75,7 +83,7 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
     const key = Math.floor(date.getTime() / 3_600_000);
     let label = days.get(key);
     if (label === undefined) {
-      label = DateTime.fromJSDate(date, { zone }).toFormat('ccc d LLL');
+      label = DateTime.fromJSDate(date, { zone: zoneNamed(zone) }).toFormat('ccc d LLL');
       days.set(key, label);
     }
     return label;
@@ -147,8 +155,9 @@ function rankByStart(sq: ShardQuery): ShardRanking {
   return out;
 }
 
-export function rankIn(p: Plan, sq: ShardQuery, nearToo: boolean, byScan = false): ShardRanking {
+/** A shard's ranking; `limit`: the events a first page shows, when near misses are looked for (`nearToo`). */
+export function rankIn(p: Plan, sq: ShardQuery, nearToo: boolean, byScan = false, limit = Infinity): ShardRanking {
   if (p.order === 'deadline') return rankByDeadline(sq);
   if (p.order === 'start') return rankByStart(sq);
-  return (byScan ? rankShardByScan : rankShard)(sq, p.asked, nearToo);
+  return byScan ? rankShardByScan(sq, p.asked, nearToo) : rankShard(sq, p.asked, nearToo, limit);
 }

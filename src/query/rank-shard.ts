@@ -2,6 +2,7 @@ import type { CountryShard } from './index/country-shard.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import type { Facet, PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
+import { candidateCount, partsHolding } from './ranking/selectivity.js';
 
 /**
  * Ranks one country's events (engine.ts does several countries, pages, the answer). What matches follows from the
@@ -12,6 +13,9 @@ import { FACETS } from './ranking/facets.js';
  * The country asked is a constraint too: events elsewhere are near misses from their own shards.
  */
 export type Mode = 'constraints' | 'words' | 'everything';
+
+/** How many near misses an answer shows at most (fewer when the page is nearly full of matches). */
+export const ALTERNATIVES_SHOWN = 10;
 
 /** A query as one shard ranks it. */
 export interface ShardQuery {
@@ -86,6 +90,11 @@ export interface ShardRanking {
   near: number[];
   /** For each near miss, the index in `Asked.constraints` of the constraint it misses. */
   missed: number[];
+  /**
+   * The parts of the country (see index/changes.ts) holding every event that could change this ranking when written;
+   * undefined: the whole country.
+   */
+  parts?: readonly string[] | undefined;
 }
 
 /** Classifies and scores one slot into `out`: a match, a near miss (when asked for) or nothing. */
@@ -104,9 +113,13 @@ function considerer(sq: ShardQuery, asked: Asked, nearToo: boolean, out: ShardRa
   };
 }
 
-/** Visits the deciding facets' candidates (every event for `everything`), classifying and scoring each once. */
-export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
+/**
+ * Visits the candidates of what decides the match (every event for `everything`), classifying and scoring each once:
+ * with two constraints or more, those of the most selective ones (see bySelectivity); else the facets searched.
+ */
+export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit = Infinity): ShardRanking {
   if (asked.mode === 'everything') return rankShardByScan(sq, asked, nearToo);
+  if (asked.constraints.length >= 2) return bySelectivity(sq, asked, nearToo, limit);
   const { shard, q } = sq;
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
   const consider = considerer(sq, asked, nearToo, out);
@@ -122,6 +135,74 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean): Shard
     }
   }
   return out;
+}
+
+/**
+ * A match meets every constraint and a near miss all but one, so with two constraints or more each is among the
+ * candidates of the constraint whose lists hold the fewest events, or (a near miss missing that one) of the next:
+ * only those lists are walked. Every other constraint is checked, not walked, the most selective first, and an event
+ * is dropped at its second miss; only what is left is scored. The next constraint's lists are not walked when what
+ * they would add cannot be shown (see shownWithout).
+ */
+function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: number): ShardRanking {
+  const { shard, q, accept } = sq;
+  const { constraints } = asked;
+  const counts = constraints.map((c) => candidateCount(c.facets, shard, q));
+  const order = constraints.map((_c, i) => i).sort((a, b) => counts[a]! - counts[b]!);
+  // The walked constraint is mostly met by its own candidates: it is checked last.
+  const checks = [...order.slice(1), order[0]!];
+  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const { stamp } = shard;
+  const epoch = shard.nextEpoch();
+  const consider = (slot: number) => {
+    if (stamp[slot] === epoch) return;
+    stamp[slot] = epoch;
+    if (!accept(slot)) return;
+    let missed = MEETS_ALL;
+    for (const i of checks) {
+      if (constraints[i]!.meets(shard, slot, q)) continue;
+      if (missed !== MEETS_ALL || !nearToo) return;
+      missed = i;
+    }
+    if (missed >= 0 && !earns(shard, slot, q, asked)) return;
+    shard.score[slot] = scoreOf(shard, slot, q, asked);
+    if (missed === MEETS_ALL) out.matches.push(slot);
+    else {
+      out.near.push(slot);
+      out.missed.push(missed);
+    }
+  };
+  const walked: number[] = [];
+  const walk = (i: number) => {
+    walked.push(i);
+    for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, consider);
+  };
+  walk(order[0]!);
+  if (nearToo && !shownWithout(out, constraints, order[0]!, limit)) walk(order[1]!);
+  // An event outside the lists walked, before and after a write, is neither a match nor a near miss. Full-text
+  // points are relative to the whole country's statistics.
+  if (q.text.length === 0)
+    out.parts = partsHolding(
+      walked.flatMap((i) => constraints[i]!.facets),
+      shard,
+      q,
+    );
+  return out;
+}
+
+/**
+ * Whether the near misses missing constraint `first` (those only the next constraint's lists hold) cannot change a
+ * first page of `limit`: its matches fill it, or it has matches (nothing to widen) and enough near misses nearer
+ * than any missing `first` (ranking/nearness.ts: another date, kind, format, price or audience comes before another
+ * subject or place).
+ */
+function shownWithout(out: ShardRanking, constraints: readonly Constraint[], first: number, limit: number): boolean {
+  if (out.matches.length >= limit) return true;
+  const name = constraints[first]!.name;
+  if (out.matches.length === 0 || (name !== 'subject' && name !== 'place')) return false;
+  let nearer = 0;
+  for (const m of out.missed) if (constraints[m]!.name !== 'subject' && constraints[m]!.name !== 'place') nearer++;
+  return nearer >= Math.min(ALTERNATIVES_SHOWN, limit);
 }
 
 /** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */

@@ -39,13 +39,18 @@ export class EventsRepository {
     return this.idsLikeAny([base]);
   }
 
-  /** Ids equal to a base or starting with it and a hyphen: taken slugs, read as byte ranges from the prefix index. */
+  /**
+   * Ids equal to a base or starting with it and a hyphen: taken slugs, read as byte ranges from the prefix index. The
+   * two are looked up apart: joined by OR, the planner reads every event for each base.
+   */
   async idsLikeAny(bases: readonly string[]): Promise<Set<string>> {
     if (bases.length === 0) return new Set();
     const { rows } = await sql<{ id: string }>`
       SELECT e.id FROM unnest(${bases}::text[]) AS b(base)
       JOIN LATERAL (
-        SELECT id FROM events WHERE id = b.base OR (id ~>=~ (b.base || '-') AND id ~<~ (b.base || '.'))
+        SELECT id FROM events WHERE id = b.base
+        UNION ALL
+        SELECT id FROM events WHERE id ~>=~ (b.base || '-') AND id ~<~ (b.base || '.')
       ) e ON true`.execute(this.db);
     return new Set(rows.map((r) => r.id));
   }

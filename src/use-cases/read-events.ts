@@ -65,7 +65,7 @@ export async function searchEvents(
         retryAfter,
       });
     });
-  readIndex(ctx).noteRead(result.consulted);
+  readIndex(ctx).noteRead(result.dependsOn);
   const next = result.next && encodeCursor(ctx.cursorSecret, pagedQuery(params, result.country), result.next);
   return { ...result, nextCursor: next };
 }

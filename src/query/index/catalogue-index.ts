@@ -13,22 +13,25 @@ import {
   NO_LINKS,
 } from './indexed-event.js';
 
-/** What one read showed, noted as it goes (see `recordReads`): the countries of its answers, and whether crowds. */
+/** What one read showed, noted as it goes (see `recordReads`): the parts its answers were made from, and whether crowds. */
 export interface ReadRecord {
-  countries: Set<Country>;
+  parts: Set<string>;
   attendance: boolean;
 }
 
 /**
  * The read path: every public, listed event not ended more than a day ago, one shard per country. `apply` (local
  * writes, other nodes' NOTIFYs) costs only what a change touches; a revision check makes late or repeated
- * notifications harmless. A change bumps only its country's version, so cached answers about others stay valid.
+ * notifications harmless. A change moves on the time of its country and of the parts it touched (see Changes), so
+ * cached answers made from other parts stay valid.
  */
 export class CatalogueIndex {
   private readonly entries = new Map<string, IndexedEvent>();
   /** The highest revision seen of events not in the index (any more); an indexed event's is its entry's. */
   private readonly revisions = new Map<string, number>();
-  private readonly shards = new Map<Country, CountryShard>(COUNTRIES.map((c) => [c, new CountryShard(c)]));
+  /** The clock of every change, shared by the countries (see Changes). */
+  private readonly clock = { n: 0 };
+  private readonly shards = new Map<Country, CountryShard>(COUNTRIES.map((c) => [c, new CountryShard(c, this.clock)]));
   /** Entries by duplicate key (country and normalised title): one entry, or the several that share the key. */
   private readonly groups = new Map<string, IndexedEvent | IndexedEvent[]>();
   /** When the next indexed event passes ENDED_KEPT_MS after its end (and leaves the index). */
@@ -65,10 +68,10 @@ export class CatalogueIndex {
     return this.reads.run(record, work);
   }
 
-  /** Notes that the read under way shows answers about these countries (see `recordReads`). */
-  noteRead(countries: Iterable<Country>): void {
+  /** Notes that the read under way shows answers made from these parts (see `versionOf`, `recordReads`). */
+  noteRead(parts: Iterable<string>): void {
     const record = this.reads.getStore();
-    if (record) for (const country of countries) record.countries.add(country);
+    if (record) for (const part of parts) record.parts.add(part);
   }
 
   get size(): number {
@@ -85,9 +88,19 @@ export class CatalogueIndex {
     return this.shards.get(country)!;
   }
 
-  /** How many changes the country has seen: answers about it are valid for one version. */
-  versionOf(country: Country): number {
-    return this.shards.get(country)!.version;
+  /**
+   * When a part of the catalogue last changed: a country (`de`), or a part of one an answer was made from
+   * (`de:topic ai-ml`, see Changes). An answer is current while none of its parts changed after it was made.
+   */
+  versionOf(part: string): number {
+    const shard = this.shards.get(part.slice(0, 2) as Country);
+    if (!shard) throw new Error(`versionOf: no country in “${part}”`);
+    return part.length === 2 ? shard.changes.at() : shard.changes.at(part.slice(3));
+  }
+
+  /** The time of the latest change anywhere, on the clock `versionOf` reads. */
+  get sequence(): number {
+    return this.clock.n;
   }
 
   /** A country's shown events sorted by start, then id. */
@@ -263,7 +276,7 @@ export class CatalogueIndex {
       // A record shown before may link other sources now, or no longer: its country's version moves on.
       const shard = this.shards.get(entry.event.country)!;
       if (entry.slot < 0) shard.add(entry);
-      else shard.touch();
+      else shard.touch(entry);
     }
   }
 

@@ -3,25 +3,17 @@ import type { EventFormat } from '../../catalogue/event.js';
 import { FORMATS } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import { eventDigest } from '../cursor.js';
+import { Changes } from './changes.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
+import { CELL_LAT, CELL_LNG, cellKey, cellKeysAround, LONG_EVENT_MS, partsOf } from './parts.js';
 import { OrderedSlots, Postings, SlotList } from './slot-list.js';
-
-/** Grid cells for "near" lookups: a cell is as large as the box `roughlyNear` accepts, so 3 × 3 cells cover it. */
-export const CELL_LAT = 0.41;
-export const CELL_LNG = 0.7;
-/** Events lasting longer than this are kept apart, so date windows can bound the rest by start alone. */
-const LONG_EVENT_MS = 14 * 86_400_000;
+import { bitsOf, TOPIC_BIT, TRAIT } from './traits.js';
 
 /** A format as a small number, for the per-slot format column. */
 export function formatCode(format: EventFormat): number {
   return FORMATS.indexOf(format);
-}
-
-function cellKey(lat: number, lng: number): number {
-  // Cells are integers in a small range (lat 40–60° → ~100–150, lng 0–20° → 0–30): one number per cell.
-  return Math.floor(lat / CELL_LAT) * 1000 + Math.floor(lng / CELL_LNG);
 }
 
 /** The values of one entry as the shard's posting lists key them. */
@@ -63,6 +55,9 @@ export class CountryShard {
   lat = new Float64Array(0);
   lng = new Float64Array(0);
   long = new Uint8Array(0);
+  /** TOPIC_BIT of each taxonomy field the event carries; TRAIT's bits of its kinds, seniority and price. */
+  topicBits = new Uint32Array(0);
+  traitBits = new Uint16Array(0);
   /** Slots sorted by start, then id: listings without a prompt, date windows, tie-breaks. */
   readonly order: SlotList;
   readonly byTopic = new Postings<string>();
@@ -93,13 +88,17 @@ export class CountryShard {
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
   visited = new Uint32Array(0);
   private visitMark = 0;
-  /** Changes so far: answers about this country are valid for one version. */
-  version = 0;
+  /** When this country and its parts last changed: what cached answers about them are kept by. */
+  readonly changes: Changes;
   /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
   digest = 0;
   size = 0;
 
-  constructor(readonly country: Country) {
+  constructor(
+    readonly country: Country,
+    clock = { n: 0 },
+  ) {
+    this.changes = new Changes(clock);
     this.order = new OrderedSlots((a, b) => compareByStart(this.at(a), this.at(b)));
   }
 
@@ -108,8 +107,14 @@ export class CountryShard {
     return this.events[slot]!;
   }
 
+  /** The country's latest change: answers about it are valid while it is the same. */
+  get version(): number {
+    return this.changes.latest;
+  }
+
   /** Shows an entry: gives it a slot and adds it to every list. */
   add(entry: IndexedEvent): void {
+    this.changes.tick();
     const slot = this.free.pop() ?? this.newSlot();
     this.show(entry, slot);
     if (this.founderSlots) {
@@ -119,13 +124,15 @@ export class CountryShard {
     }
     for (const memo of this.memos.values()) memo[slot] = -1;
     this.text.add(slot, entry.event);
-    this.version++;
+    this.changes.mark(partsOf(entry));
   }
 
   /** Hides an entry: takes it off every list and frees its slot. */
   remove(entry: IndexedEvent): void {
     const slot = entry.slot;
     if (slot < 0 || this.events[slot] !== entry) throw new Error(`remove: ${entry.event.id} is not shown here`);
+    this.changes.tick();
+    this.changes.mark(partsOf(entry));
     const ev = entry.event;
     this.text.remove(slot, ev);
     this.order.delete(slot);
@@ -137,12 +144,12 @@ export class CountryShard {
     entry.slot = -1;
     this.size--;
     this.digest ^= eventDigest(ev.id, ev.revision);
-    this.version++;
   }
 
   /** Replaces the content with these entries (start-up): slots in start order, the full text built at once. */
   load(entries: readonly IndexedEvent[]): void {
     const sorted = [...entries].sort(compareByStart);
+    this.changes.reset();
     this.events.length = 0;
     this.free.length = 0;
     this.capacity = 0;
@@ -166,12 +173,15 @@ export class CountryShard {
     this.size = 0;
     for (const entry of sorted) this.show(entry, this.newSlot());
     this.text.load(sorted.map((entry) => ({ slot: entry.slot, event: entry.event })));
-    this.version++;
   }
 
-  /** A change that alters no shown event (an event hidden or unlisted elsewhere in the country, whose page changed). */
-  touch(): void {
-    this.version++;
+  /**
+   * A change that alters no list: an event hidden or unlisted, whose page changed, or one shown that now links other
+   * sources (`entry`: the parts it shows in change too).
+   */
+  touch(entry?: IndexedEvent): void {
+    this.changes.tick();
+    if (entry) this.changes.mark(partsOf(entry));
   }
 
   /** The shown events in start order. */
@@ -181,14 +191,21 @@ export class CountryShard {
 
   /** Slots in the 3 × 3 cells around a point: every event `roughlyNear` it, and some more. */
   *cellsAround(lat: number, lng: number): Generator<SlotList> {
-    const row = Math.floor(lat / CELL_LAT);
-    const col = Math.floor(lng / CELL_LNG);
-    for (let r = row - 1; r <= row + 1; r++) {
-      for (let c = col - 1; c <= col + 1; c++) {
-        const list = this.byCell.get(r * 1000 + c);
-        if (list) yield list;
-      }
+    for (const key of cellKeysAround(lat, lng)) {
+      const list = this.byCell.get(key);
+      if (list) yield list;
     }
+  }
+
+  /** Whether the event at `slot` carries `topic` (a field of the taxonomy, else read from the event). */
+  hasTopic(slot: number, topic: string): boolean {
+    const bit = TOPIC_BIT.get(topic);
+    return bit === undefined ? this.at(slot).event.topics.includes(topic) : (this.topicBits[slot]! & bit) !== 0;
+  }
+
+  /** Whether the event at `slot` has a trait: a kind, a seniority or a price (`TRAIT.kind.meetup`…). */
+  hasTrait(slot: number, bit: number | undefined): boolean {
+    return (this.traitBits[slot]! & (bit ?? 0)) !== 0;
   }
 
   /** First position in `order` whose start is at or after `ms`. */
@@ -300,7 +317,14 @@ export class CountryShard {
     this.lng[slot] = ev.lng ?? Number.NaN;
     const duration = endMs - startMs;
     this.long[slot] = duration > LONG_EVENT_MS ? 1 : 0;
-    if (!this.long[slot] && duration > this.longestShortMs) this.longestShortMs = duration;
+    this.topicBits[slot] = bitsOf(TOPIC_BIT, ev.topics);
+    this.traitBits[slot] =
+      bitsOf(TRAIT.kind, entry.kinds) | bitsOf(TRAIT.seniority, ev.seniority) | bitsOf(TRAIT.price, [ev.priceType]);
+    if (!this.long[slot] && duration > this.longestShortMs) {
+      // Date windows look this much further back in start order: every window's parts change.
+      this.longestShortMs = duration;
+      this.changes.mark(['span']);
+    }
   }
 
   /** The memo of `key`, made (all slots unknown) when it has none; it becomes the memo asked for last. */
@@ -325,6 +349,8 @@ export class CountryShard {
     this.lat = resized(this.lat, capacity);
     this.lng = resized(this.lng, capacity);
     this.long = resized(this.long, capacity);
+    this.topicBits = resized(this.topicBits, capacity);
+    this.traitBits = resized(this.traitBits, capacity);
     this.score = new Float64Array(capacity);
     this.stamp = new Uint32Array(capacity);
     this.touched = new Int32Array(capacity);
@@ -338,7 +364,7 @@ export class CountryShard {
   }
 }
 
-type Column = Float64Array | Int32Array | Uint32Array | Uint8Array | Int8Array;
+type Column = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
 
 /** A copy of a column with room for `capacity` slots (new slots hold `fill`). */
 function resized<A extends Column>(old: A, capacity: number, fill = 0): A {

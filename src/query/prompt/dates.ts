@@ -5,7 +5,8 @@
  * whose process-local wall clock is the zone's at `now`, and only the calendar components it found are read back.
  */
 import { de, en, fr, it, type ParsedComponents, type ParsedResult } from 'chrono-node';
-import { DateTime } from 'luxon';
+import { DateTime, type Zone } from 'luxon';
+import { zoneNamed } from '../zones.js';
 import {
   BARE_DURATION,
   CHRONO_LEAD_IN,
@@ -41,7 +42,7 @@ type Window = Omit<DateWindowHit, 'start' | 'length'>;
 
 interface Ctx {
   now: Date;
-  zone: string;
+  zone: Zone;
   /** `now` in the target zone, and its local midnight. */
   local: DateTime;
   today: DateTime;
@@ -72,9 +73,10 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** The first date window in `text` relative to `now` in the IANA zone; undefined when none, or only past ones. */
 export function findDateWindow(text: string, now: Date, timeZone: string): DateWindowHit | undefined {
-  const local = DateTime.fromJSDate(now, { zone: timeZone });
+  const zone = zoneNamed(timeZone);
+  const local = DateTime.fromJSDate(now, { zone });
   if (!local.isValid) throw new RangeError(`findDateWindow: invalid now or time zone "${timeZone}"`);
-  const ctx: Ctx = { now, zone: timeZone, local, today: local.startOf('day') };
+  const ctx: Ctx = { now, zone, local, today: local.startOf('day') };
   const { folded, map } = fold(text);
   const candidates = [...phraseCandidates(text, folded, map, ctx), ...chronoCandidates(text, folded, ctx)];
   candidates.sort((a, b) => a.start - b.start || b.length - a.length || a.rank - b.rank);
@@ -191,7 +193,7 @@ function chronoWindow(r: ParsedResult, ctx: Ctx): Window | undefined {
 }
 
 /** The local midnight of the calendar date chrono found; its clock time is ignored on purpose. */
-function calendarDay(c: ParsedComponents, zone: string): DateTime | undefined {
+function calendarDay(c: ParsedComponents, zone: Zone): DateTime | undefined {
   const year = c.get('year');
   const month = c.get('month');
   const day = c.get('day');

@@ -3,6 +3,7 @@ import { type EventKind, isSeniority, isTopic, SENIORITY_LABELS, topicLabel } fr
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
 import type { CountryShard } from '../index/country-shard.js';
+import { zoneNamed } from '../zones.js';
 import { titleNames } from './evidence.js';
 import type { ConstraintName, Facet, PreparedQuery } from './facet.js';
 import { FACETS } from './facets.js';
@@ -20,6 +21,8 @@ export interface Constraint {
   name: ConstraintName;
   /** Where `understood` says it: before the subject ("free"), as it, as the kind of event, after, or at the end. */
   part: 'adjective' | 'subject' | 'noun' | 'audience' | 'where' | 'when';
+  /** The facets that state it (none for the country, which a shard meets or not as a whole). */
+  facets: readonly Facet<unknown>[];
   /** Whether the query asks it. */
   asked(q: PreparedQuery): boolean;
   /** Whether the event at a slot meets it. */
@@ -79,9 +82,10 @@ function aboutOf(shard: CountryShard, slot: number): string {
 const windowPhrase = (label: string) => label.split(' (')[0]!;
 
 /** A constraint stated by facets (those naming it in facets.ts): asked when one of them asks, met when one is met. */
-function byFacets(name: ConstraintName): Pick<Constraint, 'asked' | 'meets'> {
+function byFacets(name: ConstraintName): Pick<Constraint, 'facets' | 'asked' | 'meets'> {
   const facets = FACETS.filter((f) => f.constraint === name);
   return {
+    facets,
     asked: (q) => facets.some((f) => f.asks(q).length > 0),
     meets: (shard, slot, q) => meetsAny(facets, shard, slot, q),
   };
@@ -162,6 +166,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
   {
     name: 'country',
     part: 'where',
+    facets: [],
     asked: (q) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
     says: (q) => `in ${COUNTRY_INFO[q.country!].name}`,
@@ -179,7 +184,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     says: (q) => q.u.window?.label ?? '',
     differs(shard, slot, q) {
       const w = q.u.window!;
-      const zone = COUNTRY_INFO[shard.country].timeZone;
+      const zone = zoneNamed(COUNTRY_INFO[shard.country].timeZone);
       const start = DateTime.fromMillis(shard.startMs[slot]!, { zone });
       const from = DateTime.fromJSDate(w.from, { zone });
       const when = start.hasSame(from, 'month')

@@ -17,6 +17,7 @@ import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
+import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
 import {
@@ -89,6 +90,8 @@ const phrase: Facet<readonly string[]> = {
     for (let i = 0; i < length; i++) visit(candidates[i]!);
   },
   score(shard, slot, words) {
+    // On every word's list first: most candidates of other facets are on none, and their names need not be split.
+    for (const word of words) if (!shard.byNameWord.get(word)?.has(slot)) return 0;
     const names = nameWordsOf(shard.at(slot));
     return hasPhrase(names.title, words) || hasPhrase(names.organizer, words) ? POINTS.phrase : 0;
   },
@@ -151,7 +154,7 @@ const topic: Facet<AskedField> = {
   role: 'filter',
   constraint: 'subject',
   asks: (q) => q.fields,
-  meets: (shard, slot, f) => shard.at(slot).event.topics.includes(f.slug),
+  meets: (shard, slot, f) => shard.hasTopic(slot, f.slug),
   // Events of a neighbouring field too, when no other constraint's candidates hold those that meet all but the field:
   // they never meet it, but are near misses.
   candidates: (shard, f, q, visit) =>
@@ -306,7 +309,7 @@ const price: Facet<'free' | 'paid'> = {
   constraint: 'price',
   asks: (q) => (q.u.price ? [q.u.price] : NONE),
   candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
-  score: (shard, slot, p) => (shard.at(slot).event.priceType === p ? POINTS.price : 0),
+  score: (shard, slot, p) => (shard.hasTrait(slot, TRAIT.price[p]) ? POINTS.price : 0),
   reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
 };
 
@@ -330,7 +333,7 @@ const seniority: Facet<Seniority> = {
   constraint: 'audience',
   asks: (q) => q.u.seniority,
   candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
-  score: (shard, slot, s) => (shard.at(slot).event.seniority.includes(s) ? POINTS.seniority : 0),
+  score: (shard, slot, s) => (shard.hasTrait(slot, TRAIT.seniority[s]) ? POINTS.seniority : 0),
   reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
 };
 
@@ -340,7 +343,7 @@ const kind: Facet<EventKind> = {
   constraint: 'kind',
   asks: (q) => q.u.kinds,
   candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
-  score: (shard, slot, k) => (shard.at(slot).kinds.has(k) ? POINTS.kind : 0),
+  score: (shard, slot, k) => (shard.hasTrait(slot, TRAIT.kind[k]) ? POINTS.kind : 0),
   reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
 };
 

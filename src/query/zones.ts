@@ -1,0 +1,34 @@
+import { IANAZone, type Zone } from 'luxon';
+
+/**
+ * A country's time zone that remembers its offsets by the hour. Luxon works out an IANA zone's offset for each
+ * instant it reads or writes, through Intl's `formatToParts`: the costliest step of a prompt's dates, labels and
+ * near misses' "in March, not next week". In ch, de and at the offset changes only on a whole hour (UTC), so one
+ * per hour is exact there.
+ */
+class HourlyZone extends IANAZone {
+  private readonly offsets = new Map<number, number>();
+
+  override offset(ts: number): number {
+    const hour = Math.floor(ts / 3_600_000);
+    let offset = this.offsets.get(hour);
+    if (offset === undefined) {
+      offset = super.offset(ts);
+      if (this.offsets.size >= 100_000) this.offsets.clear();
+      this.offsets.set(hour, offset);
+    }
+    return offset;
+  }
+}
+
+const ZONES = new Map<string, Zone>();
+
+/** The zone of this IANA name (one of the countries'), for Luxon's `zone` option. */
+export function zoneNamed(name: string): Zone {
+  let zone = ZONES.get(name);
+  if (!zone) {
+    zone = new HourlyZone(name);
+    ZONES.set(name, zone);
+  }
+  return zone;
+}
