@@ -368,12 +368,7 @@ async function calendarsSync(base: string, port: number, url: string): Promise<s
   try {
     const quiet = await measureAtRate(url, CALENDAR_SYNC_READS_PER_SECOND, 5);
     const started = performance.now();
-    const sync = fetch(`${base}/api/admin/sync`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    })
-      .then((res) => res.json() as Promise<{ feeds: { created?: number; error?: string }[] }>)
-      .then((body) => body.feeds[0]);
+    const sync = syncToEnd(base).then((body) => (body as { feeds: { created?: number; error?: string }[] }).feeds[0]);
     const during = await measureAtRate(url, CALENDAR_SYNC_READS_PER_SECOND, 600, sync);
     const report = await sync;
     const seconds = (performance.now() - started) / 1000;
@@ -391,16 +386,25 @@ async function calendarsSync(base: string, port: number, url: string): Promise<s
   }
 }
 
+/** Starts a sync (POST /api/admin/sync answers 202 and a run) and waits for the run's outcome. */
+async function syncToEnd(base: string): Promise<unknown> {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const started = await fetch(`${base}/api/admin/sync`, { method: 'POST', headers });
+  const { id } = (await started.json()) as { id: string };
+  for (;;) {
+    const run = (await (await fetch(`${base}/api/admin/sync/${id}`, { headers })).json()) as { state: string };
+    if (run.state !== 'running') return run;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Reads of `url` while POST /api/admin/sync runs: one load run from the request until the sync answers, so no read in
  * flight is dropped between measurements and the prompts run on.
  */
 async function readsDuringSync(base: string, url: string): Promise<Measured & { seconds: number; report: unknown }> {
   const started = performance.now();
-  const sync = fetch(`${base}/api/admin/sync`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-  }).then((res) => res.json());
+  const sync = syncToEnd(base);
   const reads = await measure(url, { distinct: true, seconds: 600, until: sync });
   const report = await sync;
   return { ...reads, seconds: (performance.now() - started) / 1000, report };
