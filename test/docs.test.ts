@@ -33,6 +33,7 @@ describe('API documentation', () => {
         '/api/admin/keys/{id}/revoke',
         '/api/admin/keys/{id}/rotate',
         '/api/admin/sync',
+        '/api/admin/calendars/check',
         '/api/admin/sync/{id}',
         '/api/sources',
         '/api/calendars',

@@ -1,27 +1,43 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { loadFeeds } from '../importers/feeds.js';
+import { renderCalendarCheck } from '../render/calendar-check.js';
 import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
+import { checkCalendars } from '../use-cases/check-calendars.js';
 import { onDatabaseOrService } from './database-or-service.js';
 
 export const CALENDARS_USAGE = `  calendars link <url> --key <key id>       link an iCal feed to a host's key; its events are imported
                                             at once and synced with the feeds from then on
   calendars list [--key <key id>]           linked calendars and how their last sync went
-  calendars unlink <calendar id>            unlink a calendar; its upcoming events are retired`;
+  calendars unlink <calendar id>            unlink a calendar; its upcoming events are retired
+  calendars check [--feeds <file>]          read every calendar of the feeds file once, as the sync does,
+                                            importing nothing; print a markdown table: state, upcoming
+                                            events, where their places come from, the next event`;
 
 type Command =
   | { action: 'link'; url: string; keyId: string }
   | { action: 'list'; keyId: string | undefined }
-  | { action: 'unlink'; id: string };
+  | { action: 'unlink'; id: string }
+  | { action: 'check'; feeds: string | undefined };
 
 /** Validates the arguments before the database is opened; `usage` makes the error that prints the usage. */
 function parse(args: string[], usage: (message: string) => Error): Command {
   const [action, ...rest] = args;
-  let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: { key: { type: 'string' } } }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ allowPositionals: true; options: { key: { type: 'string' }; feeds: { type: 'string' } } }>
+  >;
   try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' } } });
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { key: { type: 'string' }, feeds: { type: 'string' } },
+    });
   } catch (error) {
     throw usage((error as Error).message);
   }
   const { values, positionals } = parsed;
+  if (values.feeds !== undefined && action !== 'check') throw usage(`calendars ${action ?? ''} takes no --feeds`);
   if (action === 'link') {
     if (positionals.length !== 1) throw usage('calendars link needs exactly one <url>');
     if (!values.key) throw usage('calendars link needs --key <key id>');
@@ -35,6 +51,10 @@ function parse(args: string[], usage: (message: string) => Error): Command {
     if (positionals.length !== 1 || values.key) throw usage('calendars unlink needs exactly one calendar id');
     return { action, id: positionals[0]! };
   }
+  if (action === 'check') {
+    if (positionals.length > 0 || values.key) throw usage('calendars check takes no arguments but --feeds');
+    return { action, feeds: values.feeds };
+  }
   throw usage(`Unknown calendars command "${action ?? ''}"`);
 }
 
@@ -44,6 +64,19 @@ function parse(args: string[], usage: (message: string) => Error): Command {
  */
 export async function calendarsCommand(args: string[], usage: (message: string) => Error): Promise<void> {
   const command = parse(args, usage);
+  if (command.action === 'check') {
+    // Reads only the calendars: no database, so it runs beside a serving process too.
+    const config = loadConfig();
+    const feeds = await loadFeeds(resolve(command.feeds ?? config.feedsFile.path), { optional: !command.feeds });
+    const now = config.fixedNow ?? new Date();
+    const checks = await checkCalendars(feeds, {
+      now,
+      baseUrl: config.baseUrl,
+      timeoutMs: config.calendars.readTimeoutMs,
+    });
+    process.stdout.write(checks.length > 0 ? renderCalendarCheck(checks, now) : 'No calendars in the feeds file.\n');
+    return;
+  }
   if (command.action === 'link') {
     const { keyId, url } = command;
     const link = await onDatabaseOrService({ command: 'calendars.link', keyId, url }, (ctx) =>

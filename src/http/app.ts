@@ -15,6 +15,7 @@ import {
 } from './limits.js';
 import { sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerCalendarCheckRoute } from './routes/admin-calendars.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
@@ -191,5 +192,6 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerPageRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerCalendarCheckRoute(app, ctx);
   await registerDocsRoutes(app, ctx);
 }

@@ -22,6 +22,26 @@ export const calendarSchemas = {
 
 /** The paths of /api/calendars: calendars a host links to its key. */
 export const calendarPaths = {
+  '/api/admin/calendars/check': {
+    get: {
+      summary: 'Read every calendar of the feeds file once, importing nothing (admin)',
+      description:
+        'What `tech-events calendars check` prints. Per calendar: state (ok, empty, gone, failing, not iCal), upcoming ' +
+        'events (`full` when the calendar shows as many as it shows at most), where their places come from (the ' +
+        'event, its description, the calendar’s entry; online; unknown) and the next event. `Accept: text/markdown` ' +
+        'answers the same as a GitHub markdown table.',
+      security: bearer,
+      responses: {
+        200: {
+          description:
+            '{checkedAt, calendars: [{source, calendar, url, state, error?, events, window?, full, places, next?}]}',
+          content: { 'application/json': {}, 'text/markdown': {} },
+        },
+        400: problem('The feeds file is not valid'),
+        401: problem('Bad admin token'),
+      },
+    },
+  },
   '/api/calendars': {
     post: {
       summary: 'Link an iCal feed to your key',

@@ -60,7 +60,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
 }
 
 /** Refuses a request without the admin token, compared in constant time; every request when none is set. */
-function adminCheck(adminToken: string | undefined): (request: FastifyRequest) => void {
+export function adminCheck(adminToken: string | undefined): (request: FastifyRequest) => void {
   const expected = adminToken ? Buffer.from(adminToken) : undefined;
   return (request) => {
     if (!expected) throw new ServiceError('admin-disabled');

@@ -1,0 +1,149 @@
+import { ServiceError } from '../catalogue/errors.js';
+import { sourceOwner } from '../catalogue/event.js';
+import type { AppContext } from '../context.js';
+import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
+import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds, partCountry } from '../importers/feeds.js';
+import { FILE_RECORD } from '../importers/importer.js';
+import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
+import { type CalendarTarget, calendarWindow } from './sync-calendars.js';
+
+/** What one read of a calendar found: what an operator pastes into an issue. */
+export type CheckState = 'ok' | 'empty' | 'gone' | 'failing' | 'not iCal';
+
+export interface CalendarCheck {
+  source: string;
+  /** The calendar's id in its feed (a Meetup group's urlname), or its URL. */
+  calendar: string;
+  url: string;
+  state: CheckState;
+  /** Why it is gone, failing or not iCal. */
+  error?: string;
+  /** Upcoming events the calendar shows now. */
+  events: number;
+  /** The most it shows at once, when known; `full` when it shows that many (later events are not in this read). */
+  window?: number;
+  full: boolean;
+  /** Where the upcoming events' places come from: their own LOCATION/GEO, their description, the calendar's entry. */
+  places: { event: number; description: number; calendar: number; online: number; unknown: number };
+  next?: { title: string; start: string };
+}
+
+export interface CheckOptions {
+  now: Date;
+  /** The service's public address: the User-Agent names it, as the sync's does. */
+  baseUrl: string;
+  /** Each read's deadline, as the sync's (CALENDAR_READ_TIMEOUT_MS). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Reads at once (the HTTP reader keeps to a few per host in any case). */
+  concurrency?: number;
+  onDone?: (check: CalendarCheck) => void;
+}
+
+const startOf = (start: { instant: Date } | { date: string }) =>
+  'instant' in start ? start.instant : new Date(`${start.date}T00:00:00Z`);
+
+/** Reads one calendar as the sync would (politely, the same reader) and imports nothing. */
+async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<CalendarCheck> {
+  const window = calendarWindow(target.url, target.window);
+  const check: CalendarCheck = {
+    source: target.source,
+    calendar: target.part,
+    url: target.url,
+    state: 'ok',
+    events: 0,
+    ...(window ? { window } : {}),
+    full: false,
+    places: { event: 0, description: 0, calendar: 0, online: 0, unknown: 0 },
+  };
+  let text: string;
+  try {
+    text = await readInput(target.url, {
+      timeoutMs: options.timeoutMs,
+      maxBytes: CALENDAR_LIMITS.maxBytes,
+      signal: options.signal,
+      userAgent: userAgentOf(options.baseUrl),
+    });
+  } catch (error) {
+    const gone = (error as { notFound?: boolean }).notFound === true;
+    return { ...check, state: gone ? 'gone' : 'failing', error: (error as Error).message };
+  }
+  const parsed = importerFor('ical')!.parse(text, { now: options.now, defaultCountry: target.country });
+  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
+  if (whole || (parsed.records.length === 0 && parsed.errors.length > 0))
+    return { ...check, state: 'not iCal', error: whole?.message ?? parsed.errors[0]!.message };
+  const upcoming = parsed.records
+    .filter((r) => startOf(r.end ?? r.start) >= options.now)
+    .sort((a, b) => startOf(a.start).getTime() - startOf(b.start).getTime());
+  for (const record of upcoming) {
+    // As the sync places it: an event that says nothing is in its calendar's city, if the calendar has one.
+    const from = record.placeFrom === 'calendar' && !target.city ? 'unknown' : (record.placeFrom ?? 'unknown');
+    if (record.format === 'online') check.places.online++;
+    else check.places[from]++;
+  }
+  const next = upcoming[0];
+  return {
+    ...check,
+    state: upcoming.length === 0 ? 'empty' : 'ok',
+    events: upcoming.length,
+    full: window !== undefined && new Set(parsed.records.map((r) => r.sourceId.split('#')[0])).size >= window,
+    ...(next ? { next: { title: next.title, start: startOf(next.start).toISOString() } } : {}),
+  };
+}
+
+/** The calendars of the feeds of calendars (iCal feeds), as the sync reads them. */
+export function calendarTargets(feeds: readonly Feed[], now: Date): CalendarTarget[] {
+  return feeds
+    .filter((feed) => isEnabled(feed) && importerFor(feed.format)?.calendar)
+    .flatMap((feed) =>
+      feedParts(feed, now).map((part) => ({
+        source: feed.source,
+        part: part.key || part.url,
+        url: part.url,
+        owner: sourceOwner(feed.source),
+        actor: `check:${feed.source}`,
+        idPrefix: '',
+        country: partCountry(feed, part),
+        city: part.entry?.city,
+        window: feed.window,
+      })),
+    );
+}
+
+/**
+ * Reads every calendar of the feeds once, without importing or recording anything: its state, its upcoming events,
+ * where their places come from and the next one. In the feeds' order.
+ */
+export async function checkCalendars(feeds: readonly Feed[], options: CheckOptions): Promise<CalendarCheck[]> {
+  const targets = calendarTargets(feeds, options.now);
+  const checks: CalendarCheck[] = new Array(targets.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length && !options.signal?.aborted) {
+      const i = next++;
+      checks[i] = await checkOne(targets[i]!, options);
+      options.onDone?.(checks[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
+  return checks;
+}
+
+/** Checks the calendars of the configured feeds file as it is now: what `GET /api/admin/calendars/check` does. */
+export async function checkConfiguredCalendars(
+  ctx: AppContext,
+  options: Pick<CheckOptions, 'signal'> = {},
+): Promise<{ checkedAt: Date; calendars: CalendarCheck[] }> {
+  const { path, named } = ctx.config.feedsFile;
+  const feeds = await loadFeeds(path, { optional: !named }).catch((error: unknown) => {
+    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
+  });
+  const checkedAt = ctx.now();
+  const calendars = await checkCalendars(feeds, {
+    now: checkedAt,
+    baseUrl: ctx.config.baseUrl,
+    timeoutMs: ctx.config.calendars.readTimeoutMs,
+    ...options,
+  });
+  return { checkedAt, calendars };
+}
