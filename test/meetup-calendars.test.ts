@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -171,6 +171,7 @@ describe.each(CASES)('Meetup groups’ calendars on %s, export shape %s', (engin
   const weekly = groups[4]!;
   let svc: TestServer;
   let base: string;
+  let feedsFile: string;
 
   const get = async <T>(path: string): Promise<T> => {
     const res = await request<T>(`${svc.base}${path}`);
@@ -201,7 +202,7 @@ describe.each(CASES)('Meetup groups’ calendars on %s, export shape %s', (engin
   beforeAll(async () => {
     await new Promise<void>((resolve) => host.server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(host.server.address() as AddressInfo).port}`;
-    const feedsFile = join(tmpdir(), `tev-meetup-calendars-${engine}-${shape}-${process.pid}.json`);
+    feedsFile = join(tmpdir(), `tev-meetup-calendars-${engine}-${shape}-${process.pid}.json`);
     writeFileSync(
       feedsFile,
       JSON.stringify([
@@ -296,6 +297,18 @@ describe.each(CASES)('Meetup groups’ calendars on %s, export shape %s', (engin
     const again = host.requests.slice(from);
     expect(again).toHaveLength(groups.length);
     expect(again.every((r) => r.status === (shape === '2026' ? 200 : 304))).toBe(true);
+  });
+
+  it('a group given another city in the feeds file is imported again, though its calendar did not change', async () => {
+    const moved = groups[12]!; // a Basel group
+    const feeds = JSON.parse(readFileSync(feedsFile, 'utf8')) as { each: { group: { id: string; city: string }[] } }[];
+    feeds[0]!.each.group.find((g) => g.id === moved.id)!.city = 'Liestal';
+    writeFileSync(feedsFile, JSON.stringify(feeds));
+    await sync();
+    const event = (await listed()).get(link(moved, moved.events[0]!))!;
+    if (shape === '2026') expect(event).toMatchObject({ city: 'Liestal', country: 'ch' });
+    // The older export names its place: the event's own LOCATION wins over the feeds file.
+    else expect(event).toMatchObject({ city: moved.city });
   });
 
   it('a full calendar is a window: a new earlier meetup pushes the last one out, which stays listed', async () => {

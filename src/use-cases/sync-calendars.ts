@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Owner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
@@ -172,7 +173,7 @@ export async function syncCalendar(
   }
   const { text } = read;
   // Served again without validators, the same content is a 304 in all but name.
-  const digest = text === undefined ? undefined : options.importer.digest?.(text);
+  const digest = text === undefined ? undefined : digestOf(text, target, options.importer);
   const unchanged = text === undefined || (digest !== undefined && digest === prior?.contentHash);
   // Unchanged is no news, unless the calendar was empty: then it is one more empty read.
   if (unchanged && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
@@ -197,6 +198,21 @@ export async function syncCalendar(
       counts: { ...runCounts(report), ...(parsed.cut ? { cut: parsed.cut } : {}) },
     },
   );
+}
+
+/**
+ * What a read stands for: the calendar's content (per-request stamps aside) and what the feeds file adds to it, so
+ * that a group given another city or topics is imported again though its calendar did not change.
+ */
+function digestOf(text: string, target: CalendarTarget, importer: CalendarSyncOptions['importer']): string | undefined {
+  const content = importer.digest?.(text);
+  if (content === undefined) return undefined;
+  const { city, country, topics, organizer, fallbackUrl, window } = target;
+  const added = createHash('sha256')
+    .update(JSON.stringify([city, country, topics, organizer, fallbackUrl, window]))
+    .digest('base64url')
+    .slice(0, 16);
+  return `${content}.${added}`;
 }
 
 /** In a serving process, a large calendar is parsed in steps that leave the event loop to requests in between. */
