@@ -1,3 +1,4 @@
+import { parseFeed } from '@rowanmanning/feed-parser';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './helpers/http.js';
@@ -100,6 +101,10 @@ describe('all-day events', () => {
       const vevent = new ICAL.Component(ICAL.parse(ics.text)).getFirstSubcomponent('vevent')!;
       expect((vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toString()).toBe('2027-01-05');
       expect((vevent.getFirstPropertyValue('dtend') as ICAL.Time).toString()).toBe('2027-01-06');
+      const atom = parseFeed((await request(`${server.base}/de/cities/bremen.atom`)).text);
+      expect(atom.items.find((i) => i.title?.startsWith(title))?.title).toBe(
+        `${title} · Tue 5 Jan 2027 · Full day · Bremen`,
+      );
     }
   });
 

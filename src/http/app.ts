@@ -19,6 +19,7 @@ import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerEventReadRoutes } from './routes/events.read.js';
 import { registerEventWriteRoutes } from './routes/events.write.js';
+import { registerFeedRoutes } from './routes/feed.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
@@ -172,6 +173,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerEventReadRoutes(app, ctx);
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
+  registerFeedRoutes(app, ctx);
   registerCalendarLinkRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);

@@ -172,6 +172,7 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
     json: html`<a href="${input.baseUrl}/api/events?${qs}">JSON</a>`,
     https: html`<a href="${calendar}">https</a>`,
     webcal: html`<a href="${calendar.replace(/^https?:/, 'webcal:')}">webcal</a>`,
+    feed: html`<a href="${input.baseUrl}/api/feed?${qs}" type="application/atom+xml">${t.t('results.feed')}</a>`,
   })}</p>
 ${result.params.q && result.events.length > 1 ? orderSwitch(input, order) : ''}
 ${
@@ -229,6 +230,11 @@ ${result ? resultsSection(input, result) : ''}`;
       // lists are not for indexing.
       canonical: `${input.baseUrl}${withLanguage(country === 'all' ? '/' : `/${country}`, new URLSearchParams(), t.lang)}`,
       ...(input.freshness ? { freshness: input.freshness } : {}),
+      ...(result
+        ? {
+            head: html`<link rel="alternate" type="application/atom+xml" title="${t.t('results.feed')}" href="${input.baseUrl}/api/feed?${toQueryString({ ...result.params, country: result.country })}">`,
+          }
+        : {}),
     },
     body,
   );
