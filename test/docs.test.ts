@@ -28,6 +28,7 @@ describe('API documentation', () => {
         '/{country}.md',
         '/api/calendar',
         '/api/feed',
+        '/api/events.geojson',
         '/{country}.atom',
         '/{country}/cities/{city}.atom',
         '/{country}/topics/{topic}.atom',

@@ -20,6 +20,7 @@ import { registerDocsRoutes } from './routes/docs.js';
 import { registerEventReadRoutes } from './routes/events.read.js';
 import { registerEventWriteRoutes } from './routes/events.write.js';
 import { registerFeedRoutes } from './routes/feed.js';
+import { registerGeoRoutes } from './routes/geo.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
@@ -174,6 +175,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
+  registerGeoRoutes(app, ctx);
   registerCalendarLinkRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);

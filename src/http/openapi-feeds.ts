@@ -12,7 +12,7 @@ const atom = {
   content: { 'application/atom+xml': {} },
 };
 
-/** The paths of the feeds of a query (Atom), given the query grammar's parameters. */
+/** The paths of the feeds of a query (Atom) and its GeoJSON, given the query grammar's parameters. */
 export function feedPaths(queryParameters: readonly unknown[]): Record<string, unknown> {
   const feed = (summary: string, parameters: readonly unknown[]) => ({
     get: {
@@ -27,6 +27,20 @@ export function feedPaths(queryParameters: readonly unknown[]): Record<string, u
     },
   });
   return {
+    '/api/events.geojson': {
+      get: {
+        summary: 'The same query as RFC 7946 GeoJSON: a FeatureCollection of points, longitude first',
+        description:
+          'One Feature per match (id: the event id), properties as in /api/events plus `when`, `where` and `precision` ' +
+          '(exact, or city/country: a centre); online events have a null geometry. Pages as /api/events (Link rel="next").',
+        parameters: queryParameters,
+        responses: {
+          200: { description: 'application/geo+json', content: { 'application/geo+json': {} } },
+          304: { description: 'Not modified' },
+          422: problem('Invalid parameter'),
+        },
+      },
+    },
     '/api/feed': feed('The same query as an Atom feed of what is new (never near misses)', queryParameters),
     '/{country}.atom': feed('A country as an Atom feed', [COUNTRY]),
     '/{country}/cities/{city}.atom': feed('A city as an Atom feed (its slug or name)', [
