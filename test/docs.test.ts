@@ -29,6 +29,7 @@ describe('API documentation', () => {
         '/api/calendar',
         '/api/feed',
         '/api/events.geojson',
+        '/embed.js',
         '/{country}.atom',
         '/{country}/cities/{city}.atom',
         '/{country}/topics/{topic}.atom',

@@ -17,6 +17,7 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
+import { registerEmbedRoutes } from './routes/embed.js';
 import { registerEventReadRoutes } from './routes/events.read.js';
 import { registerEventWriteRoutes } from './routes/events.write.js';
 import { registerFeedRoutes } from './routes/feed.js';
@@ -176,6 +177,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
   registerGeoRoutes(app, ctx);
+  registerEmbedRoutes(app);
   registerCalendarLinkRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);

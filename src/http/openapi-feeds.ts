@@ -27,6 +27,12 @@ export function feedPaths(queryParameters: readonly unknown[]): Record<string, u
     },
   });
   return {
+    '/embed.js': {
+      get: {
+        summary: 'The <tech-events> custom element: any query as a list on another site (docs/api.md#embedding-a-list)',
+        responses: { 200: { description: 'text/javascript', content: { 'text/javascript': {} } } },
+      },
+    },
     '/api/events.geojson': {
       get: {
         summary: 'The same query as RFC 7946 GeoJSON: a FeatureCollection of points, longitude first',

@@ -51,6 +51,12 @@ export const de: Messages = {
   'results.summary': '{understood} – {count}.',
   'results.outputs': 'Diese Liste als {markdown} · {json} · Kalender {https} / {webcal} · {feed}',
   'results.feed': 'Atom-Feed',
+  'embed.none': 'Keine kommenden Veranstaltungen passen zu dieser Suche.',
+  'embed.more': 'Diese Suche auf tech-events',
+  'embed.failed': 'Die Veranstaltungen konnten gerade nicht geladen werden.',
+  'embed.title': 'Diese Liste einbetten',
+  'embed.help':
+    'Fügen Sie dies in eine beliebige Webseite ein, um diese Liste dort aktuell zu zeigen; ein Schlüssel ist nicht nötig:',
   'results.markdown': 'Markdown',
   'results.order': 'Reihenfolge',
   'results.byRelevance': 'beste Treffer zuerst',

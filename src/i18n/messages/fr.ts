@@ -51,6 +51,12 @@ export const fr: Messages = {
   'results.summary': '{understood} — {count}.',
   'results.outputs': 'Cette liste en {markdown} · {json} · calendrier {https} / {webcal} · {feed}',
   'results.feed': 'flux Atom',
+  'embed.none': 'Aucun événement à venir ne correspond à cette recherche.',
+  'embed.more': 'Cette recherche sur tech-events',
+  'embed.failed': 'Les événements n’ont pas pu être chargés pour le moment.',
+  'embed.title': 'Intégrer cette liste',
+  'embed.help':
+    'Collez ceci dans n’importe quelle page web pour y afficher cette liste, toujours à jour ; aucune clé n’est nécessaire :',
   'results.markdown': 'Markdown',
   'results.order': 'Ordre',
   'results.byRelevance': 'les plus pertinents d’abord',

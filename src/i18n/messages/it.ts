@@ -50,6 +50,12 @@ export const it: Messages = {
   'results.summary': '{understood} — {count}.',
   'results.outputs': 'Questo elenco in {markdown} · {json} · calendario {https} / {webcal} · {feed}',
   'results.feed': 'feed Atom',
+  'embed.none': 'Nessun evento in programma corrisponde a questa ricerca.',
+  'embed.more': 'Questa ricerca su tech-events',
+  'embed.failed': 'Al momento non è stato possibile caricare gli eventi.',
+  'embed.title': 'Incorpora questo elenco',
+  'embed.help':
+    'Incolla questo in qualsiasi pagina web per mostrarvi questo elenco, sempre aggiornato; non serve alcuna chiave:',
   'results.markdown': 'Markdown',
   'results.order': 'Ordine',
   'results.byRelevance': 'prima i più pertinenti',

@@ -183,7 +183,22 @@ ${
       : html`<h2 class="visually-hidden">${t.t('results.heading')}</h2>
 <ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
 }
-${apartSection(input, result)}`;
+${apartSection(input, result)}
+${embedSection(input, qs)}`;
+}
+
+/** "Embed this list": the snippet that shows this query on another site with the `<tech-events>` element. */
+function embedSection(input: SearchPageInput, qs: string): SafeHtml {
+  const { t } = input;
+  const attributes = [...new URLSearchParams(qs)].map(
+    ([name, value]) => ` ${name}="${value.replace(/[&"<]/g, (c) => `&#${c.charCodeAt(0)};`)}"`,
+  );
+  const snippet = `<script src="${input.baseUrl}/embed.js" defer></script>\n<tech-events${attributes.join('')} lang="${t.lang}"></tech-events>`;
+  return html`<details class="embed">
+<summary>${t.t('embed.title')}</summary>
+<p>${t.t('embed.help')}</p>
+<pre><code>${snippet}</code></pre>
+</details>`;
 }
 
 /** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
