@@ -51,6 +51,8 @@ export const de: Messages = {
   'results.summary': '{understood} – {count}.',
   'results.outputs': 'Diese Liste als {markdown} · {json} · Kalender {https} / {webcal} · {feed}',
   'results.feed': 'Atom-Feed',
+  'map.caption': 'Wo diese Veranstaltungen stattfinden, nach Stadt',
+  'map.marker': '{place}: {count, plural, one {# Veranstaltung} other {# Veranstaltungen}}',
   'embed.none': 'Keine kommenden Veranstaltungen passen zu dieser Suche.',
   'embed.more': 'Diese Suche auf tech-events',
   'embed.failed': 'Die Veranstaltungen konnten gerade nicht geladen werden.',

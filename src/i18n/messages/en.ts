@@ -53,6 +53,8 @@ export const en = {
   'results.summary': '{understood} — {count}.',
   'results.outputs': 'This list as {markdown} · {json} · calendar {https} / {webcal} · {feed}',
   'results.feed': 'Atom feed',
+  'map.caption': 'Where these events are, by city',
+  'map.marker': '{place}: {count, plural, one {# event} other {# events}}',
   'embed.none': 'No upcoming events match this search.',
   'embed.more': 'This search on tech-events',
   'embed.failed': 'The events could not be loaded just now.',

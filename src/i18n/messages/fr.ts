@@ -51,6 +51,8 @@ export const fr: Messages = {
   'results.summary': '{understood} — {count}.',
   'results.outputs': 'Cette liste en {markdown} · {json} · calendrier {https} / {webcal} · {feed}',
   'results.feed': 'flux Atom',
+  'map.caption': 'Où ont lieu ces événements, par ville',
+  'map.marker': '{place} : {count, plural, one {# événement} other {# événements}}',
   'embed.none': 'Aucun événement à venir ne correspond à cette recherche.',
   'embed.more': 'Cette recherche sur tech-events',
   'embed.failed': 'Les événements n’ont pas pu être chargés pour le moment.',

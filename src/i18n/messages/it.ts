@@ -50,6 +50,8 @@ export const it: Messages = {
   'results.summary': '{understood} — {count}.',
   'results.outputs': 'Questo elenco in {markdown} · {json} · calendario {https} / {webcal} · {feed}',
   'results.feed': 'feed Atom',
+  'map.caption': 'Dove si svolgono questi eventi, per città',
+  'map.marker': '{place}: {count, plural, one {# evento} other {# eventi}}',
   'embed.none': 'Nessun evento in programma corrisponde a questa ricerca.',
   'embed.more': 'Questa ricerca su tech-events',
   'embed.failed': 'Al momento non è stato possibile caricare gli eventi.',

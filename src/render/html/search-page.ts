@@ -11,6 +11,7 @@ import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './eve
 import { organizerText, siteOf, whereText } from './event-text.js';
 import { countryName, message, titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
+import { mapFigure } from './map.js';
 import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
 import { constraintText, isPlainListing, understoodFacets } from './understood.js';
@@ -184,6 +185,7 @@ ${
 <ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
 }
 ${apartSection(input, result)}
+${mapFigure(result.events, t)}
 ${embedSection(input, qs)}`;
 }
 
