@@ -1,3 +1,4 @@
+import { parseFeed } from '@rowanmanning/feed-parser';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './helpers/http.js';
@@ -68,6 +69,43 @@ describe('all-day events', () => {
     expect(start.toString()).toBe('2026-12-18');
     expect(end.toString()).toBe('2026-12-20');
     expect(ics.text).toContain('DTSTART;VALUE=DATE:20261218');
+  });
+
+  it('reads midnight to midnight as the one day before the end, with or without allDay, in every output', async () => {
+    for (const [externalId, title, allDay] of [
+      ['one-a', 'Kotlin Day Bremen', true],
+      ['one-b', 'Swift Day Bremen', undefined],
+    ] as const) {
+      const res = await post({
+        externalId,
+        title,
+        startAt: '2027-01-05T00:00:00+01:00',
+        endAt: '2027-01-06T00:00:00+01:00',
+        ...(allDay ? { allDay } : {}),
+        city: 'Bremen',
+      });
+      expect(res.status, title).toBe(201);
+      const slug = res.body.id as string;
+      const { body } = await request(`${server.base}/api/events?country=de&city=Bremen&limit=100`);
+      const event = body.events.find((e: { title: string }) => e.title === title);
+      expect(event, title).toMatchObject({ start: '2027-01-04T23:00:00.000Z', end: '2027-01-05T23:00:00.000Z' });
+      expect(event.allDay).toBe(true);
+      const md = await request(`${server.base}/de/cities/bremen.md`);
+      const row = md.text.split('\n').find((line) => line.includes(title))!;
+      expect(row).toMatch(/^\| Tue 5 Jan 2027 · Full day \|/);
+      const page = await request(`${server.base}/de/events/${slug}`);
+      expect(page.text).not.toContain('6 Jan');
+      expect(page.text).toContain('"startDate":"2027-01-05"');
+      expect(page.text).toContain('"endDate":"2027-01-05"');
+      const ics = await request(`${server.base}/de/events/${slug}.ics`);
+      const vevent = new ICAL.Component(ICAL.parse(ics.text)).getFirstSubcomponent('vevent')!;
+      expect((vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toString()).toBe('2027-01-05');
+      expect((vevent.getFirstPropertyValue('dtend') as ICAL.Time).toString()).toBe('2027-01-06');
+      const atom = parseFeed((await request(`${server.base}/de/cities/bremen.atom`)).text);
+      expect(atom.items.find((i) => i.title?.startsWith(title))?.title).toBe(
+        `${title} · Tue 5 Jan 2027 · Full day · Bremen`,
+      );
+    }
   });
 
   it('refuses plain dates without allDay, an end before the start, and impossible offsets', async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { enrichRecord } from '../src/importers/enrich.js';
 import { icalImporter } from '../src/importers/ical.js';
 import { readEventPlace, readLocation } from '../src/importers/ical-location.js';
 import { MAX_INSTANCES } from '../src/importers/ical-time.js';
@@ -84,6 +85,24 @@ describe('iCal importer', () => {
       [{ date: '2026-05-01' }, { date: '2026-05-02' }],
       [{ date: '2026-05-01' }, { date: '2026-05-01' }],
     ]);
+  });
+
+  it('reads timed bounds from one local midnight to the next as one whole day', () => {
+    const { records } = parse(
+      calendar([
+        'UID:m',
+        'SUMMARY:Kotlin Day',
+        'DTSTART;TZID=Europe/Zurich:20270105T000000',
+        'DTEND;TZID=Europe/Zurich:20270106T000000',
+        'LOCATION:Zug',
+      ]),
+    );
+    const content = enrichRecord(records[0]!, 'ch');
+    expect(content).toMatchObject({
+      allDay: true,
+      start: new Date('2027-01-04T23:00:00Z'),
+      end: new Date('2027-01-05T23:00:00Z'),
+    });
   });
 
   it('keeps the highest SEQUENCE of a repeated UID, and an orphaned override keeps its series id', () => {
@@ -272,6 +291,17 @@ describe('JSON lines importer', () => {
   const parseLines = (...lines: string[]) => jsonlImporter.parse(lines.join('\n'), { now });
   const line = (fields: Record<string, unknown>) =>
     JSON.stringify({ title: 'Night', startAt: '2026-04-01T18:00:00+02:00', city: 'Bern', ...fields });
+
+  it('reads an all-day line ending at midnight as ending the day before, and a plain end date as the last day', () => {
+    const { records } = parseLines(
+      line({ externalId: 'm', allDay: true, startAt: '2027-01-05T00:00:00+01:00', endAt: '2027-01-06T00:00:00+01:00' }),
+      line({ externalId: 'p', allDay: true, startAt: '2027-01-05', endAt: '2027-01-06' }),
+    );
+    expect(records.map((r) => [r.start, r.end])).toEqual([
+      [{ date: '2027-01-05' }, { date: '2027-01-05' }],
+      [{ date: '2027-01-05' }, { date: '2027-01-06' }],
+    ]);
+  });
 
   it('ignores blank lines and reports bad JSON, repeated ids and points outside the country per line', () => {
     const { records, errors } = parseLines(

@@ -150,12 +150,16 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     expect(missing.text).toMatch(/No event “nope”.*search_events/);
   });
 
-  it('subscribe_calendar gives https, webcal and markdown URLs for the same query', async () => {
+  it('subscribe_calendar gives https, webcal, Atom and markdown URLs for the same query', async () => {
     const { data } = await call(client, 'subscribe_calendar', { q: 'AI', city: 'Zürich' });
     expect(data.https).toBe(`${server.base}/api/calendar?country=ch&q=AI&city=Z%C3%BCrich`);
     expect(data.webcal).toBe(data.https.replace('http:', 'webcal:'));
+    expect(data.feed).toBe(`${server.base}/api/feed?country=ch&q=AI&city=Z%C3%BCrich`);
     expect(data.markdown).toBe(`${server.base}/api/md?country=ch&q=AI&city=Z%C3%BCrich`);
     expect((await request(data.https)).status).toBe(200);
+    const feed = await request(data.feed);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toMatch(/^application\/atom\+xml/);
   });
 
   it('answers an unknown tool with a JSON-RPC error, not a tool result', async () => {

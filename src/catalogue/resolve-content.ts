@@ -76,14 +76,25 @@ function localDay(value: string, zone: string): DateTime {
 }
 
 /**
+ * The last day of an all-day submission: a plain date is that day; a date-time at local midnight ends the day before
+ * (calendars export whole days as midnight to midnight), but never before the day it starts.
+ */
+function lastDay(value: string, zone: string, first: DateTime): DateTime {
+  const day = localDay(value, zone);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return day;
+  const at = DateTime.fromISO(value, { setZone: true }).setZone(zone);
+  return at.equals(day) && day > first ? day.minus({ days: 1 }) : day;
+}
+
+/**
  * Start, end and whether the event takes whole days. With `allDay`, the days of startAt and endAt (the last day,
- * inclusive) in the event's zone, stored as local midnights with the end exclusive; a timed submission from one
- * local midnight to a later one is all-day too.
+ * inclusive, or a local midnight that ends the day before) in the event's zone, stored as local midnights with the end
+ * exclusive; a timed submission from one local midnight to a later one is all-day too.
  */
 function timesOf(s: EventSubmission, zone: string): Pick<EventContent, 'start' | 'end' | 'allDay'> {
   if (s.allDay) {
     const first = localDay(s.startAt, zone);
-    const last = s.endAt ? localDay(s.endAt, zone) : first;
+    const last = s.endAt ? lastDay(s.endAt, zone, first) : first;
     if (last < first) throw new ValidationError([{ field: 'endAt', message: 'must not be before startAt' }]);
     return { start: first.toJSDate(), end: last.plus({ days: 1 }).toJSDate(), allDay: true };
   }

@@ -8,6 +8,7 @@ import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
+import { feedPaths } from './openapi-feeds.js';
 
 /** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
 const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
@@ -323,6 +324,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         },
       },
       ...calendarPaths,
+      ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     },
   };

@@ -45,6 +45,14 @@ function instantOf(when: ImportedRecord['start'], zone: string, dayAfter = false
   return (dayAfter ? day.plus({ days: 1 }) : day).toJSDate();
 }
 
+/** Timed bounds from one local midnight to a later one: whole days, as calendars export them. */
+function midnightToMidnight(record: ImportedRecord, zone: string): boolean {
+  if (!record.end || !('instant' in record.start) || !('instant' in record.end)) return false;
+  const start = DateTime.fromJSDate(record.start.instant, { zone });
+  const end = DateTime.fromJSDate(record.end.instant, { zone });
+  return end > start && start.equals(start.startOf('day')) && end.equals(end.startOf('day'));
+}
+
 /**
  * A parsed record as stored content: place from the gazetteer (an exact point only from real coordinates inside the
  * country), topics and seniority from the lexicon when the source gives none. Throws saying what is wrong.
@@ -62,7 +70,7 @@ export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): 
   if (!country) throw new Error('no country: give a country or a city in ch, de or at');
   const { lat, lng, geoPrecision } = pointOf(location, country);
   const zone = COUNTRY_INFO[country].timeZone;
-  const allDay = 'date' in record.start;
+  const allDay = 'date' in record.start || midnightToMidnight(record, zone);
   const start = instantOf(record.start, zone);
   const end = record.end
     ? instantOf(record.end, zone, 'date' in record.end)

@@ -95,7 +95,7 @@ function recordOf(s: EventSubmission, sourceId: string): ImportedRecord {
     title: s.title,
     description: s.description,
     start: timeOf(s.startAt, s.allDay),
-    end: s.endAt ? timeOf(s.endAt, s.allDay) : undefined,
+    end: s.endAt ? endOf(s.startAt, s.endAt, s.allDay) : undefined,
     city: s.city,
     country: s.country,
     venue: s.venue,
@@ -121,4 +121,14 @@ function recordOf(s: EventSubmission, sourceId: string): ImportedRecord {
 function timeOf(value: string, allDay: boolean | undefined): { instant: Date } | { date: string } {
   const parsed = DateTime.fromISO(value, { setZone: true });
   return allDay ? { date: parsed.toISODate()! } : { instant: parsed.toJSDate() };
+}
+
+/** An all-day end given as a date-time at midnight ends the day before (never before the start), as calendars mean it. */
+function endOf(startAt: string, endAt: string, allDay: boolean | undefined): { instant: Date } | { date: string } {
+  const end = timeOf(endAt, allDay);
+  if (!('date' in end) || /^\d{4}-\d{2}-\d{2}$/.test(endAt)) return end;
+  const at = DateTime.fromISO(endAt, { setZone: true });
+  const before = at.minus({ days: 1 }).toISODate()!;
+  const first = DateTime.fromISO(startAt, { setZone: true }).toISODate()!;
+  return at.equals(at.startOf('day')) && before >= first ? { date: before } : end;
 }

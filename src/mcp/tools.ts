@@ -27,6 +27,7 @@ const LIST_OUTPUT = searchResponseSchema.pick({
   total: true,
   count: true,
   calendar: true,
+  feed: true,
   events: true,
   alternatives: true,
   widen: true,
@@ -96,12 +97,13 @@ export const TOOLS = {
   subscribe_calendar: {
     title: 'Calendar subscription for a query',
     description:
-      'Turns a query (the parameters of GET /api/events) into a live calendar subscription (https and webcal) and a markdown table URL. ' +
-      'New matching events appear in the calendar by themselves; cancelled ones disappear.',
+      'Turns a query (the parameters of GET /api/events) into a live calendar subscription (https and webcal), an Atom feed of what is new, and a markdown table URL. ' +
+      'New matching events appear in the calendar by themselves; cancelled ones disappear. The feed shows new matches first and cancellations as updates.',
     inputSchema: GRAMMAR_INPUT,
     outputSchema: z.object({
       https: z.string(),
       webcal: z.string(),
+      feed: z.string(),
       markdown: z.string(),
       json: z.string(),
       howTo: z.string(),
@@ -294,9 +296,15 @@ function subscription(baseUrl: string, args: ArgsOf<'subscribe_calendar'>): Call
   const howTo =
     'Open the webcal link on a phone or Mac, or paste the https link into Google Calendar under “Other calendars → From URL”.';
   const markdown = `${baseUrl}/api/md?${qs}`;
+  const feed = `${baseUrl}/api/feed?${qs}`;
   return {
-    content: [{ type: 'text', text: `Subscribe: ${webcal}\n(or ${https})\nMarkdown: ${markdown}\n${howTo}` }],
-    structuredContent: { https, webcal, markdown, json: `${baseUrl}/api/events?${qs}`, howTo },
+    content: [
+      {
+        type: 'text',
+        text: `Subscribe: ${webcal}\n(or ${https})\nAtom feed of what is new: ${feed}\nMarkdown: ${markdown}\n${howTo}`,
+      },
+    ],
+    structuredContent: { https, webcal, feed, markdown, json: `${baseUrl}/api/events?${qs}`, howTo },
   };
 }
 

@@ -21,6 +21,7 @@ export const searchResponseSchema = z.object({
   total: z.number().int().describe('Matching events overall'),
   understood: z.string().describe('How the prompt was understood, in one sentence'),
   calendar: z.string().describe('The same query as a calendar subscription'),
+  feed: z.string().describe('The same query as an Atom feed of what is new'),
   events: z.array(eventViewSchema).describe('Every event meets everything `understood` says'),
   alternatives: z
     .array(alternativeViewSchema)
@@ -49,6 +50,10 @@ export function calendarUrl(baseUrl: string, result: SearchResult): string {
   return `${baseUrl}/api/calendar?${toQueryString({ ...result.params, country: result.country })}`;
 }
 
+export function feedUrl(baseUrl: string, result: SearchResult): string {
+  return `${baseUrl}/api/feed?${toQueryString({ ...result.params, country: result.country })}`;
+}
+
 /** The URL of the page after this one: the same query (the country as searched) with the cursor. */
 export function nextPageUrl(baseUrl: string, result: SearchResult, cursor: string): string {
   return `${baseUrl}/api/events?${toQueryString({ ...result.params, country: result.country }, { cursor })}`;
@@ -65,6 +70,7 @@ export function toSearchResponse(
     total: result.total,
     understood: result.understood,
     calendar: calendarUrl(baseUrl, result),
+    feed: feedUrl(baseUrl, result),
     events: result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons)),
     ...(result.alternatives ? { alternatives: result.alternatives.map((a) => toAlternativeView(a, baseUrl)) } : {}),
     ...(result.widen ? { widen: result.widen } : {}),
@@ -88,6 +94,7 @@ export function toOwnEventsResponse(page: OwnEventsPage, host: ApiKeyRecord, bas
     total: page.total,
     understood: `All events of ${host.name}, including unlisted and cancelled ones.`,
     calendar: `${baseUrl}/api/calendar?country=${host.country}`,
+    feed: `${baseUrl}/api/feed?country=${host.country}`,
     events: page.events.map((e) => ({
       ...toOwnEventView(e, baseUrl),
       registrations: page.registrations.get(e.id) ?? none,

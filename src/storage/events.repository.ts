@@ -265,6 +265,18 @@ export class EventsRepository {
     return rows.map(rowToEvent);
   }
 
+  /** Public events cancelled before they start, not started by `now`: what a feed still shows as cancelled. */
+  async listCancelledNotStartedBy(now: Date): Promise<CatalogueEvent[]> {
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('lifecycle', '=', 'cancelled')
+      .where('visibility', '=', 'public')
+      .where('start_at', '>', now)
+      .execute();
+    return rows.map(rowToEvent);
+  }
+
   /** Every event that has not ended by `since`, for the in-memory read index. */
   async listNotEndedSince(since: Date): Promise<CatalogueEvent[]> {
     const events: CatalogueEvent[] = [];

@@ -9,6 +9,7 @@ import { zoneOf } from '../../query/read-index.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
+import { MAP_SVG } from '../../render/html/map.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
 import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
@@ -127,6 +128,9 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
 
   app.get('/assets/site.css', (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(SITE_CSS),
+  );
+  app.get('/assets/map.svg', (_request, reply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(MAP_SVG),
   );
   app.get('/favicon.ico', (_request, reply) =>
     reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(FAVICON_ICO),

@@ -152,4 +152,10 @@ ul.inline li + li::before { content: ", "; }
 table.sources { width: 100%; border-collapse: collapse; font-size: .9rem; }
 table.sources th, table.sources td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--card); }
 table.sources .error-text { overflow-wrap: anywhere; }
+figure.map { margin: 1.5rem 0; }
+figure.map svg { display: block; width: 100%; max-width: 32rem; height: auto; }
+figure.map circle { fill: var(--accent); fill-opacity: .85; stroke: var(--bg); stroke-width: 1.5; }
+figure.map a:focus-visible circle, figure.map a:hover circle { stroke: var(--fg); stroke-width: 3; }
+figure.map text { fill: var(--bg); font-size: 11px; font-weight: 700; text-anchor: middle; pointer-events: none; }
+figure.map figcaption { font-size: .9rem; color: var(--muted); }
 `;

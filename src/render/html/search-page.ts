@@ -11,6 +11,7 @@ import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './eve
 import { organizerText, siteOf, whereText } from './event-text.js';
 import { countryName, message, titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
+import { mapFigure } from './map.js';
 import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
 import { constraintText, isPlainListing, understoodFacets } from './understood.js';
@@ -172,6 +173,7 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
     json: html`<a href="${input.baseUrl}/api/events?${qs}">JSON</a>`,
     https: html`<a href="${calendar}">https</a>`,
     webcal: html`<a href="${calendar.replace(/^https?:/, 'webcal:')}">webcal</a>`,
+    feed: html`<a href="${input.baseUrl}/api/feed?${qs}" type="application/atom+xml">${t.t('results.feed')}</a>`,
   })}</p>
 ${result.params.q && result.events.length > 1 ? orderSwitch(input, order) : ''}
 ${
@@ -182,7 +184,23 @@ ${
       : html`<h2 class="visually-hidden">${t.t('results.heading')}</h2>
 <ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
 }
-${apartSection(input, result)}`;
+${apartSection(input, result)}
+${mapFigure(result.events, t)}
+${embedSection(input, qs)}`;
+}
+
+/** "Embed this list": the snippet that shows this query on another site with the `<tech-events>` element. */
+function embedSection(input: SearchPageInput, qs: string): SafeHtml {
+  const { t } = input;
+  const attributes = [...new URLSearchParams(qs)].map(
+    ([name, value]) => ` ${name}="${value.replace(/[&"<]/g, (c) => `&#${c.charCodeAt(0)};`)}"`,
+  );
+  const snippet = `<script src="${input.baseUrl}/embed.js" defer></script>\n<tech-events${attributes.join('')} lang="${t.lang}"></tech-events>`;
+  return html`<details class="embed">
+<summary>${t.t('embed.title')}</summary>
+<p>${t.t('embed.help')}</p>
+<pre><code>${snippet}</code></pre>
+</details>`;
 }
 
 /** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
@@ -229,6 +247,11 @@ ${result ? resultsSection(input, result) : ''}`;
       // lists are not for indexing.
       canonical: `${input.baseUrl}${withLanguage(country === 'all' ? '/' : `/${country}`, new URLSearchParams(), t.lang)}`,
       ...(input.freshness ? { freshness: input.freshness } : {}),
+      ...(result
+        ? {
+            head: html`<link rel="alternate" type="application/atom+xml" title="${t.t('results.feed')}" href="${input.baseUrl}/api/feed?${toQueryString({ ...result.params, country: result.country })}">`,
+          }
+        : {}),
     },
     body,
   );

@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import { ServiceError } from '../../catalogue/errors.js';
+import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
+import type { ServingContext } from '../../context.js';
+import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
+import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
+import { toQueryString } from '../../query/params.js';
+import { FEED_TTL_SECONDS, feedUpdated, renderAtom } from '../../render/atom.js';
+import { filterLabel } from '../../render/labels.js';
+import { feedEvents } from '../../use-cases/feed-events.js';
+import { askerOf } from '../asker.js';
+
+export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
+
+/** GET /api/feed and the `.atom` paths beside the markdown ones: any query as an Atom feed of what is new. */
+export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const { baseUrl } = ctx.config;
+  const send = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
+    const { result, entries } = await feedEvents(ctx, query, askerOf(request));
+    const qs = toQueryString({ ...result.params, country: result.country });
+    const updated = feedUpdated(entries);
+    const body = renderAtom(entries, {
+      baseUrl,
+      self: `${baseUrl}${request.url}`,
+      alternate: `${baseUrl}/?${qs}`,
+      title: `Tech events · ${filterLabel({ ...result.params, country: result.country })}`,
+      subtitle: result.understood,
+    });
+    return reply
+      .type(ATOM_TYPE)
+      .header('Cache-Control', `public, max-age=${FEED_TTL_SECONDS}`)
+      .header('Last-Modified', updated.toUTCString())
+      .send(body);
+  };
+  const notFound = (what: string) => new ServiceError('not-found', what);
+  // Feed readers send If-Modified-Since as often as If-None-Match (which the ETag hook answers); answered here on
+  // every body sent, a kept one too, so that a feed unchanged since then is a 304.
+  const notModifiedSince: onSendHookHandler = (request, reply, payload, done) => {
+    const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
+    const modified = Date.parse(String(reply.getHeader('last-modified') ?? ''));
+    if (reply.statusCode !== 200 || request.headers['if-none-match'] !== undefined || !(modified <= since)) {
+      return done(null, payload);
+    }
+    reply.code(304);
+    done(null, '');
+  };
+  const options = { onSend: notModifiedSince };
+
+  app.get('/api/feed', options, (request, reply) => send(request, reply, request.query as Record<string, unknown>));
+
+  app.get<{ Params: { country: string } }>('/:country.atom', options, (request, reply) => {
+    const { country } = request.params;
+    if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
+    return send(request, reply, { ...(request.query as object), country });
+  });
+
+  app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.atom', options, (request, reply) => {
+    const { country, slug } = request.params;
+    if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
+    const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
+    if (!place) throw notFound(`There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
+    return send(request, reply, { ...(request.query as object), country, city: place.name });
+  });
+
+  app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.atom', options, (request, reply) => {
+    const { country, slug } = request.params;
+    if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
+    if (!isTopic(slug)) throw notFound(`There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
+    return send(request, reply, { ...(request.query as object), country, topic: slug });
+  });
+}

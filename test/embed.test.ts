@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium } from './helpers/browser.js';
+import { request } from './helpers/http.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/**
+ * The `<tech-events>` element, loaded by a page of another origin whose CSP allows only the service for scripts and
+ * connections, in Chromium.
+ */
+describe.skipIf(browserMissing)('the embeddable list', () => {
+  let server: TestServer;
+  let host: Server;
+  let hostBase: string;
+  let browser: Browser;
+
+  const hostPage = (body: string, dark = false) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>A meetup's own site</title>${dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
+<script src="${server.base}/embed.js" defer></script></head><body><h1>Our events</h1>${body}</body></html>`;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { now: '2026-11-23T09:00:00Z' });
+    const key = await server.createKey('Embed Hosts', 'ch');
+    for (const [externalId, title, price] of [
+      ['e-1', 'Zürich AI Evening', { price: 'free' }],
+      ['e-2', 'Zürich Cloud Night', { price: 'paid', priceAmount: 12.5 }],
+    ] as const) {
+      const res = await request(`${server.base}/api/events`, {
+        key,
+        json: { externalId, title, startAt: '2026-12-10T18:30:00+01:00', city: 'Zürich', ...price },
+      });
+      expect(res.status).toBe(201);
+    }
+    const pages: Record<string, string> = {
+      '/de': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>'),
+      '/fr': hostPage('<tech-events country="ch" city="Zürich" lang="fr" limit="1"></tech-events>', true),
+      '/none': hostPage('<tech-events country="at" city="Graz" topic="quantum" lang="en"></tech-events>'),
+    };
+    // A second origin: its CSP allows scripts and connections from the service only, styles from itself only.
+    host = createServer((req, res) => {
+      if (req.url === '/dark.css') {
+        res.writeHead(200, { 'content-type': 'text/css' }).end(':root { color-scheme: dark; background: #000; }');
+        return;
+      }
+      const page = pages[req.url ?? ''];
+      if (!page) return void res.writeHead(404).end();
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': `default-src 'none'; script-src ${server.base}; connect-src ${server.base}; style-src 'self'`,
+        })
+        .end(page);
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    hostBase = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (host) await new Promise((resolve) => host.close(resolve));
+    await server?.close();
+  });
+
+  async function open(path: string) {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${hostBase}${path}`);
+    return { page, requests, problems };
+  }
+
+  it('is small: at most 6 kB gzipped', async () => {
+    const res = await fetch(`${server.base}/embed.js`);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(gzipSync(bytes, { level: 9 }).length).toBeLessThanOrEqual(6 * 1024);
+  });
+
+  it('renders the events in German on another origin under a strict CSP, asking only the service', async () => {
+    const { page, requests, problems } = await open('/de');
+    const items = page.locator('tech-events li');
+    await expect.poll(() => items.count()).toBe(2);
+    const texts = await items.allTextContents();
+    expect(texts.join('\n')).toContain('Zürich AI Evening');
+    expect(texts.join('\n')).toContain('Kostenlos');
+    expect(texts.join('\n')).toMatch(/12,50\sCHF/);
+    expect(texts[0]).toMatch(/Do\.?, 10\. Dez\. 2026 · 18:30/);
+    const link = page.locator('tech-events a.t').first();
+    expect(await link.getAttribute('href')).toMatch(new RegExp(`^${server.base}/ch/events/.+\\?lang=de$`));
+    const more = page.locator('tech-events a.more');
+    expect(await more.textContent()).toBe('Diese Suche auf tech-events');
+    expect(await more.getAttribute('href')).toBe(`${server.base}/?country=ch&city=Z%C3%BCrich&lang=de`);
+    expect(problems).toEqual([]);
+    for (const url of requests) expect(url.startsWith(hostBase) || url.startsWith(server.base), url).toBe(true);
+    await page.close();
+  });
+
+  it('speaks French, keeps to its limit and follows a dark host page', async () => {
+    const { page, problems } = await open('/fr');
+    await expect.poll(() => page.locator('tech-events li').count()).toBe(1);
+    expect(await page.locator('tech-events li').textContent()).toMatch(/Gratuit|CHF/);
+    expect(await page.locator('tech-events a.more').textContent()).toBe('Cette recherche sur tech-events');
+    const color = await page
+      .locator('tech-events a.t')
+      .evaluate(
+        (a) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(a).color,
+      );
+    // The dark link colour (#8ab4f8), not the light one (#0b57d0).
+    expect(color).toBe('rgb(138, 180, 248)');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says plainly when nothing matches', async () => {
+    const { page, problems } = await open('/none');
+    const none = page.locator('tech-events p.none');
+    await expect.poll(() => none.count()).toBe(1);
+    expect(await none.textContent()).toBe('No upcoming events match this search.');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('is offered on every search page with the snippet for its query', async () => {
+    const page = await request(`${server.base}/ch?city=Z%C3%BCrich&lang=de`);
+    expect(page.text).toContain('<summary>Diese Liste einbetten</summary>');
+    expect(page.text).toContain(
+      `&lt;script src=&quot;${server.base}/embed.js&quot; defer&gt;&lt;/script&gt;\n&lt;tech-events country=&quot;ch&quot; city=&quot;Zürich&quot; lang=&quot;de&quot;&gt;&lt;/tech-events&gt;`,
+    );
+  });
+});

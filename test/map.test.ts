@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium } from './helpers/browser.js';
+import { request } from './helpers/http.js';
+import { ROOT } from './helpers/process.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const SCREENSHOTS = join(ROOT, 'test-output');
+const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
+
+/** axe-core's serious and critical violations (injected into a second page of the context: the CSP allows no script). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
+    const results = (await axe.run((globalThis as { document?: unknown }).document, {
+      resultTypes: ['violations'],
+    })) as { violations: { id: string; impact: string | null }[] };
+    return results.violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+}
+
+/** The map of the country and search pages: the service's own SVG, a marker per place, in Chromium. */
+describe.skipIf(browserMissing)('the map', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { now: '2026-11-23T09:00:00Z' });
+    const key = await server.createKey('Map Hosts', 'de');
+    const events = [
+      ['Berlin', 'Berlin Go Night'],
+      ['Berlin', 'Berlin Data Evening'],
+      ['Hamburg', 'Hamburg Cloud Evening'],
+      ['München', 'Munich Rust Night'],
+      ['Köln', 'Cologne Web Evening'],
+    ];
+    for (const [i, [city, title]] of events.entries()) {
+      const startAt = `2026-12-${10 + i}T18:30:00+01:00`;
+      const res = await request(`${server.base}/api/events`, {
+        key,
+        json: { externalId: `m-${i}`, title, startAt, city },
+      });
+      expect(res.status).toBe(201);
+    }
+    const online = { externalId: 'online', title: 'Online Kotlin Hour', startAt: '2026-12-20T18:30:00+01:00' };
+    expect((await request(`${server.base}/api/events`, { key, json: { ...online, format: 'online' } })).status).toBe(
+      201,
+    );
+    browser = await launchChromium();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a marker per city on the de page, linking its list, from the service alone', async () => {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const response = await page.goto(`${server.base}/de?lang=de`);
+    expect(response?.status()).toBe(200);
+    const markers = page.locator('figure.map svg a');
+    expect(await markers.count()).toBe(4);
+    const labels = await markers.evaluateAll((links) => links.map((a) => a.getAttribute('aria-label')));
+    expect(labels).toContain('Berlin: 2 Veranstaltungen');
+    expect(labels).toContain('Hamburg: 1 Veranstaltung');
+    const berlin = page.locator('figure.map a[aria-label^="Berlin"]');
+    expect(await berlin.getAttribute('href')).toBe('/de?city=Berlin&lang=de');
+    // The caption is the text alternative: every place with its count, busiest first.
+    expect(await page.locator('figure.map figcaption').textContent()).toMatch(
+      /^Wo diese .*: Berlin: 2 Veranstaltungen · /,
+    );
+    // Berlin lies north-east of München: up and to the right on the map.
+    const box = async (label: string) =>
+      (await page.locator(`figure.map a[aria-label^="${label}"] circle`).boundingBox())!;
+    const [b, m] = [await box('Berlin'), await box('München')];
+    expect(b.x).toBeGreaterThan(m.x);
+    expect(b.y).toBeLessThan(m.y);
+    // Reachable by keyboard: tabbing reaches each marker.
+    let reached = 0;
+    for (let i = 0; i < 80 && reached < 4; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(
+        () =>
+          (
+            globalThis as unknown as { document: { activeElement: { closest(s: string): unknown } | null } }
+          ).document.activeElement?.closest('figure.map svg a') != null,
+      );
+      if (focused) reached++;
+    }
+    expect(reached).toBe(4);
+    // The base map is drawn: the image loaded from the service itself.
+    expect(requests.some((url) => url === `${server.base}/assets/map.svg`)).toBe(true);
+    for (const url of requests) expect(url.startsWith(server.base), url).toBe(true);
+    await page.locator('figure.map').screenshot({ path: join(SCREENSHOTS, 'map-de.png') });
+    await page.close();
+  });
+
+  it('is axe-clean and keeps the list first', async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${server.base}/de?lang=en`);
+    expect(await seriousViolations(page)).toEqual([]);
+    const order = await page.evaluate(() => {
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { compareDocumentPosition(o: unknown): number } };
+        }
+      ).document;
+      return doc.querySelector('.results, section.day')!.compareDocumentPosition(doc.querySelector('figure.map'));
+    });
+    expect(order & 4).toBe(4); // DOCUMENT_POSITION_FOLLOWING: the map comes after the list
+    await context.close();
+  });
+
+  it('adds little weight: the base map is one cached SVG', async () => {
+    const svg = await fetch(`${server.base}/assets/map.svg`);
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(svg.headers.get('cache-control')).toBe('public, max-age=86400');
+    const body = Buffer.from(await svg.arrayBuffer());
+    expect(gzipSync(body).length).toBeLessThan(16 * 1024);
+    const page = await request(`${server.base}/de?lang=en`);
+    const figure = page.text.slice(page.text.indexOf('<figure class="map"'), page.text.indexOf('</figure>') + 9);
+    expect(figure.length).toBeLessThan(4 * 1024);
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
+  });
+});
