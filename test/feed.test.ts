@@ -87,8 +87,14 @@ describe('Atom feeds', () => {
     const moved = event('zh-1', 'Zürich AI Evening', 'Zürich', '2026-12-17T18:30:00+01:00');
     expect((await post(moved)).status).toBe(200);
     expect(
-      (await post(event('zh-3', 'Zürich Data Breakfast', 'Zürich', '2027-01-14T18:30:00+01:00', { topics: ['data'] })))
-        .status,
+      (
+        await post(
+          event('zh-3', 'Zürich Data Breakfast', 'Zürich', '2027-01-14T18:30:00+01:00', {
+            topics: ['data'],
+            description: 'Now with croissants.',
+          }),
+        )
+      ).status,
     ).toBe(200);
     const after = await feed('/ch/cities/zurich.atom', { 'if-none-match': etag });
     expect(after.res.status).toBe(200);
@@ -98,6 +104,10 @@ describe('Atom feeds', () => {
     expect(entry.title).toContain('Thu 17 Dec 2026');
     const old = before.parsed!.items.find((i) => i.id === entry.id)!;
     expect(entry.updated!.getTime()).toBeGreaterThan(old.updated!.getTime());
+    // A new description is no news to a reader: the entry's `updated` stays (its content shows the new text).
+    const edited = after.parsed!.items.find((i) => i.title?.startsWith('Zürich Data Breakfast'))!;
+    const unedited = before.parsed!.items.find((i) => i.id === edited.id)!;
+    expect(edited.updated!.getTime()).toBe(unedited.updated!.getTime());
   });
 
   it('shows a cancellation as an update that says so, first, until the event would have started', async () => {

@@ -60,7 +60,7 @@ function renderEntry(entry: FeedEntry, baseUrl: string): string {
     '<entry>',
     `<id>${xml(entryId(baseUrl, event.id))}</id>`,
     `<title type="text">${xml(title)}</title>`,
-    `<updated>${event.updatedAt.toISOString()}</updated>`,
+    `<updated>${entry.updated.toISOString()}</updated>`,
     `<published>${event.createdAt.toISOString()}</published>`,
     `<author><name>${xml(event.organizer)}</name></author>`,
     `<link rel="alternate" type="text/html" href="${xml(page)}"/>`,
@@ -73,7 +73,7 @@ function renderEntry(entry: FeedEntry, baseUrl: string): string {
 
 /** The newest `updated` of the entries; a feed without entries has changed never (so its body stays the same). */
 export function feedUpdated(entries: readonly FeedEntry[]): Date {
-  return new Date(Math.max(0, ...entries.map((e) => e.event.updatedAt.getTime())));
+  return new Date(Math.max(0, ...entries.map((e) => e.updated.getTime())));
 }
 
 /**

@@ -5,6 +5,9 @@ import { contentColumns, logRevision, type RevisionLog, rowToEvent, snapshotOf, 
 import type { Database, EventRevisionsTable } from './schema.js';
 
 /** SQL for events lives here only. */
+/** What a feed reader is told again about: when and where an event is (cancellation is an action of its own). */
+const NOTICED_FIELDS = ['start', 'end', 'allDay', 'city', 'venue', 'format', 'country'] as const;
+
 export class EventsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -137,6 +140,31 @@ export class EventsRepository {
       .select('actor')
       .execute();
     return new Set(rows.filter((r) => r.actor !== actor).map((r) => r.event_id));
+  }
+
+  /**
+   * When each event's listing last changed in a way a reader of a feed cares about: its creation, a cancellation or
+   * a restore, or an update that moved its time or place (title, description or topics edits are not news).
+   */
+  async noticedChanges(ids: readonly string[]): Promise<Map<string, Date>> {
+    const noticed = new Map<string, Date>();
+    if (ids.length === 0) return noticed;
+    const rows = await this.db
+      .selectFrom('event_revisions')
+      .select(['event_id', 'action', 'snapshot', 'at'])
+      .where('event_id', 'in', ids as string[])
+      .orderBy('event_id')
+      .orderBy('revision')
+      .execute();
+    let previous: { id: string; shown: string } | undefined;
+    for (const row of rows) {
+      const snapshot = row.snapshot as Record<string, unknown>;
+      const shown = JSON.stringify(NOTICED_FIELDS.map((field) => snapshot[field] ?? null));
+      const moved = previous?.id !== row.event_id || previous.shown !== shown;
+      if (row.action !== 'update' || moved) noticed.set(row.event_id, row.at);
+      previous = { id: row.event_id, shown };
+    }
+    return noticed;
   }
 
   /** Appends one revision per change, in one statement. */

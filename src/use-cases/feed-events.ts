@@ -11,6 +11,8 @@ export const FEED_WINDOW = 500;
 export interface FeedEntry {
   event: CatalogueEvent;
   cancelled: boolean;
+  /** When its listing last changed in a way a reader cares about: created, cancelled, restored, moved in time or place. */
+  updated: Date;
 }
 
 export interface FeedAnswer {
@@ -68,7 +70,8 @@ export async function feedEvents(
   const found = new Map<string, FeedEntry>();
   let page: typeof first | undefined = first;
   while (page) {
-    for (const { entry } of page.events) found.set(entry.event.id, { event: entry.event, cancelled: false });
+    for (const { entry } of page.events)
+      found.set(entry.event.id, { event: entry.event, cancelled: false, updated: entry.event.updatedAt });
     page =
       page.nextCursor && found.size < FEED_WINDOW
         ? await searchEvents(ctx, { ...window, cursor: page.nextCursor }, asker)
@@ -77,10 +80,12 @@ export async function feedEvents(
   const cancelled = await cancelledIndex(ctx);
   for (const { entry } of search(cancelled.index, { ...first.params, limit: MAX_LIMIT }, ctx.now()).events) {
     const event = cancelled.byId.get(entry.event.id);
-    if (event && !found.has(event.id)) found.set(event.id, { event, cancelled: true });
+    if (event && !found.has(event.id)) found.set(event.id, { event, cancelled: true, updated: event.updatedAt });
   }
   const entries = [...found.values()]
     .sort((a, b) => newsAt(b).getTime() - newsAt(a).getTime() || (a.event.id < b.event.id ? -1 : 1))
     .slice(0, limit);
+  const noticed = await ctx.events.noticedChanges(entries.map((e) => e.event.id));
+  for (const entry of entries) entry.updated = noticed.get(entry.event.id) ?? entry.event.createdAt;
   return { result: { ...first, params: { ...first.params, limit } }, entries };
 }
