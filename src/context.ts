@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Feed } from './importers/feeds.js';
+import { type AddressGuard, publicAddressesOnly } from './importers/http-reader.js';
 import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { CatalogueIndex } from './query/read-index.js';
@@ -38,6 +39,13 @@ export interface AppContext {
   index: CatalogueIndex | undefined;
   /** The service's notion of "now" (fixed by TECH_EVENTS_NOW in tests and demos). */
   now(): Date;
+  /** The addresses a host's linked calendar may lead to: public ones, and what the operator allows besides. */
+  calendarGuard: AddressGuard | undefined;
+  /**
+   * What use cases of this service remember for a while (the pages' freshness line), by name: held here, so that two
+   * services in one process never share it.
+   */
+  remembered: Map<string, { at: number; value: unknown }>;
   /** What operators watch (GET /metrics), in a process that serves; use cases count what they do. */
   metrics: Metrics | undefined;
   /** Work under way in the background (a calendar's first read, an operator's sync), stopped with the process. */
@@ -69,6 +77,7 @@ function baseContext(
 ): Omit<AppContext, 'index' | 'metrics'> {
   const fixed = config.fixedNow;
   const now = fixed ? () => new Date(fixed.getTime()) : () => new Date();
+  const allowed = config.calendars.allowPrivateAddresses;
   return {
     config,
     storage,
@@ -82,6 +91,8 @@ function baseContext(
     feeds,
     now,
     jobs: new BackgroundJobs(),
+    calendarGuard: allowed === true ? undefined : publicAddressesOnly(allowed || []),
+    remembered: new Map(),
   };
 }
 

@@ -4,7 +4,7 @@ import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { parseOrThrow } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { Feed } from '../importers/feeds.js';
-import { type AddressGuard, checkAddress, publicAddressesOnly } from '../importers/http-reader.js';
+import { checkAddress } from '../importers/http-reader.js';
 import { icalImporter } from '../importers/ical.js';
 import type { InputError } from '../importers/input-error.js';
 import { resolveCity } from '../places/gazetteer.js';
@@ -97,16 +97,6 @@ export const linkedCalendarSchema = calendarSummarySchema.extend({
     .describe('What the first sync did, when it ended before the answer (on linking only; else state `syncing`)'),
 });
 
-/** The addresses a host's calendar may lead to: public ones, and what the operator allows besides. */
-const guards = new WeakMap<AppContext['config'], AddressGuard | undefined>();
-function guardOf(ctx: AppContext): AddressGuard | undefined {
-  if (!guards.has(ctx.config)) {
-    const allowed = ctx.config.calendars.allowPrivateAddresses;
-    guards.set(ctx.config, allowed === true ? undefined : publicAddressesOnly(allowed || []));
-  }
-  return guards.get(ctx.config);
-}
-
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
 function summaryOf(
@@ -148,7 +138,7 @@ function targetOf(
     country: host.country,
     city: calendar.city ?? undefined,
     organizer: host.name,
-    guard: guardOf(ctx),
+    guard: ctx.calendarGuard,
     keepOthersCancels: true,
   };
 }
@@ -239,7 +229,7 @@ export async function linkCalendar(
       `This key has ${linked.length} linked calendars, the most it may have; unlink one first.`,
     );
   try {
-    await checkAddress(url, guardOf(ctx));
+    await checkAddress(url, ctx.calendarGuard);
   } catch (error) {
     throw refusedLink({
       error: (error as Error).message,

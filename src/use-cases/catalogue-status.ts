@@ -1,6 +1,5 @@
 import type { AppContext } from '../context.js';
 import { isEnabled } from '../importers/feeds.js';
-import type { SourcesRepository } from '../storage/sources.repository.js';
 import { nextTryAfter, RETRY_MINUTES } from './sync-schedule.js';
 
 /**
@@ -12,16 +11,16 @@ export type SourceFreshness =
   | { source: string; kind: 'snapshot'; of: string }
   | { source: string; kind: 'not-read'; nextTry?: Date };
 
-/** What every page shows, remembered for a minute per catalogue. */
-const remembered = new WeakMap<SourcesRepository, { at: number; value: SourceFreshness[] }>();
+/** What every page shows, remembered for a minute by the service (ctx.remembered). */
+const REMEMBERED_AS = 'catalogue-freshness';
 
 /**
  * How old the data of each enabled feed is, in the feeds file's order: every page says it in its footer. While the
  * database is away, the last value known.
  */
 export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshness[]> {
-  const now = Date.now();
-  const known = remembered.get(ctx.sources);
+  const now = ctx.now().getTime();
+  const known = ctx.remembered.get(REMEMBERED_AS) as { at: number; value: SourceFreshness[] } | undefined;
   if (known && now - known.at < 60_000) return known.value;
   try {
     const states = new Map((await ctx.sources.list()).map((s) => [s.source, s]));
@@ -35,7 +34,7 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
           : undefined;
       return { source: feed.source, kind: 'not-read', ...(next === undefined ? {} : { nextTry: new Date(next) }) };
     });
-    remembered.set(ctx.sources, { at: now, value });
+    ctx.remembered.set(REMEMBERED_AS, { at: now, value });
     return value;
   } catch {
     return known?.value ?? [];
