@@ -66,8 +66,6 @@ export interface CalendarSyncOptions {
   signal?: AbortSignal | undefined;
   /** In a serving process: store so that reads go on (see ImportOptions.background). */
   background?: boolean | undefined;
-  /** The calendar as just read by the caller (a host linking it): not read again. */
-  prefetched?: { text: string; validators: Validators } | undefined;
   /** Runs the storing of a calendar in turn with other calendars' (see oneAtATime); at once by default. */
   inTurn?: <T>(work: () => Promise<T>) => Promise<T>;
 }
@@ -240,20 +238,18 @@ async function readCalendar(
   prior: PartState | undefined,
   options: CalendarSyncOptions,
 ): Promise<CalendarRead> {
-  let validators: Validators = options.prefetched?.validators ?? {};
-  const text =
-    options.prefetched?.text ??
-    (await readInput(target.url, {
-      timeoutMs: options.timeoutMs ?? ctx.config.calendars.readTimeoutMs,
-      maxBytes: CALENDAR_LIMITS.maxBytes,
-      signal: options.signal,
-      guard: target.guard,
-      userAgent: userAgentOf(ctx.config.baseUrl),
-      validators: validatorsOf(prior),
-      onValidators: (v) => {
-        validators = v;
-      },
-    }));
+  let validators: Validators = {};
+  const text = await readInput(target.url, {
+    timeoutMs: options.timeoutMs ?? ctx.config.calendars.readTimeoutMs,
+    maxBytes: CALENDAR_LIMITS.maxBytes,
+    signal: options.signal,
+    guard: target.guard,
+    userAgent: userAgentOf(ctx.config.baseUrl),
+    validators: validatorsOf(prior),
+    onValidators: (v) => {
+      validators = v;
+    },
+  });
   return { text, validators };
 }
 
