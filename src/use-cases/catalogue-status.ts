@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { isEnabled } from '../importers/feeds.js';
-import { nextTryAfter, RETRY_MINUTES } from './sync-schedule.js';
+import { scheduledNextTry } from './sync-schedule.js';
 
 /**
  * How old one source's data is: when a read last confirmed it (a successful sync), or, before any, the date of the
@@ -28,10 +28,7 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
       const state = states.get(feed.source);
       if (state?.lastSuccessAt) return { source: feed.source, kind: 'synced', at: state.lastSuccessAt };
       if (state?.snapshotOf) return { source: feed.source, kind: 'snapshot', of: state.snapshotOf };
-      const next =
-        ctx.config.syncIntervalMinutes > 0
-          ? nextTryAfter(state, RETRY_MINUTES, ctx.config.syncIntervalMinutes)
-          : undefined;
+      const next = scheduledNextTry(state, ctx.config.syncIntervalMinutes);
       return { source: feed.source, kind: 'not-read', ...(next === undefined ? {} : { nextTry: new Date(next) }) };
     });
     ctx.remembered.set(REMEMBERED_AS, { at: now, value });

@@ -5,7 +5,8 @@ import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
 import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds, partCountry } from '../importers/feeds.js';
 import { FILE_RECORD } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
-import { type CalendarTarget, calendarWindow } from './sync-calendars.js';
+import { type CalendarTarget, calendarWindow, fullWindowEnd } from './sync-calendars.js';
+import { calendarTarget } from './sync-feeds.js';
 
 /** What one read of a calendar found: what an operator pastes into an issue. */
 export type CheckState = 'ok' | 'empty' | 'gone' | 'failing' | 'not iCal';
@@ -86,7 +87,7 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
     ...check,
     state: upcoming.length === 0 ? 'empty' : 'ok',
     events: upcoming.length,
-    full: window !== undefined && new Set(parsed.records.map((r) => r.sourceId.split('#')[0])).size >= window,
+    full: fullWindowEnd(parsed.records, window) !== undefined,
     ...(next ? { next: { title: next.title, start: startOf(next.start).toISOString() } } : {}),
   };
 }
@@ -95,19 +96,7 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
 export function calendarTargets(feeds: readonly Feed[], now: Date): CalendarTarget[] {
   return feeds
     .filter((feed) => isEnabled(feed) && importerFor(feed.format)?.calendar)
-    .flatMap((feed) =>
-      feedParts(feed, now).map((part) => ({
-        source: feed.source,
-        part: part.key || part.url,
-        url: part.url,
-        owner: sourceOwner(feed.source),
-        actor: `check:${feed.source}`,
-        idPrefix: '',
-        country: partCountry(feed, part),
-        city: part.entry?.city,
-        window: feed.window,
-      })),
-    );
+    .flatMap((feed) => feedParts(feed, now).map((part) => calendarTarget(feed, part)));
 }
 
 /**

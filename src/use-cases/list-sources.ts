@@ -5,7 +5,7 @@ import { type Feed, type FeedPart, feedParts, isEnabled } from '../importers/fee
 import { importerFor, isUrl } from '../importers/registry.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
-import { nextTryAfter, RETRY_MINUTES } from './sync-schedule.js';
+import { scheduledNextTry } from './sync-schedule.js';
 
 /** One source as `GET /api/sources` and the sources page show it. */
 export interface SourceView {
@@ -130,9 +130,10 @@ export async function listSources(ctx: AppContext): Promise<SourcesView> {
     };
   };
   const interval = ctx.config.syncIntervalMinutes;
+  // A feed the schedule has not tried yet is tried now.
   const nextTry = (feed: Feed) =>
     isEnabled(feed) && interval > 0
-      ? new Date(nextTryAfter(stateOf.get(feed.source), RETRY_MINUTES, interval) ?? now.getTime()).toISOString()
+      ? new Date(scheduledNextTry(stateOf.get(feed.source), interval) ?? now.getTime()).toISOString()
       : null;
   const sources: SourceView[] = await Promise.all(
     ctx.feeds.map(async (feed) => {

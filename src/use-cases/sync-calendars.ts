@@ -104,9 +104,12 @@ export function calendarWindow(url: string, declared?: number): number | undefin
   return KNOWN_WINDOWS.find((w) => w.host.test(host))?.events;
 }
 
-/** The start of the last event a full window shows: events starting after it are not the calendar's to retire. */
-function windowEnd(records: readonly ImportedRecord[], window: number | undefined): Date | undefined {
-  if (window === undefined || records.length < window) return undefined;
+/**
+ * When the calendar shows a full window (as many events as it shows at most, a recurring series counting once): the
+ * start of the last event it shows, after which events are not the calendar's to retire. Otherwise undefined.
+ */
+export function fullWindowEnd(records: readonly ImportedRecord[], window: number | undefined): Date | undefined {
+  if (window === undefined || new Set(records.map((r) => r.sourceId.split('#')[0])).size < window) return undefined;
   let last = Number.NEGATIVE_INFINITY;
   for (const { start } of records) {
     const at = 'instant' in start ? start.instant.getTime() : Date.parse(`${start.date}T23:59:59Z`);
@@ -272,7 +275,7 @@ function storeCalendar(
         owner: target.owner,
         actor: target.actor,
         cancelMissing: empty === 0 || empty >= EMPTY_READS_TO_RETIRE,
-        cancelMissingUntil: windowEnd(parsed.records, calendarWindow(target.url, target.window)),
+        cancelMissingUntil: fullWindowEnd(parsed.records, calendarWindow(target.url, target.window)),
         missingPrefix: target.idPrefix,
         keepOthersCancels: target.keepOthersCancels,
         defaultCountry: target.country,

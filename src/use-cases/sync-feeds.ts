@@ -256,6 +256,25 @@ async function parseDataSet(
   return read;
 }
 
+/** One calendar of a feed of calendars, with what the feeds file says of it: what the sync and the check read. */
+export function calendarTarget(feed: Feed, part: FeedPart): CalendarTarget {
+  return {
+    source: feed.source,
+    part: part.key || part.url,
+    url: part.url,
+    owner: sourceOwner(feed.source),
+    actor: `import:${feed.source}`,
+    idPrefix: calendarIdPrefix(part.key),
+    country: partCountry(feed, part),
+    city: part.entry?.city,
+    topics: part.entry?.topics,
+    organizer: part.entry?.name,
+    fallbackUrl: part.url.replace(/^webcal:/i, 'https:'),
+    worldwide: feed.worldwide,
+    window: feed.window,
+  };
+}
+
 /**
  * A feed of calendars: one that fails keeps its events while the others update; calendars gone from the feed are
  * retired. The feed fails only when every calendar does.
@@ -268,22 +287,7 @@ async function syncCalendarFeed(
   result: SyncResult,
   options: SyncOptions,
 ): Promise<void> {
-  const owner = sourceOwner(feed.source);
-  const targets: CalendarTarget[] = parts.map((part) => ({
-    source: feed.source,
-    part: part.key || part.url,
-    url: part.url,
-    owner,
-    actor: `import:${feed.source}`,
-    idPrefix: calendarIdPrefix(part.key),
-    country: partCountry(feed, part),
-    city: part.entry?.city,
-    topics: part.entry?.topics,
-    organizer: part.entry?.name,
-    fallbackUrl: part.url.replace(/^webcal:/i, 'https:'),
-    worldwide: feed.worldwide,
-    window: feed.window,
-  }));
+  const targets = parts.map((part) => calendarTarget(feed, part));
   let done = 0;
   const runs = await syncCalendars(ctx, targets, {
     importer,
@@ -305,6 +309,7 @@ async function syncCalendarFeed(
     runs.flatMap((r) => (r.report ? [r.report] : [])),
   );
   if (parts.length > 1) {
+    const owner = sourceOwner(feed.source);
     const retired = await retireOrphans(ctx, owner, `import:${feed.source}`, new Set(parts.map((p) => p.key)));
     report.cancelled += retired.length;
     report.touched.push(...retired);

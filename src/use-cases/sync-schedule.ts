@@ -165,6 +165,17 @@ async function resume(ctx: AppContext, states: FeedState[], retryMinutes: number
   }
 }
 
+/**
+ * When the service's schedule tries a feed next (ms since the epoch), from its recorded state: undefined when the
+ * schedule is off, or before any attempt (it is tried at start-up).
+ */
+export function scheduledNextTry(
+  status: { lastAttemptAt: Date | null; failures: number } | undefined,
+  intervalMinutes: number,
+): number | undefined {
+  return intervalMinutes > 0 ? nextTryAfter(status, RETRY_MINUTES, intervalMinutes) : undefined;
+}
+
 /** The first retry of a failing feed (SYNC_INTERVAL_MINUTES aside): see backoffMinutes. */
 export const RETRY_MINUTES = 1;
 
