@@ -34,6 +34,11 @@ export interface BurstFigures {
     /** The slowest few: how long, and what the answer was. */
     slowest: { ms: number; status: number }[];
   };
+  /**
+   * The crowd's reads as a few of its members saw them from the idle thread (see newcomers): how long each waited for
+   * its answer or its refusal. The busy client's latencyMs also counts the time its own event loop took.
+   */
+  memberWaitMs: { asked: number; p50: number; p99: number; max: number };
   failures: string[];
 }
 
@@ -43,6 +48,9 @@ const quantiles = (values: number[]) => {
     Math.round((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0) * 10) / 10;
   return { p50: q(0.5), p99: q(0.99), max: q(1) };
 };
+
+/** Members of the crowd timed from the idle thread, beside the `connections` of the busy client. */
+const MEMBERS_TIMED = 20;
 
 /**
  * Opens `connections` connections spread over `bases` at once and reads through each for `seconds`. Each connection
@@ -67,6 +75,7 @@ export async function burst(
     latencyMs: { p50: 0, p99: 0, max: 0 },
     firstAnswerMs: { p50: 0, p99: 0, max: 0 },
     newcomer: { asked: 0, answered: 0, refused: 0, failed: 0, ms: { p50: 0, p99: 0, max: 0 }, slowest: [] },
+    memberWaitMs: { asked: 0, p50: 0, p99: 0, max: 0 },
     failures: [],
   };
   const fail = (what: string) => {
@@ -125,10 +134,11 @@ export async function burst(
     agent.destroy();
   };
   const prober = probe(bases[0]!, seconds);
-  const newcomer = newcomers(bases[0]!, seconds);
+  const newcomer = newcomers(bases[0]!, seconds, Array.from({ length: MEMBERS_TIMED }, paths));
   await Promise.all(Array.from({ length: connections }, (_, n) => client(n)));
   figures.probeConnectMs = quantiles(await prober);
-  const asked = await newcomer;
+  const { asked, waits } = await newcomer;
+  figures.memberWaitMs = { asked: waits.length, ...quantiles(waits.map((a) => a.ms)) };
   figures.newcomer = {
     asked: asked.length,
     answered: asked.filter((a) => a.status >= 200 && a.status < 300).length,
@@ -184,15 +194,23 @@ function probe(base: string, seconds: number): Promise<number[]> {
   });
 }
 
+interface Asked {
+  ms: number;
+  status: number;
+  retryAfter: boolean;
+}
+
 /**
- * New clients while the crowd reads, from a thread of its own whose event loop is idle (the times are the server's):
- * every 100 ms a new connection asking `/api/events` for a prompt of its own, timed to the end of the answer; one not
- * answered within 30 s counts as 30 s and status 0.
+ * New clients while the crowd reads, from a thread of its own whose event loop is idle (the times are the server's,
+ * not the busy client's): every 100 ms a new connection asking `/api/events` for a prompt of its own, from an address
+ * no other client of the run uses, timed to the end of the answer; one not answered within 30 s counts as 30 s and
+ * status 0. Beside them, `members.length` more members of the crowd, each a keep-alive connection asking its path back
+ * to back and honouring Retry-After like the rest: their times are the crowd's waits, measured as fairly.
  */
-function newcomers(base: string, seconds: number): Promise<{ ms: number; status: number; retryAfter: boolean }[]> {
+function newcomers(base: string, seconds: number, members: string[]): Promise<{ asked: Asked[]; waits: Asked[] }> {
   const { hostname, port } = new URL(base);
   const code = `
-    const { request } = require('node:http');
+    const { Agent, request } = require('node:http');
     const { parentPort, workerData } = require('node:worker_threads');
     const asked = [];
     const until = Date.now() + workerData.seconds * 1000;
@@ -206,7 +224,7 @@ function newcomers(base: string, seconds: number): Promise<{ ms: number; status:
       const q = encodeURIComponent(words[n % words.length] + ' ' + words[(n * 7) % words.length] + ' meetup ' + n);
       const req = request({
         host: workerData.host, port: workerData.port, path: '/api/events?country=ch&q=' + q, agent: false,
-        headers: { 'x-forwarded-for': '198.18.' + ((n >> 8) & 255) + '.' + (n & 255), connection: 'close' },
+        headers: { 'x-forwarded-for': '100.64.' + ((n >> 8) & 255) + '.' + (n & 255), connection: 'close' },
       }, (res) => {
         res.resume();
         res.on('end', () => done(res.statusCode, res.headers['retry-after'] !== undefined));
@@ -216,20 +234,46 @@ function newcomers(base: string, seconds: number): Promise<{ ms: number; status:
       req.setTimeout(30000, () => req.destroy());
       req.end();
     });
+    const waits = [];
+    const member = async (path, m) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      while (Date.now() < until) {
+        const started = performance.now();
+        const answer = await new Promise((resolve) => {
+          const req = request({
+            host: workerData.host, port: workerData.port, path, agent,
+            headers: { 'x-forwarded-for': '100.65.' + ((m >> 8) & 255) + '.' + (m & 255) },
+          }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode, retryAfter: Number(res.headers['retry-after'] ?? 0) }));
+            res.on('error', () => resolve({ status: 0, retryAfter: 0 }));
+          });
+          req.on('error', () => resolve({ status: 0, retryAfter: 0 }));
+          req.setTimeout(30000, () => req.destroy());
+          req.end();
+        });
+        waits.push({ ms: Math.min(performance.now() - started, 30000), status: answer.status, retryAfter: answer.retryAfter > 0 });
+        if (answer.status === 0) await new Promise((r) => setTimeout(r, 100));
+        else if (answer.retryAfter > 0) await new Promise((r) => setTimeout(r, Math.min(answer.retryAfter, 5) * 1000));
+      }
+      agent.destroy();
+    };
     (async () => {
+      const members = workerData.members.map(member);
       const pending = [];
       for (let n = 0; Date.now() < until; n++) {
         pending.push(once(n));
         await new Promise((r) => setTimeout(r, 100));
       }
-      await Promise.all(pending);
-      parentPort.postMessage(asked);
+      await Promise.all([...pending, ...members]);
+      parentPort.postMessage({ asked, waits });
     })();`;
-  const worker = new Worker(code, { eval: true, workerData: { host: hostname, port: Number(port), seconds } });
+  const workerData = { host: hostname, port: Number(port), seconds, members };
+  const worker = new Worker(code, { eval: true, workerData });
   return new Promise((resolve, reject) => {
-    worker.once('message', (asked: { ms: number; status: number; retryAfter: boolean }[]) => {
+    worker.once('message', (answers: { asked: Asked[]; waits: Asked[] }) => {
       void worker.terminate();
-      resolve(asked);
+      resolve(answers);
     });
     worker.once('error', reject);
   });

@@ -17,8 +17,10 @@
  * Then it compares every acknowledged write with the key's `mine=1` list (lost, duplicated) and every node's public
  * listing of each key's events with the database's (diverged), and prints requests served, errors (anything but a
  * 2xx, a 304 or a well-formed 429/503 with Retry-After), refusals, writes lost, duplicated and diverged, and the
- * burst's connect times. Exit code 1 on any error, lost, duplicated or diverged write, failed burst request, or a
- * connect of a second or more.
+ * burst's connect times, the new client's times and the longest wait of a read. Exit code 1 on any error, lost,
+ * duplicated or diverged write, failed burst request, a connect of a second or more, a new client's p99 of a second
+ * or more, or a read that waited longer than 3 s for its answer or refusal (SOAK_FAIRNESS=report: these two printed,
+ * not checked).
  *
  * SOAK_SECONDS (60), SOAK_READERS (12), SOAK_WRITERS (4), SOAK_KEYS (16), SOAK_DATABASE_URL, SOAK_NODES (2 with a
  * database), SOAK_BURST_CONNECTIONS (2000), SOAK_BURST_SECONDS (10; 0 for none), SOAK_BURST_PROMPTS (`mixed`, or
@@ -46,6 +48,12 @@ const BURST_SECONDS = Math.min(SECONDS, Number(process.env.SOAK_BURST_SECONDS ??
 /** `one-prompt`: the crowd hammers one prompt (the issue's case of a crowd locking others out); else a mix. */
 const BURST_PROMPTS = process.env.SOAK_BURST_PROMPTS ?? 'mixed';
 const NOW = '2025-03-01T09:00:00Z'; // the curated catalogue's dates are around this
+/** Issue 44: a new client under the crowd is answered within 1 s at p99. */
+const NEW_CLIENT_P99_MS = 1_000;
+/** The longest a read may wait before it is answered or refused (docs/operations.md, "Overload"): 3 s. */
+const LONGEST_WAIT_MS = 3_000;
+/** `report`: print the two figures above without failing on them (the suite's short run: not met yet, see performance.md). */
+const FAIRNESS = process.env.SOAK_FAIRNESS ?? 'check';
 
 interface Figures {
   nodes: number;
@@ -595,6 +603,13 @@ async function main() {
       console.log(
         `new client:        ${n.asked} prompts of its own, a new connection each — answered ${n.answered}, refused ${n.refused}, failed ${n.failed}; ms to the whole answer p50 ${n.ms.p50}, p99 ${n.ms.p99}, max ${n.ms.max} (slowest: ${n.slowest.map((a) => `${a.ms} ms ${a.status}`).join(', ')})`,
       );
+      const w = b.memberWaitMs;
+      console.log(
+        `longest wait:      ${Math.round(Math.max(w.max, n.ms.max))} ms of any read answered or refused (limit ${LONGEST_WAIT_MS}); ${w.asked} reads of members of the crowd timed from an idle thread: p50 ${w.p50}, p99 ${w.p99}, max ${w.max}`,
+      );
+      console.log(
+        `verdict:           new client p99 ${n.ms.p99} ms ${n.ms.p99 < NEW_CLIENT_P99_MS ? '<' : '≥'} ${NEW_CLIENT_P99_MS}; longest wait ${Math.round(Math.max(w.max, n.ms.max))} ms ${Math.max(w.max, n.ms.max) <= LONGEST_WAIT_MS ? '≤' : '>'} ${LONGEST_WAIT_MS}`,
+      );
       for (const f of b.failures) console.log(`  ! crowd: ${f}`);
     }
     console.log(`server RSS MB:     ${figures.rssMb.start} → ${figures.rssMb.end}`);
@@ -613,7 +628,12 @@ async function main() {
     figures.duplicates > 0 ||
     figures.diverged > 0 ||
     figures.requests === 0 ||
-    (b !== undefined && (b.failed > 0 || b.probeConnectMs.max >= 1000));
+    (b !== undefined &&
+      (b.failed > 0 ||
+        b.probeConnectMs.max >= 1000 ||
+        (FAIRNESS === 'check' &&
+          (b.newcomer.ms.p99 >= NEW_CLIENT_P99_MS ||
+            Math.max(b.memberWaitMs.max, b.newcomer.ms.max) > LONGEST_WAIT_MS))));
   process.exitCode = failed ? 1 : 0;
 }
 
