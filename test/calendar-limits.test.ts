@@ -278,8 +278,9 @@ describe('what another server does to a calendar read is bounded', () => {
     // The healthy calendar linked at the same time synced fully.
     expect(calendar('/healthy/')).toMatchObject({ state: 'ok', cut: null, counts: { listed: 3 } });
     // Not a speed target (those are the bench's, docs/performance.md): on a quiet machine the slowest read here takes
-    // 60-100 ms, on one busy with other work some 500 ms; a loop held by a calendar for seconds fails this.
-    expect(slowestMs).toBeLessThan(1_500);
+    // 60-100 ms, beside the rest of the suite on two cores up to 1.7 s; a loop held by one calendar (reads waiting
+    // more than 10 s) fails this.
+    expect(slowestMs).toBeLessThan(5_000);
   }, 120_000);
 
   it('a host that asked to be left alone fails at once, and holds up neither a link nor the other calendars', async () => {
