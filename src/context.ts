@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Feed } from './importers/feeds.js';
-import { type AddressGuard, publicAddressesOnly } from './importers/http-reader.js';
+import { type AddressGuard, HttpReader, publicAddressesOnly } from './importers/http-reader.js';
 import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { ReadIndex } from './query/read-index.js';
@@ -41,6 +41,8 @@ export interface AppContext {
   now(): Date;
   /** The addresses a host's linked calendar may lead to: public ones, and what the operator allows besides. */
   calendarGuard: AddressGuard | undefined;
+  /** How this service reads other people's servers (feeds, calendars): its turns per host, its connections. */
+  httpReader: HttpReader;
   /**
    * What use cases of this service remember for a while (the pages' freshness line, the cancelled events feeds
    * match), by name, with when (epoch ms of ctx.now): held here, so that two services in one process never share it.
@@ -92,6 +94,7 @@ function baseContext(
     now,
     jobs: new BackgroundJobs(),
     calendarGuard: allowed === true ? undefined : publicAddressesOnly(allowed || []),
+    httpReader: new HttpReader(),
     remembered: new Map(),
   };
 }
