@@ -67,7 +67,7 @@ export interface SearchResult {
   /** The countries the answer read: those searched, and the others when near misses were looked for there. */
   consulted: readonly Country[];
   /**
-   * The parts of the catalogue the answer was made from (see CatalogueIndex.versionOf): it stays the same until one
+   * The parts of the catalogue the answer was made from (see ReadIndex.versionOf): it stays the same until one
    * of them changes.
    */
   dependsOn: readonly string[];

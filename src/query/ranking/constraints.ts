@@ -2,7 +2,7 @@ import { type EventKind, SENIORITY_LABELS, topicLabel } from '../../catalogue/ta
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { ConstraintName, Facet, NearMiss, PreparedQuery } from './facet.js';
-import { COUNTRY_MISS, FACETS } from './facets.js';
+import { COUNTRY_MISS, FACETS, NEARNESS } from './facets.js';
 import { joinOr } from './fits.js';
 
 export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
@@ -15,7 +15,7 @@ export { joinAnd, joinOr } from './fits.js';
  * constraint asked, it is a near miss (`alternatives`) when it misses exactly one, and an empty answer says which
  * constraint to drop to find what.
  */
-export interface Constraint extends NearMiss {
+export interface Constraint {
   name: ConstraintName;
   /** Where `understood` says it: before the subject ("free"), as it, as the kind of event, after, or at the end. */
   part: 'adjective' | 'subject' | 'noun' | 'audience' | 'where' | 'when';
@@ -27,6 +27,19 @@ export interface Constraint extends NearMiss {
   meets(shard: CountryShard, slot: number, q: PreparedQuery): boolean;
   /** How `understood` restates it: "AI & ML or Java", "meetups", "in or near Zürich", "next week (30 Nov – 6 Dec 2026)". */
   says(q: PreparedQuery): string;
+  /** How near an event missing it comes (NEARNESS, facets.ts). */
+  nearness(shard: CountryShard, slot: number, q: PreparedQuery): number;
+  /** Whether every event missing it comes as near as any near miss can (NEARNESS.otherWay). */
+  alwaysNearest: boolean;
+  /** How an event missing it differs, in plain words. */
+  differs: NearMiss['differs'];
+}
+
+/** A near miss's nearness and words, as a constraint gives them. */
+function toldAs({ nearness, differs }: NearMiss): Pick<Constraint, 'nearness' | 'alwaysNearest' | 'differs'> {
+  if (typeof nearness === 'number')
+    return { nearness: () => nearness, alwaysNearest: nearness === NEARNESS.otherWay, differs };
+  return { nearness, alwaysNearest: false, differs };
 }
 
 /** Whether the event at a slot meets any item any of the facets asks (a constraint of several values is met by one). */
@@ -52,7 +65,9 @@ const KIND_PLURAL: Record<EventKind, string> = {
  * A constraint stated by facets (those naming it in the facet table): asked when one of them asks, met when one is
  * met, told as a near miss as they say (one way for all of them).
  */
-function byFacets(name: ConstraintName): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'nearness' | 'differs'> {
+function byFacets(
+  name: ConstraintName,
+): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'nearness' | 'alwaysNearest' | 'differs'> {
   const facets = FACETS.filter((f) => f.constraint === name);
   const nearMiss = facets[0]?.nearMiss;
   if (!nearMiss || facets.some((f) => f.nearMiss !== nearMiss))
@@ -61,8 +76,7 @@ function byFacets(name: ConstraintName): Pick<Constraint, 'facets' | 'asked' | '
     facets,
     asked: (q) => facets.some((f) => f.asks(q).length > 0),
     meets: (shard, slot, q) => meetsAny(facets, shard, slot, q),
-    nearness: nearMiss.nearness,
-    differs: nearMiss.differs,
+    ...toldAs(nearMiss),
   };
 }
 
@@ -118,7 +132,7 @@ export const CONSTRAINTS: readonly Constraint[] = [
     asked: (q) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
     says: (q) => `in ${COUNTRY_INFO[q.country!].name}`,
-    ...COUNTRY_MISS,
+    ...toldAs(COUNTRY_MISS),
   },
   {
     name: 'window',

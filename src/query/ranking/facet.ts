@@ -80,8 +80,11 @@ export interface PreparedQuery {
 
 /** How an event missing a constraint is told and ordered as a near miss. */
 export interface NearMiss {
-  /** How near it comes (one of NEARNESS, facets.ts): the nearest are shown first, then by points. */
-  nearness(shard: CountryShard, slot: number, q: PreparedQuery): number;
+  /**
+   * How near it comes (one of NEARNESS, facets.ts): the nearest are shown first, then by points. A number when every
+   * such miss comes as near; else worked out per event, and then never the nearest of all (NEARNESS.otherWay).
+   */
+  nearness: number | ((shard: CountryShard, slot: number, q: PreparedQuery) => number);
   /** How it differs, in plain words: "in March, not next week", "Winterthur, 52 km from Zürich", "a DevOps event". */
   differs(shard: CountryShard, slot: number, q: PreparedQuery): string;
 }

@@ -123,8 +123,7 @@ const FOUNDER_POINTS = [0, points(WEIGHT.founders / 2), POINTS.founders];
  */
 export const NEARNESS = { otherWay: 3, relatedSubject: 2, elsewhere: 1, otherSubject: 0 } as const;
 
-const otherWay = () => NEARNESS.otherWay;
-const elsewhere = () => NEARNESS.elsewhere;
+const { otherWay, elsewhere } = NEARNESS;
 
 // ---------------------------------------------------------------- how an event missing a constraint is told
 
