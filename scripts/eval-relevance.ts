@@ -31,9 +31,9 @@ import { confsTechImporter } from '../src/importers/confs-tech.js';
 import { createLogger } from '../src/observability/logger.js';
 import { COUNTRY_INFO } from '../src/places/countries.js';
 import { resolveCity } from '../src/places/gazetteer.js';
-import { type SearchResult, search, zoneOf } from '../src/query/engine.js';
 import { endsAt } from '../src/query/index/indexed-event.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { type SearchResult, zoneOf } from '../src/query/read-index.js';
 import { openStorage } from '../src/storage/database.js';
 import { runImport } from '../src/use-cases/import-records.js';
 import { CURATED_SOURCE } from '../src/use-cases/seed-catalogue.js';
@@ -272,19 +272,19 @@ function evaluateQuery(
   const judged = resolveJudgements(q, all, now);
   const titleOf = new Map(all.map((e) => [e.id, e.title]));
   const params = parseSearchParams({ ...(q.params ?? {}), q: q.q });
-  const result = search(ctx.index, params, now);
+  const result = ctx.index.search(params, now);
   const first = result.events.slice(0, K);
-  const grades = first.map((r) => judged.get(r.entry.event.id) ?? 0);
+  const grades = first.map((r) => judged.get(r.event.id) ?? 0);
   // The answer as every output shows it: the matches, then the near misses apart.
   const answered = [...result.events, ...(result.alternatives ?? [])].slice(0, K);
-  const answerGrades = answered.map((r) => judged.get(r.entry.event.id) ?? 0);
+  const answerGrades = answered.map((r) => judged.get(r.event.id) ?? 0);
   const baselineListed = baseline(params, result.country).slice(0, params.limit);
   const baselineIds = baselineListed.slice(0, K);
   const baselineGrades = baselineIds.map((id) => judged.get(id) ?? 0);
   const byId = new Map(all.map((e) => [e.id, e]));
-  const listed = result.events.map((r) => r.entry.event);
+  const listed = result.events.map((r) => r.event);
   const claims = claimsOf(result);
-  const shownIds = new Set(first.map((r) => r.entry.event.id));
+  const shownIds = new Set(first.map((r) => r.event.id));
   return {
     q: q.q,
     lang: q.lang,
@@ -299,7 +299,7 @@ function evaluateQuery(
     baselineNdcg: ndcgAtK(baselineGrades, [...judged.values()]),
     extraction: checkExtraction(q, result),
     understood: result.understood,
-    top: first.map((r, i) => ({ title: r.entry.event.title, grade: grades[i]! })),
+    top: first.map((r, i) => ({ title: r.event.title, grade: grades[i]! })),
     baselineTop: baselineIds.map((id, i) => ({ title: titleOf.get(id) ?? id, grade: baselineGrades[i]! })),
     missing: [...judged]
       .filter(([id]) => !shownIds.has(id))
@@ -325,7 +325,7 @@ function evaluateQuery(
     unrelatedCites: first.flatMap((r) =>
       r.reasons
         .filter((reason) => quoted(reason).some((cited) => !citesRelatedEvidence(cited, q.q)))
-        .map((reason) => ({ title: r.entry.event.title, reason })),
+        .map((reason) => ({ title: r.event.title, reason })),
     ),
   };
 }

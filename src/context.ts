@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Feed } from './importers/feeds.js';
-import { type AddressGuard, publicAddressesOnly } from './importers/http-reader.js';
+import { type AddressGuard, HttpReader, publicAddressesOnly } from './importers/http-reader.js';
 import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
-import { CatalogueIndex } from './query/read-index.js';
+import { ReadIndex } from './query/read-index.js';
 import { BackgroundJobs } from './runtime/jobs.js';
 import { TurnQueue } from './runtime/turns.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
@@ -36,14 +36,16 @@ export interface AppContext {
    * The in-memory read index every query runs on, in a process that serves reads; use cases that write keep it in
    * step. A command-line process has none.
    */
-  index: CatalogueIndex | undefined;
+  index: ReadIndex | undefined;
   /** The service's notion of "now" (fixed by TECH_EVENTS_NOW in tests and demos). */
   now(): Date;
   /** The addresses a host's linked calendar may lead to: public ones, and what the operator allows besides. */
   calendarGuard: AddressGuard | undefined;
+  /** How this service reads other people's servers (feeds, calendars): its turns per host, its connections. */
+  httpReader: HttpReader;
   /**
-   * What use cases of this service remember for a while (the pages' freshness line), by name: held here, so that two
-   * services in one process never share it.
+   * What use cases of this service remember for a while (the pages' freshness line, the cancelled events feeds
+   * match), by name, with when (epoch ms of ctx.now): held here, so that two services in one process never share it.
    */
   remembered: Map<string, { at: number; value: unknown }>;
   /** What operators watch (GET /metrics), in a process that serves; use cases count what they do. */
@@ -60,7 +62,7 @@ export interface IndexFreshness {
 
 /** The context of a process that serves reads: HTTP and MCP run on it. */
 export interface ServingContext extends AppContext {
-  index: CatalogueIndex;
+  index: ReadIndex;
   freshness: IndexFreshness;
   metrics: Metrics;
   /** Signs pagination cursors; shared by the app nodes of one database (see settings.repository.ts). */
@@ -92,6 +94,7 @@ function baseContext(
     now,
     jobs: new BackgroundJobs(),
     calendarGuard: allowed === true ? undefined : publicAddressesOnly(allowed || []),
+    httpReader: new HttpReader(),
     remembered: new Map(),
   };
 }
@@ -115,10 +118,13 @@ export function createServingContext(
   cursorSecret: Buffer = randomBytes(32),
 ): ServingContext {
   const base = baseContext(config, storage, logger, feeds);
-  const index = new CatalogueIndex(base.now);
+  const index = new ReadIndex(base.now);
   const freshness: IndexFreshness = { behindSince: undefined };
   const metrics = new Metrics(
-    () => COUNTRIES.map((c) => [c, index.shard(c).size]),
+    () => {
+      const { shown } = index.status;
+      return COUNTRIES.map((c) => [c, shown[c]]);
+    },
     () => freshness,
   );
   return { ...base, index, freshness, metrics, cursorSecret, turns: new TurnQueue() };

@@ -61,6 +61,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           await ctx.jobs.stop();
           await feedSchedule?.stop();
           await stopSync?.();
+          await ctx.httpReader.close();
           await storage.close();
         })();
         return closing;
@@ -70,6 +71,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     await control?.close().catch(() => {});
     await app?.close().catch(() => {});
     await stopSync?.().catch(() => {});
+    await ctx.httpReader.close().catch(() => {});
     await storage.close();
     throw error;
   }

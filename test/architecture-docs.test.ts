@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ReadIndex } from '../src/query/read-index.js';
 
 /**
  * docs/architecture.md's layout table is where a newcomer looks first: every file it names must exist where it says,
@@ -61,6 +62,58 @@ describe('docs/architecture.md says what the code holds', () => {
       const inTable = before.startsWith('|') || (after.startsWith('|') && /^\|[-| :]+\|$/.test(after));
       expect(inTable, `line ${i + 1} is a table row standing alone: ${line.slice(0, 60)}`).toBe(true);
     });
+  });
+});
+
+/** The text of a section of a markdown document, from its heading to the next of the same level or higher. */
+function section(doc: string, heading: string): string {
+  const start = doc.indexOf(`${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const level = heading.split(' ')[0]!;
+  const next = doc.slice(start + heading.length).search(new RegExp(`\\n#{1,${level.length}} `));
+  return next < 0 ? doc.slice(start) : doc.slice(start, start + heading.length + next);
+}
+
+describe('docs/architecture.md says what the read index and ranking are', () => {
+  it('lists the door’s face as the ReadIndex has it: every member, and no other', () => {
+    const face = section(architecture, '### The door')
+      .split('\n')
+      .filter((line) => /^- \*\*|^ {2}\S/.test(line))
+      .join(' ');
+    // Member names in code, the values of `status.state` aside.
+    const states = new Set(['loading', 'preparing', 'ready']);
+    const named = new Set([...face.matchAll(/`([a-z]\w*)[(`]/g)].map((m) => m[1]).filter((name) => !states.has(name!)));
+    const members = Object.getOwnPropertyNames(ReadIndex.prototype).filter((name) => name !== 'constructor');
+    expect([...named].sort()).toEqual(members.sort());
+  });
+
+  it('names the file where a place weighs against a topic, and that file holds the weights and both facets', async () => {
+    const sentence = architecture.slice(architecture.indexOf('**How a place weighs against a topic**'));
+    const path = sentence.match(/`(src\/[\w/.-]+\.ts)`/)?.[1];
+    expect(path).toBeDefined();
+    const table = await import(join(root, path!));
+    expect(table.WEIGHT.place).toBeGreaterThan(0);
+    expect(table.WEIGHT.field).toBeGreaterThan(0);
+    const names = (table.FACETS as { name: string; score: unknown; role: string }[]).map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(['place', 'topic']));
+  });
+});
+
+describe('docs/sources.md says what the feeds file ships', () => {
+  const sources = readFileSync(join(root, 'docs/sources.md'), 'utf8');
+  const feeds = JSON.parse(readFileSync(join(root, 'feeds.json'), 'utf8')) as {
+    source: string;
+    format: string;
+    seed?: string;
+  }[];
+
+  it('lists as shipped snapshots exactly the seeds the feeds name, and the calendars have none', () => {
+    const shipped = section(sources, '## Shipped snapshots');
+    const listed = [...shipped.matchAll(/^\| `(seed\/[^`]+)`/gm)].map((m) => m[1]);
+    const seeds = feeds.filter((f) => f.seed).map((f) => `seed/${f.seed!.replace(/^(\.\/)?seed\//, '')}`);
+    expect(listed.sort()).toEqual(seeds.sort());
+    for (const seed of seeds) expect(existsSync(join(root, seed)), seed).toBe(true);
+    expect(feeds.filter((f) => f.format === 'ical' && f.seed)).toEqual([]);
   });
 });
 

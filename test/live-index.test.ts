@@ -182,11 +182,11 @@ function answers(index: CatalogueIndex, now: Date): unknown[] {
         total: result.total,
         understood: result.understood,
         events: result.events.map((r) => ({
-          id: r.entry.event.id,
-          revision: r.entry.event.revision,
+          id: r.event.id,
+          revision: r.event.revision,
           score: r.score,
           reasons: r.reasons,
-          links: r.entry.alsoListedAt,
+          links: r.alsoListedAt,
         })),
       });
     }

@@ -211,7 +211,7 @@ describe('match reasons in the reader language', () => {
           const zone = country === 'ch' ? 'Europe/Zurich' : country === 'de' ? 'Europe/Berlin' : 'Europe/Vienna';
           for (const ranked of result.events)
             for (const reason of ranked.reasons) {
-              const context = { event: ranked.entry.event, window: result.understanding.window, zone, now };
+              const context = { event: ranked.event, window: result.understanding.window, zone, now };
               for (const lang of LANGUAGES) {
                 const shown = showReason(reason, { ...context, t: translator(lang) });
                 if (shown.lang) untranslated.add(`${lang}: ${reason}`);

@@ -4,7 +4,6 @@ import { EVAL_NOW, loadEvaluationCatalogue, readQueries } from '../scripts/eval-
 import { claimsOf } from '../scripts/relevance/claims.js';
 import { unmet } from '../scripts/relevance/constraints.js';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
-import { search } from '../src/query/engine.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { parseCalendar, parseMarkdownDocument } from './helpers/documents.js';
 import { request } from './helpers/http.js';
@@ -49,7 +48,7 @@ describe('every output keeps the claims of `understood`', () => {
       const query = { ...(prompt.params ?? {}), q: prompt.q, limit: '100' };
       const qs = new URLSearchParams(query).toString();
       // The claims, as the engine restates them, from the same catalogue the server reads.
-      const result = search(server.service.ctx.index, parseSearchParams(query), now);
+      const result = server.service.ctx.index.search(parseSearchParams(query), now);
       const claims = claimsOf(result);
       const check = (output: string, ids: string[]) => {
         for (const id of ids) {

@@ -2,9 +2,8 @@
  * The plain BM25 baseline printed beside the engine, so the gain of understanding prompts is visible (issue 22).
  */
 import MiniSearch from 'minisearch';
-import { search } from '../../src/query/engine.js';
-import type { CatalogueIndex } from '../../src/query/index/catalogue-index.js';
 import { type Scope, type SearchParams, toQueryString } from '../../src/query/params.js';
+import type { ReadIndex } from '../../src/query/read-index.js';
 
 interface BaselineDocument {
   id: string;
@@ -19,7 +18,7 @@ interface BaselineDocument {
  * upcoming at `now`, the same hard filters from the parameters), ranked for the raw prompt. Events matching no word
  * of the prompt are not returned.
  */
-export function bm25Baseline(index: CatalogueIndex, now: Date): (params: SearchParams, country: Scope) => string[] {
+export function bm25Baseline(index: ReadIndex, now: Date): (params: SearchParams, country: Scope) => string[] {
   // Most prompts share a candidate set (a country, no filters): one index per set, as each would build the same.
   const indexes = new Map<string, MiniSearch<BaselineDocument>>();
   return (params, country) => {
@@ -30,7 +29,7 @@ export function bm25Baseline(index: CatalogueIndex, now: Date): (params: SearchP
       bm25 = new MiniSearch<BaselineDocument>({ fields: ['title', 'description'] });
       // The engine's own listing without a prompt is its candidate set: every accepted event, in start order.
       bm25.addAll(
-        search(index, candidates, now).events.map(({ entry: { event } }) => ({
+        index.search(candidates, now).events.map(({ event }) => ({
           id: event.id,
           title: event.title,
           description: event.description ?? '',

@@ -4,7 +4,7 @@
  * Checked event by event with constraints.ts, apart from the engine's own filters.
  */
 import { DateTime } from 'luxon';
-import { type SearchResult, zoneOf } from '../../src/query/engine.js';
+import { type SearchResult, zoneOf } from '../../src/query/read-index.js';
 import type { Constraints } from './constraints.js';
 
 function localDate(date: Date, zone: string): string {

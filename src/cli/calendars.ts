@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { loadFeeds } from '../importers/feeds.js';
+import { HttpReader } from '../importers/http-reader.js';
 import { renderCalendarCheck } from '../render/calendar-check.js';
 import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
 import { checkCalendars } from '../use-cases/check-calendars.js';
@@ -69,11 +70,13 @@ export async function calendarsCommand(args: string[], usage: (message: string) 
     const config = loadConfig();
     const feeds = await loadFeeds(resolve(command.feeds ?? config.feedsFile.path), { optional: !command.feeds });
     const now = config.fixedNow ?? new Date();
+    const reader = new HttpReader();
     const checks = await checkCalendars(feeds, {
       now,
       baseUrl: config.baseUrl,
       timeoutMs: config.calendars.readTimeoutMs,
-    });
+      reader,
+    }).finally(() => reader.close());
     process.stdout.write(checks.length > 0 ? renderCalendarCheck(checks, now) : 'No calendars in the feeds file.\n');
     return;
   }

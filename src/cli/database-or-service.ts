@@ -11,9 +11,11 @@ import { DataDirectoryInUseError } from '../storage/lock.js';
 export async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const ctx = createContext(config, storage, createLogger(config.logLevel, pino.destination(2)));
   try {
-    return await run(createContext(config, storage, createLogger(config.logLevel, pino.destination(2))));
+    return await run(ctx);
   } finally {
+    await ctx.httpReader.close();
     await storage.close();
   }
 }

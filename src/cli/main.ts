@@ -7,7 +7,7 @@ import { syncSummary } from '../control/server.js';
 import { FORMATS, InputError, importerFor, readInput } from '../importers/registry.js';
 import { createLogger, flushLogs } from '../observability/logger.js';
 import { type Country, isCountry } from '../places/countries.js';
-import { warmUpDateParsing } from '../query/prompt/dates.js';
+import { warmUpDateParsing } from '../query/read-index.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 import { runImport } from '../use-cases/import-records.js';
 import { issueKey, type KeySummary, listKeys, revokeKey, rotateKey, rotateKeySchema } from '../use-cases/keys.js';

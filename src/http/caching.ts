@@ -144,7 +144,7 @@ function lookUp(
  * HTTP caching that real clients use, plus a server-side response cache:
  * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
  * - rendered read responses kept in a bounded LRU keyed by URL, each stamped with the minute and the versions of the
- *   countries it shows, as the read index noted them while the body was made (see CatalogueIndex.recordReads). A
+ *   countries it shows, as the read index noted them while the body was made (see ReadIndex.recordReads). A
  *   write to a country makes stale exactly the bodies that show it.
  * Anything personal (a key was sent) or a write is `private, no-store` and never cached.
  */

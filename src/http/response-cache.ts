@@ -21,7 +21,7 @@ export interface CachedResponse {
 
 /**
  * The parts of the catalogue a response was made from — countries (`de`) or parts of one (`de:topic ai-ml`, see
- * CatalogueIndex.versionOf) — and whether it shows crowds (RSVP counts).
+ * ReadIndex.versionOf) — and whether it shows crowds (RSVP counts).
  */
 export interface ReadDependencies {
   parts: readonly string[];

@@ -126,8 +126,6 @@ class HostGate {
   }
 }
 
-const gate = new HostGate();
-
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return abortable(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), signal);
 }
@@ -147,31 +145,23 @@ async function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined
   }
 }
 
-/** Agents by guard: each resolves names through the guard, so the address checked is the one connected to. */
-const agents = new WeakMap<AddressGuard, Agent>();
-const openAgent = new Agent();
-
-function agentFor(guard: AddressGuard | undefined): Agent {
-  if (!guard) return openAgent;
-  let agent = agents.get(guard);
-  if (!agent) {
-    const lookup = (
-      hostname: string,
-      options: LookupOptions,
-      callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-    ) => {
-      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-        if (error) return callback(error, '', 0);
-        const refused = addresses.find((a) => !guard.allows(a.address));
-        if (refused) return callback(new AddressRefused(hostname, refused.address, guard), '', 0);
-        if (options.all) return callback(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      });
-    };
-    agent = new Agent({ connect: { lookup } });
-    agents.set(guard, agent);
-  }
-  return agent;
+/** An agent that resolves names through the guard, so the address checked is the one connected to. */
+function guardedAgent(guard: AddressGuard | undefined): Agent {
+  if (!guard) return new Agent();
+  const lookup = (
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const refused = addresses.find((a) => !guard.allows(a.address));
+      if (refused) return callback(new AddressRefused(hostname, refused.address, guard), '', 0);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+  return new Agent({ connect: { lookup } });
 }
 
 class AddressRefused extends Error {
@@ -221,34 +211,63 @@ const mb = (bytes: number) =>
   bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**
- * GETs a URL as UTF-8 text, politely: conditional when validators are given, a `User-Agent` naming the service, a
- * few requests per host, 429/503 `Retry-After` waited out and retried once, redirects (at most 5) each checked by the
- * guard. `timeoutMs` bounds the whole read — the wait for a turn at the host, redirects, a retry, every byte of the
- * body — whatever the server declares. Throws InputError.
+ * The reads one service makes of other people's servers: its turns at each host and the pauses hosts asked of it,
+ * and its connections (one agent per address guard). Made with the service's context and closed with it, so two
+ * services in one process keep their own.
  */
-export async function httpGet(url: string, options: HttpReadOptions): Promise<HttpRead> {
-  const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
-  const deadline = Date.now() + options.timeoutMs;
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  const fail = failure(url, options, timeout);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await getOnce(url, { ...options, signal }, deadline, fail);
-    } catch (error) {
-      const wait = error instanceof InputError ? error.retryAfterMs : undefined;
-      if (wait === undefined || attempt > 1 || wait > maxWait) throw error;
-      // gate.holdUntil was set by getOnce: the retry waits its turn like every other request to the host, and fails
-      // at once when the pause ends after the deadline.
+export class HttpReader {
+  private readonly gate = new HostGate();
+  private readonly agents = new Map<AddressGuard | undefined, Agent>();
+
+  /**
+   * GETs a URL as UTF-8 text, politely: conditional when validators are given, a `User-Agent` naming the service, a
+   * few requests per host, 429/503 `Retry-After` waited out and retried once, redirects (at most 5) each checked by
+   * the guard. `timeoutMs` bounds the whole read — the wait for a turn at the host, redirects, a retry, every byte of
+   * the body — whatever the server declares. Throws InputError.
+   */
+  async get(url: string, options: HttpReadOptions): Promise<HttpRead> {
+    const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+    const deadline = Date.now() + options.timeoutMs;
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    const fail = failure(url, options, timeout);
+    let agent = this.agents.get(options.guard);
+    if (!agent) {
+      agent = guardedAgent(options.guard);
+      this.agents.set(options.guard, agent);
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await getOnce(url, { ...options, signal }, { gate: this.gate, agent, deadline, fail });
+      } catch (error) {
+        const wait = error instanceof InputError ? error.retryAfterMs : undefined;
+        if (wait === undefined || attempt > 1 || wait > maxWait) throw error;
+        // gate.holdUntil was set by getOnce: the retry waits its turn like every other request to the host, and
+        // fails at once when the pause ends after the deadline.
+      }
     }
   }
+
+  /** Closes the connections (after the requests under way). */
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((agent) => agent.close()));
+  }
+}
+
+/** What one read goes through: the reader's gate and the agent of its guard, until the read's deadline. */
+interface ReadTurn {
+  gate: HostGate;
+  agent: Agent;
+  deadline: number;
+  fail: (error: unknown) => never;
 }
 
 async function getOnce(
   address: string,
   options: HttpReadOptions & { signal: AbortSignal },
-  deadline: number,
-  fail: (error: unknown) => never,
+  { gate, agent, deadline, fail }: ReadTurn,
 ): Promise<HttpRead> {
   let url = new URL(address.replace(/^webcal:/i, 'https:'));
   const { signal, guard } = options;
@@ -260,7 +279,7 @@ async function getOnce(
       checkLiteral(url, guard);
       let response: FetchResponse;
       try {
-        response = await fetch(url, { signal, redirect: 'manual', headers, dispatcher: agentFor(guard) });
+        response = await fetch(url, { signal, redirect: 'manual', headers, dispatcher: agent });
       } catch (error) {
         return fail(error);
       }

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { confsTechImporter } from './confs-tech.js';
 import { developersEventsImporter } from './developers-events.js';
 import { devopsdaysImporter } from './devopsdays.js';
-import { type AddressGuard, httpGet, type Validators } from './http-reader.js';
+import { type AddressGuard, HttpReader, type Validators } from './http-reader.js';
 import { icalImporter } from './ical.js';
 import type { Importer } from './importer.js';
 import { InputError } from './input-error.js';
@@ -38,6 +38,8 @@ export interface ReadOptions {
   userAgent?: string;
   /** Addresses a URL may lead to; absent, any. */
   guard?: AddressGuard;
+  /** The service's reader (its turns per host, its connections); absent, one made for this read alone. */
+  reader?: HttpReader;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -56,7 +58,7 @@ export const isUrl = (input: string) => /^(?:https?|webcal):\/\//i.test(input);
 export const userAgentOf = (baseUrl: string) => `tech-events/1 (+${baseUrl}/sources)`;
 
 /**
- * Reads a file, or GETs an http(s)/webcal URL (see httpGet), as UTF-8 text (a byte-order mark dropped). With
+ * Reads a file, or GETs an http(s)/webcal URL (see HttpReader.get), as UTF-8 text (a byte-order mark dropped). With
  * validators, a URL that answers 304 Not Modified reads as `undefined`.
  */
 export async function readInput(
@@ -66,14 +68,17 @@ export async function readInput(
 export async function readInput(fileOrUrl: string, options?: ReadOptions): Promise<string>;
 export async function readInput(fileOrUrl: string, options: ReadOptions = {}): Promise<string | undefined> {
   if (!isUrl(fileOrUrl)) return (await readLocal(fileOrUrl, options.maxBytes ?? MAX_FILE_BYTES)).replace(/^\uFEFF/, '');
-  const read = await httpGet(fileOrUrl, {
-    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
-    maxBytes: options.maxBytes ?? MAX_BYTES,
-    signal: options.signal,
-    validators: options.validators,
-    guard: options.guard,
-    userAgent: options.userAgent ?? 'tech-events/1',
-  });
+  const reader = options.reader ?? new HttpReader();
+  const read = await reader
+    .get(fileOrUrl, {
+      timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+      maxBytes: options.maxBytes ?? MAX_BYTES,
+      signal: options.signal,
+      validators: options.validators,
+      guard: options.guard,
+      userAgent: options.userAgent ?? 'tech-events/1',
+    })
+    .finally(() => (options.reader ? undefined : reader.close()));
   if (read.notModified) return undefined;
   options.onValidators?.(read.validators);
   return read.text.replace(/^\uFEFF/, '');

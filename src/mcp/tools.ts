@@ -160,8 +160,7 @@ const askerOf = (extra: { signal: AbortSignal }) => ({ gone: () => extra.signal.
 
 function listText(result: SearchResult, baseUrl: string): string {
   const lines = [`${result.understood} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
-  result.events.forEach(({ entry, reasons }, i) => {
-    const e = entry.event;
+  result.events.forEach(({ event: e, reasons }, i) => {
     lines.push(
       `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — ${e.organizer}\n   ${eventPageUrl(baseUrl, e)}\n   Why: ${reasons.join('; ')}`,
     );
@@ -183,8 +182,7 @@ function apartText(result: SearchResult, baseUrl: string): string[] {
   }
   if (result.alternatives?.length) {
     lines.push(`Near misses — not matches, each misses one thing asked (in structured content as \`alternatives\`):`);
-    result.alternatives.forEach(({ entry, differs }, i) => {
-      const e = entry.event;
+    result.alternatives.forEach(({ event: e, differs }, i) => {
       lines.push(
         `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — differs: ${differs}\n   ${eventPageUrl(baseUrl, e)}`,
       );
@@ -262,7 +260,7 @@ async function bestNextEvent(
   const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
   const asked = { ...query, q, limit: 3, ...(audience === 'founders' ? { who: 'founders' } : {}) };
   const result = await searchEvents(ctx, asked, asker);
-  const [best, ...rest] = result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons));
+  const [best, ...rest] = result.events.map((r) => toEventView(r.event, baseUrl, r.reasons));
   const text = best
     ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
     : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;

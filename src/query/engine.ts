@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon';
+import type { CatalogueEvent } from '../catalogue/event.js';
+import type { EventKind } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import { filterReasons } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import type { CountryShard } from './index/country-shard.js';
-import type { IndexedEvent } from './index/indexed-event.js';
 import {
   ALTERNATIVES_SHOWN,
   before,
@@ -22,6 +23,7 @@ import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
 import { best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
+import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { describeQuery } from './restate.js';
@@ -30,16 +32,29 @@ import { zoneNamed } from './zones.js';
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
 export { scopeOf, zoneOf } from './plan.js';
 
-export interface RankedEvent {
-  entry: IndexedEvent;
-  score: number;
-  reasons: string[];
+/** A listed event as answers show it: its fields, and the other sources listing it. */
+export interface ListedEvent {
+  readonly event: CatalogueEvent;
+  /** Links to the same event listed by other sources (cross-source duplicates). */
+  readonly alsoListedAt: readonly string[];
+}
+
+/** An event of an answer: a read view, made for the events shown only, holding nothing of the index. */
+export interface RankedEvent extends ListedEvent {
+  /** In points (see POINTS_PER_WEIGHT); 0 in a listing by date. */
+  readonly score: number;
+  /** Why it answers the query, each once. */
+  readonly reasons: readonly string[];
 }
 
 /** An event that misses exactly one constraint of the query: shown apart, with what differs in plain words. */
 export interface Alternative extends RankedEvent {
-  constraint: ConstraintName;
-  differs: string;
+  readonly constraint: ConstraintName;
+  readonly differs: string;
+  /** The kinds of event it is, as the index classified them (what differs from a kind asked). */
+  readonly kinds: ReadonlySet<EventKind>;
+  /** What its title names of a subject, as the title writes it ("Rust"), if anything (what differs from a subject). */
+  readonly named: string | undefined;
 }
 
 /** The one result every output renders: JSON, markdown, iCal, pages and MCP tools. */
@@ -52,7 +67,7 @@ export interface SearchResult {
   /** The countries the answer read: those searched, and the others when near misses were looked for there. */
   consulted: readonly Country[];
   /**
-   * The parts of the catalogue the answer was made from (see CatalogueIndex.versionOf): it stays the same until one
+   * The parts of the catalogue the answer was made from (see ReadIndex.versionOf): it stays the same until one
    * of them changes.
    */
   dependsOn: readonly string[];
@@ -131,11 +146,10 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   const shown = merged(tops, params.limit + 1);
   const more = shown.length > params.limit;
   if (more) shown.length = params.limit;
-  const events = shown.map((f) => ({
-    entry: f.shard.at(f.slot),
-    score: ranked ? f.shard.score[f.slot]! : 0,
-    reasons: reasonsOf(f, params, prompted),
-  }));
+  const events = shown.map((f): RankedEvent => {
+    const { event, alsoListedAt } = f.shard.at(f.slot);
+    return { event, alsoListedAt, score: ranked ? f.shard.score[f.slot]! : 0, reasons: reasonsOf(f, params, prompted) };
+  });
 
   const read = [...rankings];
   const { alternatives, widen } =
@@ -148,7 +162,7 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   let next: CursorState | undefined;
   if (more && last) {
     const served = new SeenFilter(page ? page.seen.bits.slice() : undefined);
-    for (const e of events) served.add(e.entry.event.id);
+    for (const e of events) served.add(e.event.id);
     const key = pageKeyOf(last, ranked);
     // Once the catalogue changed between pages, every later page goes by the filter of what was served: an event
     // served before the change may have moved past this page's last one.
@@ -200,12 +214,16 @@ function nearMissesShown(
 function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
   const constraint =
     f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : p.asked.constraints[f.missed!]!;
+  const { event, alsoListedAt, kinds } = f.shard.at(f.slot);
   return {
-    entry: f.shard.at(f.slot),
+    event,
+    alsoListedAt,
     score: f.shard.score[f.slot]!,
     reasons: reasonsOf(f, params, p.order === 'prompt'),
     constraint: constraint.name,
     differs: constraint.differs(f.shard, f.slot, f.q),
+    kinds,
+    named: titleNames(event)[2],
   };
 }
 

@@ -3,13 +3,13 @@ import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
 import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
-import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
+import { CONSTRAINTS, type Constraint, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
-import { NEARNESS, nearnessOf } from './ranking/nearness.js';
+import { NEARNESS } from './ranking/facets.js';
 
 /**
  * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, the nearest first
- * (ranking/nearness.ts), then by points, with what differs; for an empty answer, how many dropping each constraint
+ * (NEARNESS in the facet table, ranking/facets.ts), then by points, with what differs; for an empty answer, how many dropping each constraint
  * would find.
  */
 
@@ -63,7 +63,7 @@ export function wantsAlternatives(p: Plan, total: number, limit: number): boolea
 
 /** Each country's best near misses (`lists`) and counts per constraint (`widen`); other countries' rankings join `read`. */
 export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchParams, read: ShardRanking[]) {
-  const { asked, searched } = p;
+  const { searched } = p;
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit);
   const lists: Found[][] = [];
   const counts = new Map<number | 'country', number>();
@@ -80,8 +80,7 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   const widen: Widening[] = [];
   const q = searched[0]!.q;
   for (const [missed, total] of counts) {
-    const constraint =
-      missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : asked.constraints[missed]!;
+    const constraint = constraintOf(p, missed);
     if (total > 0) widen.push({ constraint: constraint.name, without: constraint.says(q), total });
   }
   return { lists, widen: widen.sort(byTotal) };
@@ -94,12 +93,13 @@ export function byTotal(a: Pick<Widening, 'constraint' | 'total'>, b: Pick<Widen
 }
 const CONSTRAINT_ORDER = CONSTRAINTS.map((c) => c.name);
 
-const constraintName = (p: Plan, missed: number | 'country') =>
-  missed === 'country' ? 'country' : p.asked.constraints[missed]!.name;
+const COUNTRY = CONSTRAINTS.find((c) => c.name === 'country')!;
+const constraintOf = (p: Plan, missed: number | 'country'): Constraint =>
+  missed === 'country' ? COUNTRY : p.asked.constraints[missed]!;
 
 /** A near miss of one shard: the constraint it misses and how near it comes. */
 export function nearMiss(p: Plan, shard: CountryShard, slot: number, q: PreparedQuery, missed: number | 'country') {
-  return { shard, slot, q, missed, nearness: nearnessOf(constraintName(p, missed), shard, slot, q) };
+  return { shard, slot, q, missed, nearness: constraintOf(p, missed).nearness(shard, slot, q) };
 }
 
 /** The nearest `n` of one shard's near misses (`missed`: the constraint each misses), best first. */
@@ -116,7 +116,7 @@ function nearest(
   // until `n` are found.
   const byNearness = Array.from({ length: NEARNESS.otherWay + 1 }, (): number[] => []);
   slots.forEach((slot, k) => {
-    byNearness[nearnessOf(constraintName(p, missedAt(k)), shard, slot, q)]!.push(k);
+    byNearness[constraintOf(p, missedAt(k)).nearness(shard, slot, q)]!.push(k);
   });
   const out: Found[] = [];
   for (let nearness = byNearness.length - 1; nearness >= 0 && out.length < n; nearness--) {

@@ -193,15 +193,14 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
 /**
  * Whether the near misses missing constraint `first` (those only the next constraint's lists hold) cannot change a
  * first page of `limit`: its matches fill it, or it has matches (nothing to widen) and enough near misses nearer
- * than any missing `first` (ranking/nearness.ts: another date, kind, format, price or audience comes before another
- * subject or place).
+ * than any missing `first` (NEARNESS in the facet table: another date, kind, format, price or audience comes before
+ * another subject or place).
  */
 function shownWithout(out: ShardRanking, constraints: readonly Constraint[], first: number, limit: number): boolean {
   if (out.matches.length >= limit) return true;
-  const name = constraints[first]!.name;
-  if (out.matches.length === 0 || (name !== 'subject' && name !== 'place')) return false;
+  if (out.matches.length === 0 || constraints[first]!.alwaysNearest) return false;
   let nearer = 0;
-  for (const m of out.missed) if (constraints[m]!.name !== 'subject' && constraints[m]!.name !== 'place') nearer++;
+  for (const m of out.missed) if (constraints[m]!.alwaysNearest) nearer++;
   return nearer >= Math.min(ALTERNATIVES_SHOWN, limit);
 }
 

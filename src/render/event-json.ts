@@ -88,7 +88,7 @@ export function eventPageUrl(baseUrl: string, event: Pick<CatalogueEvent, 'count
   return `${baseUrl}/${event.country}/events/${encodeURIComponent(event.id)}`;
 }
 
-export function toEventView(event: CatalogueEvent, baseUrl: string, matchReasons: string[] = []): EventView {
+export function toEventView(event: CatalogueEvent, baseUrl: string, matchReasons: readonly string[] = []): EventView {
   const url = eventPageUrl(baseUrl, event);
   return {
     id: event.id,
@@ -115,7 +115,8 @@ export function toEventView(event: CatalogueEvent, baseUrl: string, matchReasons
     source: event.source,
     sourceUrl: event.sourceUrl ?? event.url ?? url,
     url,
-    matchReasons,
+    // A copy: the reasons belong to an answer the read index may hand out again.
+    matchReasons: [...matchReasons],
     cfp: callForPapers(event),
     ...plainContentOf(event),
   };

@@ -34,5 +34,5 @@ function featureOf(event: CatalogueEvent, baseUrl: string): Feature<Point | null
 
 /** A query's matches as an RFC 7946 FeatureCollection (WGS 84, no `crs`), in the engine's order. */
 export function renderGeoJson(result: SearchResult, baseUrl: string): FeatureCollection<Point | null> {
-  return { type: 'FeatureCollection', features: result.events.map(({ entry }) => featureOf(entry.event, baseUrl)) };
+  return { type: 'FeatureCollection', features: result.events.map(({ event }) => featureOf(event, baseUrl)) };
 }

@@ -47,8 +47,7 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
     '| When | Event | Where | Host | Crowd |',
     '|---|---|---|---|---|',
   ];
-  for (const { entry } of result.events) {
-    const e = entry.event;
+  for (const { event: e } of result.events) {
     const crowd = expectedCrowd(e, options.registrations?.get(e.id) ?? 0);
     lines.push(
       `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(e.organizer)} | ${crowd === undefined ? '' : `~${crowd} expected`} |`,
@@ -75,8 +74,7 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
       '| When | Event | Where | Differs |',
       '|---|---|---|---|',
     );
-    for (const { entry, differs } of result.alternatives) {
-      const e = entry.event;
+    for (const { event: e, differs } of result.alternatives) {
       lines.push(
         `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(differs)} |`,
       );

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { toQueryString } from '../query/params.js';
-import { CONSTRAINT_NAMES } from '../query/ranking/constraints.js';
-import type { Alternative, SearchResult } from '../query/read-index.js';
+import { type Alternative, CONSTRAINT_NAMES, type SearchResult } from '../query/read-index.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { OwnEventsPage } from '../use-cases/read-events.js';
 import { eventViewSchema, toEventView, toOwnEventView } from './event-json.js';
@@ -71,7 +70,7 @@ export function toSearchResponse(
     understood: result.understood,
     calendar: calendarUrl(baseUrl, result),
     feed: feedUrl(baseUrl, result),
-    events: result.events.map((r) => toEventView(r.entry.event, baseUrl, r.reasons)),
+    events: result.events.map((r) => toEventView(r.event, baseUrl, r.reasons)),
     ...(result.alternatives ? { alternatives: result.alternatives.map((a) => toAlternativeView(a, baseUrl)) } : {}),
     ...(result.widen ? { widen: result.widen } : {}),
     ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
@@ -79,7 +78,7 @@ export function toSearchResponse(
 }
 
 export function toAlternativeView(a: Alternative, baseUrl: string): z.output<typeof alternativeViewSchema> {
-  return { ...toEventView(a.entry.event, baseUrl, a.reasons), constraint: a.constraint, differs: a.differs };
+  return { ...toEventView(a.event, baseUrl, a.reasons), constraint: a.constraint, differs: a.differs };
 }
 
 /** `mine=1`: the calling host's own events, unlisted and cancelled included, each with its registrations. */

@@ -3,6 +3,7 @@ import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
 import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds, partCountry } from '../importers/feeds.js';
+import type { HttpReader } from '../importers/http-reader.js';
 import { FILE_RECORD } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
 import { type CalendarTarget, calendarWindow, fullWindowEnd } from './sync-calendars.js';
@@ -38,6 +39,8 @@ export interface CheckOptions {
   signal?: AbortSignal;
   /** Reads at once (the HTTP reader keeps to a few per host in any case). */
   concurrency?: number;
+  /** Whose reads these are: they take turns at each host with the reader's others (a service's, its syncs'). */
+  reader: HttpReader;
   onDone?: (check: CalendarCheck) => void;
 }
 
@@ -63,6 +66,7 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
       timeoutMs: options.timeoutMs,
       maxBytes: CALENDAR_LIMITS.maxBytes,
       signal: options.signal,
+      reader: options.reader,
       userAgent: userAgentOf(options.baseUrl),
     });
   } catch (error) {
@@ -132,6 +136,7 @@ export async function checkConfiguredCalendars(
     now: checkedAt,
     baseUrl: ctx.config.baseUrl,
     timeoutMs: ctx.config.calendars.readTimeoutMs,
+    reader: ctx.httpReader,
     ...options,
   });
   return { checkedAt, calendars };

@@ -1,7 +1,7 @@
 import type { CatalogueEvent } from '../catalogue/event.js';
 import type { ServingContext } from '../context.js';
 import { MAX_LIMIT, parseSearchParams } from '../query/params.js';
-import { CatalogueIndex, type SearchResult, search } from '../query/read-index.js';
+import { ReadIndex, type SearchResult } from '../query/read-index.js';
 import { type Asker, searchEvents } from './read-events.js';
 
 /** A feed looks at up to this many matches of its query, in the query's order, to find the newest of them. */
@@ -24,28 +24,29 @@ export interface FeedAnswer {
 
 /**
  * Cancelled events are not in the read index; a feed still shows each that matches its query as an update until it
- * would have started. They are matched by the same engine over an index of their own, made again only when the
- * catalogue changed (a cancellation changes a country's version).
+ * would have started. They are matched by the same engine over an index of their own, which the service remembers
+ * (ctx.remembered) and makes again only when the catalogue changed (a cancellation changes a country's version) or
+ * the minute did.
  */
 interface CancelledIndex {
   versions: string;
-  minute: number;
-  index: CatalogueIndex;
+  index: ReadIndex;
   byId: Map<string, CatalogueEvent>;
 }
-const cancelledIndexes = new WeakMap<CatalogueIndex, CancelledIndex>();
+const REMEMBERED_AS = 'cancelled-events';
 
 async function cancelledIndex(ctx: ServingContext): Promise<CancelledIndex> {
   const versions = `${ctx.index.versionOf('ch')}|${ctx.index.versionOf('de')}|${ctx.index.versionOf('at')}`;
-  const minute = Math.floor(ctx.now().getTime() / 60_000);
-  const kept = cancelledIndexes.get(ctx.index);
-  if (kept?.versions === versions && kept.minute === minute) return kept;
+  const now = ctx.now().getTime();
+  const minute = (ms: number) => Math.floor(ms / 60_000);
+  const kept = ctx.remembered.get(REMEMBERED_AS) as { at: number; value: CancelledIndex } | undefined;
+  if (kept?.value.versions === versions && minute(kept.at) === minute(now)) return kept.value;
   const cancelled = await ctx.events.listCancelledNotStartedBy(ctx.now());
-  const index = new CatalogueIndex(() => ctx.now());
+  const index = new ReadIndex(() => ctx.now());
   // Listed copies, so that the engine matches them as it would have before the cancellation.
   index.load(cancelled.map((event) => ({ ...event, lifecycle: 'listed' as const })));
-  const made = { versions, minute, index, byId: new Map(cancelled.map((event) => [event.id, event])) };
-  cancelledIndexes.set(ctx.index, made);
+  const made = { versions, index, byId: new Map(cancelled.map((event) => [event.id, event])) };
+  ctx.remembered.set(REMEMBERED_AS, { at: now, value: made });
   return made;
 }
 
@@ -70,16 +71,15 @@ export async function feedEvents(
   const found = new Map<string, FeedEntry>();
   let page: typeof first | undefined = first;
   while (page) {
-    for (const { entry } of page.events)
-      found.set(entry.event.id, { event: entry.event, cancelled: false, updated: entry.event.updatedAt });
+    for (const { event } of page.events) found.set(event.id, { event, cancelled: false, updated: event.updatedAt });
     page =
       page.nextCursor && found.size < FEED_WINDOW
         ? await searchEvents(ctx, { ...window, cursor: page.nextCursor }, asker)
         : undefined;
   }
   const cancelled = await cancelledIndex(ctx);
-  for (const { entry } of search(cancelled.index, { ...first.params, limit: MAX_LIMIT }, ctx.now()).events) {
-    const event = cancelled.byId.get(entry.event.id);
+  for (const { event: copy } of cancelled.index.search({ ...first.params, limit: MAX_LIMIT }, ctx.now()).events) {
+    const event = cancelled.byId.get(copy.id);
     if (event && !found.has(event.id)) found.set(event.id, { event, cancelled: true, updated: event.updatedAt });
   }
   const entries = [...found.values()]

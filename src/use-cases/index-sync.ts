@@ -85,7 +85,10 @@ class IndexFollower {
       ctx.index.setAttendance(await ctx.registrations.attendanceAll());
     });
     await this.running;
-    ctx.logger.info({ events: ctx.index.size, ms: Math.round(performance.now() - started) }, 'read index built');
+    ctx.logger.info(
+      { events: ctx.index.status.events, ms: Math.round(performance.now() - started) },
+      'read index built',
+    );
   }
 
   async stop(): Promise<void> {
@@ -169,9 +172,8 @@ function prepareAhead(ctx: ServingContext, closed: () => boolean): Promise<void>
         ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
     })
     .catch((error) => {
-      // The index still answers (a query computes what it needs on first use): a failure here must not keep the
-      // node out of a load balancer for good.
-      ctx.index.prepared = true;
+      // The index still answers (a query computes what it needs on first use) and says it is ready: a failure here
+      // must not keep the node out of a load balancer for good.
       ctx.logger.warn({ err: error }, 'could not prepare the read index ahead');
     });
 }

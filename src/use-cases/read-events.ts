@@ -4,13 +4,13 @@ import type { AppContext, ServingContext } from '../context.js';
 import { COUNTRY_INFO, type Country, isCountry } from '../places/countries.js';
 import { decodeCursor, encodeCursor, eventDigest, SeenFilter } from '../query/cursor.js';
 import { DEFAULT_LIMIT, parseSearchParams, type Scope, type SearchParams, toQueryString } from '../query/params.js';
-import { type CatalogueIndex, type SearchResult, search } from '../query/read-index.js';
+import type { ReadIndex, SearchResult } from '../query/read-index.js';
 import { QueueTooLong } from '../runtime/turns.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { RegistrationCounts } from '../storage/registrations.repository.js';
 
 /** The read index of a process that serves reads (the CLI's processes serve none). */
-function readIndex(ctx: AppContext): CatalogueIndex {
+function readIndex(ctx: AppContext): ReadIndex {
   if (!ctx.index) throw new Error('this process keeps no read index');
   return ctx.index;
 }
@@ -53,7 +53,7 @@ export async function searchEvents(
     .run(
       () => {
         if (asker.gone?.()) throw new ServiceError('client-gone');
-        return search(readIndex(ctx), params, ctx.now(), page);
+        return readIndex(ctx).search(params, ctx.now(), page);
       },
       MAX_TURN_WAIT_MS,
       asker.newcomer,
@@ -93,11 +93,11 @@ export async function getEvent(
     return new ServiceError('event-not-found', `No event “${id}”${where}.`);
   };
   if (!isPlausibleId(id) || (country !== undefined && !isCountry(country))) throw notFound();
-  const entry = ctx.index?.get(id);
-  const event = entry?.event ?? (await ctx.events.findById(id));
+  const listed = ctx.index?.event(id);
+  const event = listed?.event ?? (await ctx.events.findById(id));
   if (!event || (country !== undefined && event.country !== (country as Country))) throw notFound();
   ctx.index?.noteRead([event.country]);
-  return { event, alsoListedAt: entry?.alsoListedAt ?? [], cancelled: event.lifecycle === 'cancelled' };
+  return { event, alsoListedAt: listed?.alsoListedAt ?? [], cancelled: event.lifecycle === 'cancelled' };
 }
 
 /** A page of a host's own events. */

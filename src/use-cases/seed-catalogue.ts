@@ -46,7 +46,7 @@ export async function seedFromFeeds(ctx: AppContext, feeds: readonly Feed[]): Pr
       source: feed.source,
       format: feed.format,
       licence: feed.licence,
-      at: new Date(),
+      at: ctx.now(),
       snapshotOf: snapshot?.of,
     });
     ctx.logger.info(

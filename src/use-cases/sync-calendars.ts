@@ -247,6 +247,7 @@ async function readCalendar(
     maxBytes: CALENDAR_LIMITS.maxBytes,
     signal: options.signal,
     guard: target.guard,
+    reader: ctx.httpReader,
     userAgent: userAgentOf(ctx.config.baseUrl),
     validators: validatorsOf(prior),
     onValidators: (v) => {

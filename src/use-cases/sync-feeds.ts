@@ -116,6 +116,7 @@ async function readParts(
         const text = await readInput(url, {
           timeoutMs: options.timeoutMs,
           signal,
+          reader: ctx.httpReader,
           userAgent: userAgentOf(ctx.config.baseUrl),
           validators: validators.get(url) ?? {},
           onValidators: (v) => served.set(url, v),

@@ -32,6 +32,7 @@ export async function openTestContext(engine: EngineName, now: string): Promise<
     ctx,
     at: (other) => ({ ...ctx, now: () => new Date(other) }),
     async close() {
+      await ctx.httpReader.close();
       await storage.close();
       await cleanup();
     },

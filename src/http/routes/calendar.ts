@@ -17,7 +17,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
     const result = await searchEvents(ctx, query, askerOf(request));
-    const events = result.events.map((r) => r.entry.event);
+    const events = result.events.map((r) => r.event);
     const label = filterLabel({ ...result.params, country: result.country });
     // With cfp=open the calendar holds the deadlines of the calls for papers, each with reminders.
     const cfp = result.params.cfp === 'open';

@@ -12,7 +12,8 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
 
   app.get('/readyz', async (_request, reply) => {
     const storage = await ctx.storage.answers();
-    const index = ctx.index.loaded && ctx.index.prepared;
+    const { state, events } = ctx.index.status;
+    const index = state === 'ready';
     // A node whose index cannot catch up with the database answers from an old catalogue: out of rotation until it has.
     const behind = ctx.freshness.behindSince;
     const caughtUp = behind === undefined;
@@ -22,7 +23,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
       status: ready ? 'ready' : 'unavailable',
       engine,
       checks: { storage, index, caughtUp },
-      events: ctx.index.size,
+      events,
       ...(caughtUp ? {} : { behindSeconds: Math.round((Date.now() - behind) / 100) / 10 }),
     };
   });

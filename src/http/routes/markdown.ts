@@ -28,7 +28,7 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
       filterLabel: filterLabel(result.params),
       now: ctx.now(),
       // RSVPs recorded here floor the crowd estimate (counts kept in memory beside the index).
-      registrations: ctx.index.attendance,
+      registrations: ctx.index.attendanceOf(result.events.map((r) => r.event.id)),
     });
     return reply.type('text/markdown; charset=utf-8').send(body);
   };

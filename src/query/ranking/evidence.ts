@@ -9,8 +9,7 @@ import { nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
 import { remembered } from '../memo.js';
 import { NEAR_RADIUS_KM } from '../params.js';
-
-import { POINTS, type PreparedTechnology } from './facet.js';
+import type { PreparedTechnology } from './facet.js';
 
 export const NONE: readonly never[] = Object.freeze([]);
 
@@ -111,16 +110,6 @@ export enum Strength {
   Same = 5,
   Typed = 6,
 }
-/** The points of each Strength. */
-export const STRENGTH_POINTS = [
-  0,
-  POINTS.widerField,
-  POINTS.wider,
-  POINTS.described,
-  POINTS.part,
-  POINTS.same,
-  POINTS.typed,
-];
 
 function strengthIn(named: Named, words: readonly string[], t: PreparedTechnology): { strength: Strength; at: number } {
   let best = { strength: Strength.None, at: -1 };

@@ -4,55 +4,6 @@ import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { TermHits } from '../index/full-text.js';
 import type { Understanding } from '../prompt/understand.js';
-import { points } from './points.js';
-
-/**
- * What one event earns for each kind of evidence. Every event listed meets every constraint (constraints.ts), so the
- * weights order what meets them, and the near misses among themselves; the specific outranks the general.
- * - A technology typed, in a title or organizer (6); another name of it (5.5: "JCON" for "Java"); a part of it
- *   (5: "Spring Boot"); named in the description (3). Weaker, ordering near misses only: a wider technology in the
- *   title (2), the field named as a whole (1.5), a neighbouring field of a field asked (0.5). The prompt of two or more
- *   words found as typed in a name (3).
- * - The place named (4), falling with distance to 45 km. A field named in general words (3, +0.5 when the title names
- *   the field, +0.25 a part of it). Full-text words the lexicon does not know: up to 3, scaled by the best BM25.
- * - Window (4), founders (3, half when only the description mentions them), format (2, hybrid 1.5), price and
- *   seniority (2), kind (1): equal for all that meet them, so they order near misses.
- * - Only ordering: the field a specific word implies (1, nothing for a neighbouring technology: PyCon for "Java"), a
- *   general tech conference (1), where the person is (2 in their city, 1 at 45 km, 0.5 for what is worth the trip).
- * - A language wished for (20) outweighs every other difference between events meeting the same constraints.
- * Near misses are ordered by how near they come first (nearness.ts), then by these points.
- */
-export const WEIGHT = {
-  phrase: 3,
-  typed: 6,
-  same: 5.5,
-  part: 5,
-  described: 3,
-  wider: 2,
-  widerField: 1.5,
-  place: 4,
-  field: 3,
-  fieldTitle: 0.5,
-  fieldTitlePart: 0.25,
-  neighbour: 0.5,
-  text: 3,
-  window: 4,
-  founders: 3,
-  format: 2,
-  price: 2,
-  seniority: 2,
-  kind: 1,
-  implied: 1,
-  general: 1,
-  home: 2,
-  reach: 0.5,
-  language: 20,
-} as const;
-
-/** The fixed weights in points. */
-export const POINTS = Object.fromEntries(Object.entries(WEIGHT).map(([k, w]) => [k, points(w)])) as {
-  readonly [K in keyof typeof WEIGHT]: number;
-};
 
 /**
  * `filter`: states a constraint, which every event listed meets. `words`: the prompt's own words, which decide the
@@ -60,7 +11,7 @@ export const POINTS = Object.fromEntries(Object.entries(WEIGHT).map(([k, w]) => 
  */
 export type Role = 'filter' | 'words' | 'rank';
 
-/** The constraints a prompt can state (see constraints.ts, where each is defined). */
+/** The constraints a prompt can state (facets.ts says which facets state each; constraints.ts how it is restated). */
 export const CONSTRAINT_NAMES = [
   'subject',
   'kind',
@@ -127,22 +78,39 @@ export interface PreparedQuery {
   day: (date: Date) => string;
 }
 
+/** How an event missing a constraint is told and ordered as a near miss. */
+export interface NearMiss {
+  /**
+   * How near it comes (one of NEARNESS, facets.ts): the nearest are shown first, then by points. A number when every
+   * such miss comes as near; else worked out per event, and then never the nearest of all (NEARNESS.otherWay).
+   */
+  nearness: number | ((shard: CountryShard, slot: number, q: PreparedQuery) => number);
+  /** How it differs, in plain words: "in March, not next week", "Winterthur, 52 km from Zürich", "a DevOps event". */
+  differs(shard: CountryShard, slot: number, q: PreparedQuery): string;
+}
+
 /**
- * One kind of evidence, described once: scoring over posting lists, the reasons shown and the reference scan
- * (test/engine-postings.test.ts) follow from it. `candidates` visits a superset of the slots `score` gives points,
- * each once; `reasons` runs only for events returned. Points are whole numbers, so the sum is the same whether reached
- * through candidates or by scanning every event.
+ * One kind of evidence, a row of the facet table (facets.ts): how it scores, how it constrains, how a near miss of it
+ * is told. Scoring over posting lists, the reasons shown and the reference scan (test/engine-postings.test.ts)
+ * follow from it. `candidates` visits a superset of the slots `score` gives points, each once; `reasons` runs only
+ * for events returned. Points are whole numbers, so the sum is the same whether reached through candidates or by
+ * scanning every event.
  */
 export interface Facet<A> {
   name: string;
+  /** What the prompt asks of it: none, one or several items (several values of one constraint are alternatives). */
+  asks(q: PreparedQuery): readonly A[];
+  /** How it scores: the points one event earns for an item. */
+  score(shard: CountryShard, slot: number, a: A, q: PreparedQuery): number;
+  /** How it constrains: see Role. */
   role: Role;
   /** For a filter: the constraint it states (a field and a technology both state the subject). */
   constraint?: ConstraintName;
   /** For a filter: whether an event meets an item; by default, when it earns points for it. */
   meets?(shard: CountryShard, slot: number, a: A, q: PreparedQuery): boolean;
-  asks(q: PreparedQuery): readonly A[];
+  /** For a filter: how an event missing its constraint is told as a near miss (the same for every facet stating it). */
+  nearMiss?: NearMiss;
   /** For filters and words: the slots that may earn points for an item (ranking facets only add to those). */
   candidates?(shard: CountryShard, a: A, q: PreparedQuery, visit: (slot: number) => void): void;
-  score(shard: CountryShard, slot: number, a: A, q: PreparedQuery): number;
   reasons(shard: CountryShard, slot: number, a: A, q: PreparedQuery, out: string[]): void;
 }

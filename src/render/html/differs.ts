@@ -3,7 +3,6 @@ import { calendarDay, dayText, localDay } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
-import { titleNames } from '../../query/ranking/evidence.js';
 import { type Alternative, type SearchResult, zoneOf } from '../../query/read-index.js';
 import { countryName } from './i18n.js';
 import { windowPeriod } from './understood.js';
@@ -14,7 +13,7 @@ import { windowPeriod } from './understood.js';
  * the engine's table does (query/ranking/constraints.ts).
  */
 export function differenceText(alt: Alternative, result: SearchResult, t: Translator, now: Date): string {
-  const ev = alt.entry.event;
+  const ev = alt.event;
   const u = result.understanding;
   switch (alt.constraint) {
     case 'window': {
@@ -43,12 +42,12 @@ export function differenceText(alt: Alternative, result: SearchResult, t: Transl
       if (ev.format === 'online') return t.t('differs.online', { country: ev.country });
       return ev.city ? `${ev.city}, ${countryName(t, ev.country)}` : countryName(t, ev.country);
     case 'subject': {
-      const named = titleNames(ev)[2];
+      const { named } = alt;
       const topic = ev.topics.find((s) => s !== 'general' && isTopic(s));
       return t.t('differs.subject', { topic: named ?? (topic ? t.t(`topic.${topic}` as 'topic.ai-ml') : '…') });
     }
     case 'kind': {
-      const kind = [...alt.entry.kinds][0];
+      const kind = [...alt.kinds][0];
       return kind ? t.t(`kind.${kind}`) : t.t('differs.notKind', { kind: t.t(`kind.${u.kinds[0]!}`) });
     }
     case 'format':

@@ -32,8 +32,7 @@ interface Marker {
  */
 function markersOf(events: readonly RankedEvent[]): Marker[] {
   const byPlace = new Map<string, Marker>();
-  for (const { entry } of events) {
-    const e = entry.event;
+  for (const { event: e } of events) {
     if (e.format === 'online' || !e.city) continue;
     const place = resolveCity(e.city, e.country);
     if (!place) continue;

@@ -11,7 +11,7 @@ import {
 } from '../../catalogue/taxonomy.js';
 import { dayText, localDay } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
-import type { DateWindowHit } from '../../query/prompt/dates.js';
+import type { DateWindowHit } from '../../query/read-index.js';
 import { languageName } from './i18n.js';
 import { windowPeriod } from './understood.js';
 

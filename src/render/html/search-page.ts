@@ -73,7 +73,7 @@ function eventCard(
   differs?: string,
 ) {
   const { t, now } = input;
-  const { event } = ranked.entry;
+  const { event } = ranked;
   const zone = COUNTRY_INFO[event.country].timeZone;
   const languages = languagesText(eventLanguages(event), t);
   const cfp = cfpNote(openCallForPapers(event, now), zone, t);
@@ -82,7 +82,7 @@ function eventCard(
     .filter((reason) => reason !== PLACEHOLDER_REASON)
     .map((reason) => showReason(reason, { t, event, window: understanding?.window, zone, now }));
   const period = input.order === 'date' ? undefined : periodOf(listingDay(event, zone, now), zone, now);
-  const others = ranked.entry.alsoListedAt;
+  const others = ranked.alsoListedAt;
   return html`<li>
   <h3${titleLang(event, t)}><a href="${eventPageUrl(input.baseUrl, event)}?lang=${t.lang}">${event.title}</a></h3>
   <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${organizerText(event, t)}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
@@ -97,9 +97,9 @@ function eventCard(
 function byDay(events: RankedEvent[], input: SearchPageInput, result: SearchResult): SafeHtml {
   const zone = zoneOf(result.country);
   const days = new Map<string, RankedEvent[]>();
-  const sorted = [...events].sort((a, b) => a.entry.event.start.getTime() - b.entry.event.start.getTime());
+  const sorted = [...events].sort((a, b) => a.event.start.getTime() - b.event.start.getTime());
   for (const ranked of sorted) {
-    const day = listingDay(ranked.entry.event, zone, input.now);
+    const day = listingDay(ranked.event, zone, input.now);
     const list = days.get(day);
     if (list) list.push(ranked);
     else days.set(day, [ranked]);

@@ -1,8 +1,6 @@
 import { calendarDay, dayRange, isoDayLabel, localDay, periodOf, weeksAhead } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
-import type { DateWindowHit } from '../../query/prompt/dates.js';
-import type { ConstraintName } from '../../query/ranking/constraints.js';
-import { type SearchResult, zoneOf } from '../../query/read-index.js';
+import { type ConstraintName, type DateWindowHit, type SearchResult, zoneOf } from '../../query/read-index.js';
 import { inCountry, languageName } from './i18n.js';
 
 /** A part of what the page says it looked for, and the constraint it restates when it is one. */

@@ -1,0 +1,233 @@
+import { DateTime } from 'luxon';
+import { foldText } from '../../catalogue/lexicon.js';
+import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
+import { type EventKind, isTopic, type TopicSlug, topicLabel } from '../../catalogue/taxonomy.js';
+import { COUNTRY_INFO } from '../../places/countries.js';
+import { distanceKm, type Place } from '../../places/gazetteer.js';
+import type { CountryShard } from '../index/country-shard.js';
+import { fieldBit, type SearchField } from '../index/full-text.js';
+import type { IndexedEvent } from '../index/indexed-event.js';
+import { hasPhrase, nameWordsOf } from '../index/names.js';
+import type { SlotList } from '../index/slot-list.js';
+import type { DateWindowHit } from '../prompt/dates.js';
+import { zoneNamed } from '../zones.js';
+import {
+  AT_PLACE,
+  carriesAny,
+  citedIn,
+  closeness,
+  evidenceAt,
+  intersect,
+  km,
+  type Named,
+  NOT_A_CANDIDATE,
+  ONLINE,
+  organizerNames,
+  Strength,
+  titleNames,
+  titleNamesTopic,
+  visitList,
+} from './evidence.js';
+import type { ImpliedFields, PreparedTechnology } from './facet.js';
+import { neighbourCarried } from './neighbours.js';
+
+/**
+ * What the facet table (facets.ts) reads of an event, and the words it says: how well an event fits what a prompt
+ * asks, which events to visit, how a reason or a difference is put. The rules — how much each fit is worth, whether
+ * it meets a constraint, how near a miss comes — are the table's.
+ */
+
+// ---------------------------------------------------------------- candidates
+
+/** Every word of a phrase found in a name is a word of that name: the events on every word's list (rarest first). */
+export function visitPhrase(shard: CountryShard, words: readonly string[], visit: (slot: number) => void): void {
+  const lists: SlotList[] = [];
+  for (const word of words) {
+    const list = shard.byNameWord.get(word);
+    if (!list) return;
+    lists.push(list);
+  }
+  lists.sort((a, b) => a.length - b.length);
+  let candidates: ArrayLike<number> = lists[0]!.items;
+  let length = lists[0]!.length;
+  for (let i = 1; i < lists.length && length > 0; i++) {
+    const next = lists[i]!;
+    candidates = intersect(candidates, length, next.items, next.length);
+    length = candidates.length;
+  }
+  for (let i = 0; i < length; i++) visit(candidates[i]!);
+}
+
+/** The events of a window: those starting in it, or before it and still on (short ones), and every long event. */
+export function visitWindow(shard: CountryShard, w: DateWindowHit, visit: (slot: number) => void): void {
+  const end = shard.firstStartingAt(w.to.getTime());
+  const { items } = shard.order;
+  for (let i = shard.firstStartingAt(w.from.getTime() - shard.longestShortMs); i < end; i++) {
+    const slot = items[i]!;
+    if (shard.long[slot] === 0) visit(slot);
+  }
+  visitList(shard.longEvents, visit);
+}
+
+// ---------------------------------------------------------------- fits
+
+/** Whether a phrase is found as typed in the event's title or organizer. */
+export function phraseIn(shard: CountryShard, slot: number, words: readonly string[]): boolean {
+  // On every word's list first: most candidates of other facets are on none, and their names need not be split.
+  for (const word of words) if (!shard.byNameWord.get(word)?.has(slot)) return false;
+  const names = nameWordsOf(shard.at(slot));
+  return hasPhrase(names.title, words) || hasPhrase(names.organizer, words);
+}
+
+/** The strength of an event's evidence for a technology (see Strength), None when it is no candidate. */
+export function technologyStrength(shard: CountryShard, slot: number, t: PreparedTechnology): Strength {
+  const evidence = evidenceAt(shard, slot, t);
+  return evidence === NOT_A_CANDIDATE ? Strength.None : evidence >> 1;
+}
+
+/** 0: not on the topic; 1: on it, the title not naming the field; 2: naming a part of it; 3: the field as a whole. */
+export function titleOnTopic(e: IndexedEvent, slug: TopicSlug): number {
+  if (!e.event.topics.includes(slug)) return 0;
+  const words = titleNamesTopic(e.event, slug);
+  return words ? (words.whole ? 3 : 2) : 1;
+}
+
+/**
+ * What a title or organizer names of the implied fields: 1 a technology the prompt asks for (or a part or a wider
+ * one), -1 only others — neighbours ("PyCon" for "Java") —, 0 none.
+ */
+function namedInFields(named: Named, f: ImpliedFields): number {
+  let found = 0;
+  for (let i = 0; i < named.length; i += 3) {
+    if (!f.slugs.includes(named[i] as TopicSlug)) continue;
+    const ids = technologiesNamed(named[i + 1]!);
+    if (ids.some((id) => f.related.has(id))) return 1;
+    if (ids.some((id) => !isTopic(id))) found = -1;
+  }
+  return found;
+}
+
+/** 1: carries an implied field and names no neighbour only; 2: a general tech event; 0: neither. */
+export function impliedFit(e: IndexedEvent, f: ImpliedFields): number {
+  const ev = e.event;
+  if (carriesAny(ev, f.slugs)) {
+    const title = namedInFields(titleNames(ev), f);
+    const organizer = namedInFields(organizerNames(ev), f);
+    return title === 1 || organizer === 1 || (title === 0 && organizer === 0) ? 1 : 0;
+  }
+  return f.general && ev.topics.includes('general') ? 2 : 0;
+}
+
+/** Conferences and hackathons are worth a trip; an evening meetup far away is not. */
+export function worthTheTrip(e: IndexedEvent): boolean {
+  return e.kinds.has('conference') || e.kinds.has('hackathon');
+}
+
+// ---------------------------------------------------------------- words
+
+const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => string> = {
+  title: (t) => `Title mentions “${t}”`,
+  organizer: (_t, e) => `Organizer: ${e.event.organizer}`,
+  topics: (t) => `Topic mentions “${t}”`,
+  venue: (_t, e) => `At ${e.event.venue}`,
+  city: (_t, e) => `In ${e.event.city}`,
+  description: (t) => `Description mentions “${t}”`,
+};
+const FIELD_ORDER: SearchField[] = ['title', 'organizer', 'topics', 'venue', 'city', 'description'];
+
+/** Where a full-text word was found (the first field of the bits matched), said as a reason. */
+export function textReason(e: IndexedEvent, term: string, matched: number): string | undefined {
+  const field = FIELD_ORDER.find((f) => matched & fieldBit(f));
+  return field && FIELD_REASON[field](term, e);
+}
+
+export const phraseReason = (e: IndexedEvent, words: readonly string[]) =>
+  hasPhrase(nameWordsOf(e).title, words) ? `Title mentions “${words.join(' ')}”` : `Organizer: ${e.event.organizer}`;
+
+/** Where the technology is named: the description, the title, or the organizer. */
+export function technologyReason(shard: CountryShard, slot: number, t: PreparedTechnology): string {
+  const e = shard.at(slot);
+  const evidence = evidenceAt(shard, slot, t);
+  if (evidence >> 1 === Strength.Described) {
+    const folded = foldText(e.event.description ?? '');
+    const found = t.description?.each.find(([, pattern]) => pattern.test(folded));
+    return `Description mentions “${found?.[0] ?? t.term}”`;
+  }
+  if (evidence % 2 === 0) return `Title mentions “${citedIn(titleNames(e.event), nameWordsOf(e).title, t)}”`;
+  return `Organizer: ${e.event.organizer}`;
+}
+
+/** The field, or the neighbouring field the event is on instead, and the title's words for it. */
+export function topicReasons(e: IndexedEvent, slug: TopicSlug, out: string[]): void {
+  if (!e.event.topics.includes(slug)) {
+    out.push(`Related topic: ${topicLabel(neighbourCarried(e, slug)!)}`);
+    return;
+  }
+  out.push(`Topic: ${topicLabel(slug)}`);
+  const named = titleNamesTopic(e.event, slug);
+  if (named) out.push(`Title mentions “${named.words}”`);
+}
+
+/** "Next week: Thu 26 Nov": the window's phrase and the day shown (the window's first when it began before). */
+export function windowReason(shard: CountryShard, slot: number, w: DateWindowHit, day: (d: Date) => string): string {
+  const phrase = windowPhrase(w.label);
+  const shown = shard.startMs[slot]! >= w.from.getTime() ? shard.at(slot).event.start : w.from;
+  return `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${day(shown)}`;
+}
+
+/** Where the person's base is, against the event: there, how far, online, or a trip worth making. */
+export function homeReason(shard: CountryShard, slot: number, here: Place): string {
+  const near = closeness(shard, slot, here);
+  if (near === AT_PLACE) return `Near your base in ${here.name}`;
+  if (near > 0) return `${km(shard, slot, here)} km from your base in ${here.name}`;
+  if (shard.formatCode[slot] === ONLINE) return `Online: no travel from ${here.name}`;
+  return `Worth the trip from ${here.name}`;
+}
+
+/** Where an event outside the place asked is: online, its city, or its city and how far from the place. */
+export function whereAgainst(e: IndexedEvent, here: Place): string {
+  const ev = e.event;
+  if (ev.format === 'online') return 'online';
+  if (ev.lat === null || ev.lng === null) return ev.city ?? 'no place given';
+  return `${ev.city ?? 'elsewhere'}, ${Math.round(distanceKm(here, ev.lat, ev.lng))} km from ${here.name}`;
+}
+
+/** The window's phrase without its dates: "next week", "in March 2027", "on Fri 4 Dec". */
+export const windowPhrase = (label: string) => label.split(' (')[0]!;
+
+/** When an event outside a window is, against the window's start: "on Tue 3 Mar" that month, else "in March (2027)". */
+export function whenAgainst(shard: CountryShard, slot: number, w: DateWindowHit): string {
+  const zone = zoneNamed(COUNTRY_INFO[shard.country].timeZone);
+  const start = DateTime.fromMillis(shard.startMs[slot]!, { zone });
+  const from = DateTime.fromJSDate(w.from, { zone });
+  return start.hasSame(from, 'month')
+    ? `on ${start.toFormat('ccc d LLL')}`
+    : `in ${start.toFormat(start.hasSame(from, 'year') ? 'LLLL' : 'LLLL yyyy')}`;
+}
+
+function joinWith(items: readonly string[], word: 'and' | 'or'): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)}`;
+}
+export const joinOr = (items: readonly string[]) => joinWith(items, 'or');
+export const joinAnd = (items: readonly string[]) => joinWith(items, 'and');
+
+const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+
+/** What an event is about, in a few words: what its title names ("a Rust event"), else its first topic. */
+export function aboutOf(e: IndexedEvent): string {
+  // Triples of (topic, the lexicon's term, the words used): the words as the title writes them.
+  const named = titleNames(e.event)[2];
+  if (named) return `${withArticle(named)} event`;
+  const topic = e.event.topics.find((t) => t !== 'general' && isTopic(t));
+  if (topic && isTopic(topic)) return `${withArticle(topicLabel(topic))} event`;
+  return e.event.topics.includes('general') ? 'a general tech event' : 'on another subject';
+}
+
+export const KIND_ONE: Record<EventKind, string> = {
+  meetup: 'a meetup',
+  conference: 'a conference',
+  workshop: 'a workshop',
+  hackathon: 'a hackathon',
+  talk: 'a talk',
+  networking: 'a networking event',
+};
