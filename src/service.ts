@@ -6,6 +6,7 @@ import { type ControlChannel, openControlChannel } from './control/server.js';
 import { buildApp } from './http/app.js';
 import { LISTEN_BACKLOG } from './http/limits.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
+import { releaseWhenIdle } from './runtime/memory.js';
 import { openStorage } from './storage/database.js';
 import { sharedSecret } from './storage/settings.repository.js';
 import { startIndexSync } from './use-cases/index-sync.js';
@@ -48,6 +49,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     if (storage.engine === 'pglite') control = await openControl(ctx, config.dataDir);
     ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');
     const feedSchedule = startFeeds(ctx, feeds);
+    const stopReleasing = releaseWhenIdle({ onRelease: (released) => ctx.logger.info(released, 'memory released') });
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -56,6 +58,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       feedSchedule,
       close() {
         closing ??= (async () => {
+          stopReleasing();
           await control?.close();
           await app!.close();
           await ctx.jobs.stop();
