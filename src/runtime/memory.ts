@@ -6,8 +6,8 @@ import { runInNewContext } from 'node:vm';
  * V8 hands memory back to the system only in a collection that reduces the footprint: the room the young generation
  * grew to under load, old-generation pages a burst filled, the pages it keeps pooled for reuse. It starts one by
  * itself only once it judges the allocation rate low, which an idle server does not show it (no collection runs to
- * measure it): after some 100 s of rest, by a watchdog. Until then a process keeps what its last burst needed — at
- * 100k events 90–100 MB of resident memory (docs/performance.md).
+ * measure it): after minutes of rest, by a watchdog. Until then a process keeps what its last burst needed (the
+ * `memory released` log line says how much each release gave back).
  */
 
 type Collect = () => void;
