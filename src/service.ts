@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServingContext, type ServingContext } from './context.js';
 import { type ControlChannel, openControlChannel } from './control/server.js';
 import { buildApp } from './http/app.js';
 import { LISTEN_BACKLOG } from './http/limits.js';
+import { ensurePortFree, openMoreListeners, sharesItsPort } from './http/listeners.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
 import { releaseWhenIdle } from './runtime/memory.js';
 import { openStorage } from './storage/database.js';
@@ -40,11 +41,19 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   let app: FastifyInstance | undefined;
   let stopSync: (() => Promise<void>) | undefined;
   let control: ControlChannel | undefined;
+  let closeMoreListeners: (() => Promise<void>) | undefined;
   try {
     if (config.seed) await seedFromFeeds(ctx, feeds);
     stopSync = await startIndexSync(ctx);
     app = await buildApp(ctx);
-    const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+    await ensurePortFree(config.port, config.host);
+    // Node's listen takes reusePort (Linux); Fastify passes its options through but does not type that one.
+    const listen = { port: config.port, host: config.host, backlog: LISTEN_BACKLOG, reusePort: sharesItsPort };
+    const address = await app.listen(listen as FastifyListenOptions);
+    closeMoreListeners = await openMoreListeners(app.server, {
+      backlog: LISTEN_BACKLOG,
+      maxConnections: config.maxConnections,
+    });
     // The embedded database belongs to this process: `tech-events keys …` and `sync` ask it over a local socket.
     if (storage.engine === 'pglite') control = await openControl(ctx, config.dataDir);
     ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');
@@ -60,6 +69,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         closing ??= (async () => {
           stopReleasing();
           await control?.close();
+          await closeMoreListeners?.();
           await app!.close();
           await ctx.jobs.stop();
           await feedSchedule?.stop();
@@ -72,6 +82,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     };
   } catch (error) {
     await control?.close().catch(() => {});
+    await closeMoreListeners?.().catch(() => {});
     await app?.close().catch(() => {});
     await stopSync?.().catch(() => {});
     await ctx.httpReader.close().catch(() => {});

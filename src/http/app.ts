@@ -1,8 +1,10 @@
 import { isUtf8 } from 'node:buffer';
+import { createServer as createHttpServer } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
+import { ReadAdmission } from './admission.js';
 import { refuseKeyInQuery } from './authenticate.js';
 import { registerCaching } from './caching.js';
 import {
@@ -77,6 +79,19 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
 
 function createServer(ctx: ServingContext): FastifyInstance {
   const { timeouts } = ctx.config;
+  const http = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    requestTimeout: timeouts.requestMs,
+    headersTimeout: Math.min(timeouts.requestMs, 10_000),
+    connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(timeouts.requestMs / 4))),
+  };
+  // A crowd's reads take turns before the framework sees them (see ReadAdmission).
+  const admission = new ReadAdmission({
+    baseUrl: ctx.config.baseUrl,
+    trustProxy: ctx.config.trustProxy,
+    maxWaitMs: OVERLOAD_WAIT_MS,
+    onRefused: () => ctx.metrics.requests.inc({ method: 'GET', route: '(admission)', status: 503 }),
+  });
   return Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
     // One line per request, written when it completes (see the onResponse hook), rather than two.
@@ -90,11 +105,14 @@ function createServer(ctx: ServingContext): FastifyInstance {
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     connectionTimeout: timeouts.connectionMs,
-    http: {
-      maxHeaderSize: MAX_HEADER_BYTES,
-      requestTimeout: timeouts.requestMs,
-      headersTimeout: Math.min(timeouts.requestMs, 10_000),
-      connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(timeouts.requestMs / 4))),
+    http,
+    // The server Fastify would make (its own HTTP/1.1 defaults below), with the admission gate before its handler.
+    serverFactory: (handler) => {
+      const server = createHttpServer(http, admission.gate(handler));
+      server.keepAliveTimeout = timeouts.keepAliveMs;
+      server.requestTimeout = timeouts.requestMs;
+      server.setTimeout(timeouts.connectionMs);
+      return server;
     },
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
     // Errors of the router (a malformed %-escape, an overlong path parameter) as problems like everything else.

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret, parseKey } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
+import { isNewcomer } from './admission.js';
 import { bearerToken } from './authenticate.js';
 import { problemBody, rawProblemResponse } from './problem.js';
 import { pathOf } from './url-path.js';
@@ -184,13 +185,9 @@ export class LoadShedder {
     this.windowStart = clock();
   }
 
-  /** Clients seen in the current window: one not seen lately is a newcomer, admitted past a crowd's backlog. */
-  private seen = new Set<string>();
-  private seenWindow = 0;
-
   /**
-   * Admits a request, to be released once answered, or says in how many seconds to come back. A `newcomer` (see
-   * newcomer) is admitted whatever the backlog: a crowd asking back to back must not lock a new client out, and the
+   * Admits a request, to be released once answered, or says in how many seconds to come back. A `newcomer` (an
+   * address not seen lately, see ReadAdmission) is admitted whatever the backlog: a crowd asking back to back must not lock a new client out, and the
    * ranking queue still refuses it at once past its own bound.
    */
   admit(newcomer = false): { retryAfter: number } | undefined {
@@ -205,18 +202,6 @@ export class LoadShedder {
     }
     this.inFlight++;
     return undefined;
-  }
-
-  /** Whether a client was not seen in the last few seconds (one request each per window counts as a newcomer's). */
-  newcomer(client: string): boolean {
-    const window = Math.floor(this.clock() / SEEN_WINDOW_MS);
-    if (window !== this.seenWindow || this.seen.size > MAX_SEEN) {
-      this.seen = new Set();
-      this.seenWindow = window;
-    }
-    if (this.seen.has(client)) return false;
-    this.seen.add(client);
-    return true;
   }
 
   release(): void {
@@ -244,19 +229,12 @@ export class LoadShedder {
 
 const WINDOW_OF_RATE_MS = 250;
 
-const newcomers = new WeakSet<FastifyRequest>();
-
-/** Whether a read came from a client the node had not seen lately: its ranking goes first (see TurnQueue). */
-export const isNewcomer = (request: FastifyRequest) => newcomers.has(request);
-
 /** Registers the LoadShedder for reads: 503 problem+json with Retry-After past it. */
 export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): void {
   const shedder = new LoadShedder(maxWaitMs, SHED_FLOOR);
   app.addHook('onRequest', (request, reply, done) => {
     if (exempt(request) || isWrite(request)) return done();
-    const newcomer = shedder.newcomer(request.ip);
-    if (newcomer) newcomers.add(request);
-    const refused = shedder.admit(newcomer);
+    const refused = shedder.admit(isNewcomer(request.raw));
     if (refused) {
       return done(
         new ServiceError(
@@ -270,10 +248,6 @@ export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): v
     done();
   });
 }
-
-const SEEN_WINDOW_MS = 10_000;
-/** Clients remembered per window at most; past it the window starts over. */
-const MAX_SEEN = 50_000;
 
 /** Reads in flight below which the LoadShedder refuses nothing. */
 const SHED_FLOOR = 64;
