@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { ServiceError } from '../catalogue/errors.js';
-import { QueueTooLong, TurnQueue } from '../runtime/turns.js';
+import { QueueTooLong, secondsToRetry, TurnQueue } from '../runtime/turns.js';
 import { problemBody } from './problem.js';
-import { pathOf } from './url-path.js';
+import { OPERATIONS_PATHS, pathOf } from './url-path.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -25,6 +25,7 @@ export class ReadAdmission {
   private readonly recent: RecentClients;
   private readonly clientOf: (request: IncomingMessage) => string;
   private readonly clock: () => number;
+  private readonly budgetMs: number;
 
   constructor(
     private readonly options: {
@@ -33,19 +34,16 @@ export class ReadAdmission {
       trustProxy: boolean | string;
       budgetMs?: number;
       maxWaitMs: number;
-      onRefused?: () => void;
+      /** Told of each refusal, with the request's method. */
+      onRefused?: (method: string) => void;
       clock?: () => number;
     },
   ) {
     this.clock = options.clock ?? (() => performance.now());
-    this.turns = new TurnQueue(options.budgetMs ?? BUDGET_MS, this.clock);
+    this.budgetMs = options.budgetMs ?? BUDGET_MS;
+    this.turns = new TurnQueue(this.budgetMs, this.clock);
     this.recent = new RecentClients(this.clock);
     this.clientOf = clientAddress(options.trustProxy);
-  }
-
-  /** Reads waiting for their turn. */
-  get waiting(): number {
-    return this.turns.waiting;
   }
 
   /** The server's request handler, behind the gate. */
@@ -77,7 +75,7 @@ export class ReadAdmission {
       this.passStartedAt = now;
       setImmediate(this.endPass);
     }
-    return now - this.passStartedAt < (this.options.budgetMs ?? BUDGET_MS);
+    return now - this.passStartedAt < this.budgetMs;
   }
 
   private readonly endPass = () => {
@@ -86,14 +84,10 @@ export class ReadAdmission {
 
   private refuse(request: IncomingMessage, response: ServerResponse, error: unknown): void {
     if (response.headersSent || request.socket.destroyed) return;
-    const retryAfter = error instanceof QueueTooLong ? Math.min(30, Math.max(1, Math.ceil(error.waitMs / 1000))) : 1;
-    const problem = new ServiceError(
-      'overloaded',
-      `The service is answering more reads than it can; retry in ${retryAfter} s.`,
-      { retryAfter },
-    );
+    const retryAfter = error instanceof QueueTooLong ? secondsToRetry(error.waitMs) : 1;
+    const problem = overloadedReads(retryAfter);
     const body = JSON.stringify(problemBody(this.options.baseUrl, problem, pathOf(request.url ?? '/')));
-    this.options.onRefused?.();
+    this.options.onRefused?.(request.method ?? 'GET');
     // The headers a framework answer would have: CORS-open (a browser may read the refusal and its Retry-After).
     response.writeHead(503, {
       'content-type': 'application/problem+json; charset=utf-8',
@@ -105,6 +99,13 @@ export class ReadAdmission {
     });
     response.end(request.method === 'HEAD' ? undefined : body);
   }
+}
+
+/** Reads refused for load, by the admission gate or the LoadShedder: 503 `overloaded` with Retry-After. */
+export function overloadedReads(retryAfter: number): ServiceError {
+  return new ServiceError('overloaded', `The service is answering more reads than it can; retry in ${retryAfter} s.`, {
+    retryAfter,
+  });
 }
 
 /** The reads that came from an address not seen lately (a memo per request): their ranking goes first too. */
@@ -122,11 +123,9 @@ const REFUSE_FROM = 64;
 /** Reads: GET and HEAD, and MCP's POSTs (a search is a read) — not the operations endpoints load balancers poll. */
 function isHeldRead(request: IncomingMessage): boolean {
   const method = request.method;
-  if (method === 'GET' || method === 'HEAD') return !OPERATIONS.has(pathOf(request.url ?? '/'));
+  if (method === 'GET' || method === 'HEAD') return !OPERATIONS_PATHS.has(pathOf(request.url ?? '/'));
   return method === 'POST' && pathOf(request.url ?? '/').startsWith('/api/mcp');
 }
-
-const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The client's address as Fastify's `request.ip` gives it, for the same `trustProxy` setting. */
 function clientAddress(trustProxy: boolean | string): (request: IncomingMessage) => string {

@@ -90,7 +90,7 @@ function createServer(ctx: ServingContext): FastifyInstance {
     baseUrl: ctx.config.baseUrl,
     trustProxy: ctx.config.trustProxy,
     maxWaitMs: OVERLOAD_WAIT_MS,
-    onRefused: () => ctx.metrics.requests.inc({ method: 'GET', route: '(admission)', status: 503 }),
+    onRefused: (method) => ctx.metrics.requests.inc({ method, route: '(admission)', status: 503 }),
   });
   return Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,

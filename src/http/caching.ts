@@ -14,7 +14,7 @@ import {
   type ReadDependencies,
   type ReadStamp,
 } from './response-cache.js';
-import { pathOf } from './url-path.js';
+import { OPERATIONS_PATHS, pathOf } from './url-path.js';
 
 /** How long shared caches and clients may reuse each kind of read (feeds short, so new events show soon). */
 export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } as const;
@@ -67,12 +67,11 @@ const current = (ctx: ServingContext, read: ReadStamp) =>
   stampOf(read.dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion) === read.stamp;
 
 /** Operational endpoints: their answers are about this moment and this process. */
-const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
 
 function cacheControlFor(request: FastifyRequest, status: number): string {
   const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
-  if (request.headers.authorization || status >= 400 || OPERATIONS.has(path)) return 'private, no-store';
+  if (request.headers.authorization || status >= 400 || OPERATIONS_PATHS.has(path)) return 'private, no-store';
   if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
     return `public, max-age=${CACHE_SECONDS.docs}`;
   }

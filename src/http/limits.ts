@@ -5,10 +5,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret, parseKey } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
-import { isNewcomer } from './admission.js';
+import { secondsToRetry } from '../runtime/turns.js';
+import { isNewcomer, overloadedReads } from './admission.js';
 import { bearerToken } from './authenticate.js';
 import { problemBody, rawProblemResponse } from './problem.js';
-import { pathOf } from './url-path.js';
+import { OPERATIONS_PATHS, pathOf } from './url-path.js';
 
 /** Bytes of the request line plus all headers (Node's `maxHeaderSize`); more is a 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -49,10 +50,9 @@ export function rateLimitBucket(request: FastifyRequest): string {
   return `read:ip:${request.ip}`;
 }
 
-/** Never limited: health, readiness and metrics (load balancers, orchestrators, scrapers) and CORS preflights. */
-const OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Never limited: the operations endpoints and CORS preflights. */
 function exempt(request: FastifyRequest): boolean {
-  return request.method === 'OPTIONS' || OPERATIONS.has(routeOf(request) ?? '');
+  return request.method === 'OPTIONS' || OPERATIONS_PATHS.has(routeOf(request) ?? '');
 }
 
 /**
@@ -187,8 +187,8 @@ export class LoadShedder {
 
   /**
    * Admits a request, to be released once answered, or says in how many seconds to come back. A `newcomer` (an
-   * address not seen lately, see ReadAdmission) is admitted whatever the backlog: a crowd asking back to back must not lock a new client out, and the
-   * ranking queue still refuses it at once past its own bound.
+   * address not seen lately, see ReadAdmission) is admitted whatever the backlog: a crowd asking back to back must
+   * not lock a new client out, and the ranking queue still refuses it at once past its own bound.
    */
   admit(newcomer = false): { retryAfter: number } | undefined {
     this.measure();
@@ -198,7 +198,7 @@ export class LoadShedder {
     }
     if (this.inFlight >= this.floor && this.rate !== undefined) {
       const waitMs = this.inFlight / this.rate;
-      if (waitMs > this.maxWaitMs) return { retryAfter: Math.min(30, Math.max(1, Math.ceil(waitMs / 1000))) };
+      if (waitMs > this.maxWaitMs) return { retryAfter: secondsToRetry(waitMs) };
     }
     this.inFlight++;
     return undefined;
@@ -235,15 +235,7 @@ export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): v
   app.addHook('onRequest', (request, reply, done) => {
     if (exempt(request) || isWrite(request)) return done();
     const refused = shedder.admit(isNewcomer(request.raw));
-    if (refused) {
-      return done(
-        new ServiceError(
-          'overloaded',
-          `The service is answering more reads than it can; retry in ${refused.retryAfter} s.`,
-          refused,
-        ),
-      );
-    }
+    if (refused) return done(overloadedReads(refused.retryAfter));
     reply.raw.once('close', () => shedder.release());
     done();
   });

@@ -108,6 +108,9 @@ interface Job {
   refuse(): void;
 }
 
+/** The Retry-After (whole seconds, 1 to 30) for a caller refused a wait of `waitMs`. */
+export const secondsToRetry = (waitMs: number) => Math.min(30, Math.max(1, Math.ceil(waitMs / 1000)));
+
 /** Work refused by a TurnQueue because it would wait longer than its caller allows. */
 export class QueueTooLong extends Error {
   constructor(readonly waitMs: number) {

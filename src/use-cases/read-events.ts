@@ -5,7 +5,7 @@ import { COUNTRY_INFO, type Country, isCountry } from '../places/countries.js';
 import { decodeCursor, encodeCursor, eventDigest, SeenFilter } from '../query/cursor.js';
 import { DEFAULT_LIMIT, parseSearchParams, type Scope, type SearchParams, toQueryString } from '../query/params.js';
 import type { ReadIndex, SearchResult } from '../query/read-index.js';
-import { QueueTooLong } from '../runtime/turns.js';
+import { QueueTooLong, secondsToRetry } from '../runtime/turns.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { RegistrationCounts } from '../storage/registrations.repository.js';
 
@@ -60,7 +60,7 @@ export async function searchEvents(
     )
     .catch((error: unknown) => {
       if (!(error instanceof QueueTooLong)) throw error;
-      const retryAfter = Math.min(30, Math.ceil(error.waitMs / 1000));
+      const retryAfter = secondsToRetry(error.waitMs);
       throw new ServiceError('overloaded', `Too many reads are waiting to be ranked; retry in ${retryAfter} s.`, {
         retryAfter,
       });
