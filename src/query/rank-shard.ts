@@ -142,7 +142,8 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit 
  * candidates of the constraint whose lists hold the fewest events, or (a near miss missing that one) of the next:
  * only those lists are walked. Every other constraint is checked, not walked, the most selective first, and an event
  * is dropped at its second miss; only what is left is scored. The next constraint's lists are not walked when what
- * they would add cannot be shown (see shownWithout).
+ * they would add cannot be shown (see shownWithout). With near misses and three constraints or more, the three
+ * smallest constraints' lists are tallied first and only events in two of them are checked (see tallied).
  */
 function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: number): ShardRanking {
   const { shard, q, accept } = sq;
@@ -152,11 +153,7 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
   // The walked constraint is mostly met by its own candidates: it is checked last.
   const checks = [...order.slice(1), order[0]!];
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
-  const { stamp } = shard;
-  const epoch = shard.nextEpoch();
-  const consider = (slot: number) => {
-    if (stamp[slot] === epoch) return;
-    stamp[slot] = epoch;
+  const check = (slot: number) => {
     if (!accept(slot)) return;
     let missed = MEETS_ALL;
     for (const i of checks) {
@@ -172,13 +169,27 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
       out.missed.push(missed);
     }
   };
-  const walked: number[] = [];
-  const walk = (i: number) => {
-    walked.push(i);
-    for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, consider);
+  const walk = (i: number, visit: (slot: number) => void) => {
+    for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, visit);
   };
-  walk(order[0]!);
-  if (nearToo && !shownWithout(out, constraints, order[0]!, limit)) walk(order[1]!);
+  const walked = [order[0]!];
+  const lists = talliedLists(order, counts);
+  if (lists >= 2) {
+    if (tallied(shard, order, lists, walk, check, () => nearToo && out.matches.length < limit)) walked.push(order[1]!);
+  } else {
+    const { stamp } = shard;
+    const epoch = shard.nextEpoch();
+    const once = (slot: number) => {
+      if (stamp[slot] === epoch) return;
+      stamp[slot] = epoch;
+      check(slot);
+    };
+    walk(order[0]!, once);
+    if (nearToo && !shownWithout(out, constraints, order[0]!, limit)) {
+      walk(order[1]!, once);
+      walked.push(order[1]!);
+    }
+  }
   // An event outside the lists walked, before and after a write, is neither a match nor a near miss. Full-text
   // points are relative to the whole country's statistics.
   if (q.text.length === 0)
@@ -189,6 +200,67 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
     );
   return out;
 }
+
+/** How many constraints' lists to tally, the smallest first: all whose length is known (see candidateCount), up to 8. */
+function talliedLists(order: readonly number[], counts: readonly number[]): number {
+  let n = 0;
+  while (n < order.length && n < 8 && Number.isFinite(counts[order[n]!]!)) n++;
+  return n;
+}
+
+/**
+ * Marks which of the smallest constraints' lists hold each event the first two reach, then checks the events in all
+ * of them (the only possible matches) and, while near misses are wanted, those in all but one (a near miss misses one
+ * constraint): a constraint's lists hold every event meeting it, so no other event can be either. Most of the first
+ * two lists is never checked, and marking a slot costs far less than checking it against every constraint. Returns
+ * whether near misses were looked for.
+ */
+function tallied(
+  shard: CountryShard,
+  order: readonly number[],
+  lists: number,
+  walk: (i: number, visit: (slot: number) => void) => void,
+  check: (slot: number) => void,
+  nearWanted: () => boolean,
+): boolean {
+  const { stamp, tally, touched } = shard;
+  const epoch = shard.nextEpoch();
+  let reached = 0;
+  for (const bit of [1, 2]) {
+    walk(order[bit - 1]!, (slot) => {
+      if (stamp[slot] === epoch) tally[slot]! |= bit;
+      else {
+        stamp[slot] = epoch;
+        tally[slot] = bit;
+        touched[reached++] = slot;
+      }
+    });
+  }
+  // An event neither of the first two lists holds misses two constraints: it is not marked.
+  for (let i = 2; i < lists; i++) {
+    const bit = 1 << i;
+    walk(order[i]!, (slot) => {
+      if (stamp[slot] === epoch) tally[slot]! |= bit;
+    });
+  }
+  for (let t = 0; t < reached; t++) {
+    const slot = touched[t]!;
+    if (BITS_SET[tally[slot]!] === lists) check(slot);
+  }
+  if (!nearWanted()) return false;
+  for (let t = 0; t < reached; t++) {
+    const slot = touched[t]!;
+    if (BITS_SET[tally[slot]!] === lists - 1) check(slot);
+  }
+  return true;
+}
+
+/** How many bits each byte sets. */
+const BITS_SET = Uint8Array.from({ length: 256 }, (_, n) => {
+  let bits = 0;
+  for (let m = n; m > 0; m >>= 1) bits += m & 1;
+  return bits;
+});
 
 /**
  * Whether the near misses missing constraint `first` (those only the next constraint's lists hold) cannot change a

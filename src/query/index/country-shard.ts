@@ -82,8 +82,9 @@ export class CountryShard {
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   score = new Float64Array(0);
   stamp = new Uint32Array(0);
-  /** The slots a query scored, in the order it first touched them. */
+  /** The slots a query's lists reached, in the order it first reached them, and which of its lists hold each. */
   touched = new Int32Array(0);
+  tally = new Uint8Array(0);
   stampEpoch = 0;
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
   visited = new Uint32Array(0);
@@ -354,6 +355,7 @@ export class CountryShard {
     this.score = new Float64Array(capacity);
     this.stamp = new Uint32Array(capacity);
     this.touched = new Int32Array(capacity);
+    this.tally = new Uint8Array(capacity);
     this.stampEpoch = 0;
     this.visited = new Uint32Array(capacity);
     this.visitMark = 0;
