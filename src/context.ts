@@ -7,6 +7,7 @@ import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { ReadIndex } from './query/read-index.js';
 import { BackgroundJobs } from './runtime/jobs.js';
+import { Remembered } from './runtime/remembered.js';
 import { TurnQueue } from './runtime/turns.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';
@@ -43,11 +44,8 @@ export interface AppContext {
   calendarGuard: AddressGuard | undefined;
   /** How this service reads other people's servers (feeds, calendars): its turns per host, its connections. */
   httpReader: HttpReader;
-  /**
-   * What use cases of this service remember for a while (the pages' freshness line, the cancelled events feeds
-   * match), by name, with when (epoch ms of ctx.now): held here, so that two services in one process never share it.
-   */
-  remembered: Map<string, { at: number; value: unknown }>;
+  /** What use cases of this service remember for a while, with when (epoch ms of ctx.now). */
+  remembered: Remembered;
   /** What operators watch (GET /metrics), in a process that serves; use cases count what they do. */
   metrics: Metrics | undefined;
   /** Work under way in the background (a calendar's first read, an operator's sync), stopped with the process. */
@@ -95,7 +93,7 @@ function baseContext(
     jobs: new BackgroundJobs(),
     calendarGuard: allowed === true ? undefined : publicAddressesOnly(allowed || []),
     httpReader: new HttpReader(),
-    remembered: new Map(),
+    remembered: new Remembered(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { isEnabled } from '../importers/feeds.js';
+import { Remembering } from '../runtime/remembered.js';
 import { scheduledNextTry } from './sync-schedule.js';
 
 /**
@@ -12,7 +13,7 @@ export type SourceFreshness =
   | { source: string; kind: 'not-read'; nextTry?: Date };
 
 /** What every page shows, remembered for a minute by the service (ctx.remembered). */
-const REMEMBERED_AS = 'catalogue-freshness';
+const REMEMBERED_AS = new Remembering<SourceFreshness[]>('catalogue-freshness');
 
 /**
  * How old the data of each enabled feed is, in the feeds file's order: every page says it in its footer. While the
@@ -20,7 +21,7 @@ const REMEMBERED_AS = 'catalogue-freshness';
  */
 export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshness[]> {
   const now = ctx.now().getTime();
-  const known = ctx.remembered.get(REMEMBERED_AS) as { at: number; value: SourceFreshness[] } | undefined;
+  const known = ctx.remembered.get(REMEMBERED_AS);
   if (known && now - known.at < 60_000) return known.value;
   try {
     const states = new Map((await ctx.sources.list()).map((s) => [s.source, s]));
@@ -31,7 +32,7 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
       const next = scheduledNextTry(state, ctx.config.syncIntervalMinutes);
       return { source: feed.source, kind: 'not-read', ...(next === undefined ? {} : { nextTry: new Date(next) }) };
     });
-    ctx.remembered.set(REMEMBERED_AS, { at: now, value });
+    ctx.remembered.set(REMEMBERED_AS, now, value);
     return value;
   } catch {
     return known?.value ?? [];

@@ -2,6 +2,7 @@ import type { CatalogueEvent } from '../catalogue/event.js';
 import type { ServingContext } from '../context.js';
 import { MAX_LIMIT, parseSearchParams } from '../query/params.js';
 import { ReadIndex, type SearchResult } from '../query/read-index.js';
+import { Remembering } from '../runtime/remembered.js';
 import { type Asker, searchEvents } from './read-events.js';
 
 /** A feed looks at up to this many matches of its query, in the query's order, to find the newest of them. */
@@ -33,20 +34,20 @@ interface CancelledIndex {
   index: ReadIndex;
   byId: Map<string, CatalogueEvent>;
 }
-const REMEMBERED_AS = 'cancelled-events';
+const REMEMBERED_AS = new Remembering<CancelledIndex>('cancelled-events');
 
 async function cancelledIndex(ctx: ServingContext): Promise<CancelledIndex> {
   const versions = `${ctx.index.versionOf('ch')}|${ctx.index.versionOf('de')}|${ctx.index.versionOf('at')}`;
   const now = ctx.now().getTime();
   const minute = (ms: number) => Math.floor(ms / 60_000);
-  const kept = ctx.remembered.get(REMEMBERED_AS) as { at: number; value: CancelledIndex } | undefined;
+  const kept = ctx.remembered.get(REMEMBERED_AS);
   if (kept?.value.versions === versions && minute(kept.at) === minute(now)) return kept.value;
   const cancelled = await ctx.events.listCancelledNotStartedBy(ctx.now());
   const index = new ReadIndex(() => ctx.now());
   // Listed copies, so that the engine matches them as it would have before the cancellation.
   index.load(cancelled.map((event) => ({ ...event, lifecycle: 'listed' as const })));
   const made = { versions, index, byId: new Map(cancelled.map((event) => [event.id, event])) };
-  ctx.remembered.set(REMEMBERED_AS, { at: now, value: made });
+  ctx.remembered.set(REMEMBERED_AS, now, made);
   return made;
 }
 
