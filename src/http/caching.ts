@@ -66,8 +66,6 @@ function stampOf(read: ReadDependencies, minute: number, versionOf: (part: strin
 const current = (ctx: ServingContext, read: ReadStamp) =>
   stampOf(read.dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion) === read.stamp;
 
-/** Operational endpoints: their answers are about this moment and this process. */
-
 function cacheControlFor(request: FastifyRequest, status: number): string {
   const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';

@@ -138,12 +138,12 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit 
 }
 
 /**
- * A match meets every constraint and a near miss all but one, so with two constraints or more each is among the
- * candidates of the constraint whose lists hold the fewest events, or (a near miss missing that one) of the next:
- * only those lists are walked. Every other constraint is checked, not walked, the most selective first, and an event
- * is dropped at its second miss; only what is left is scored. The next constraint's lists are not walked when what
- * they would add cannot be shown (see shownWithout). With near misses and three constraints or more, the three
- * smallest constraints' lists are tallied first and only events in two of them are checked (see tallied).
+ * A match meets every constraint and a near miss all but one, and a constraint's lists hold every event meeting it:
+ * with two constraints or more, only events on the lists of the two smallest can be either. When the lengths of two
+ * constraints' lists or more are known, those lists are tallied (see tallied). Otherwise the smallest constraint's
+ * lists are walked, and the next's too unless what they would add cannot be shown (see shownWithout); each event
+ * reached is checked against every other constraint, the most selective first, and dropped at its second miss. Only
+ * what is left is scored.
  */
 function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: number): ShardRanking {
   const { shard, q, accept } = sq;

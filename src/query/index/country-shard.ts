@@ -82,8 +82,9 @@ export class CountryShard {
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   score = new Float64Array(0);
   stamp = new Uint32Array(0);
-  /** The slots a query's lists reached, in the order it first reached them, and which of its lists hold each. */
+  /** The slots a query's lists reached, in the order it first reached them. */
   touched = new Int32Array(0);
+  /** For each slot reached, which of the query's lists hold it, a bit each (see rank-shard.ts, `tallied`). */
   tally = new Uint8Array(0);
   stampEpoch = 0;
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
