@@ -53,8 +53,25 @@ describe('operations endpoints', () => {
     expect(value('catalogue_events{country="ch"}')).toBe(0);
     expect(value('catalogue_writes_total{action="create"}')).toBe(1);
     // The first read is kept from the second time its URL is asked for, and answered from the cache the third time.
-    expect(value('response_cache_lookups_total{result="hit"}')).toBeGreaterThanOrEqual(1);
+    expect(value('response_cache_lookups_total{result="hit"}')).toBe(1);
     expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('keeps a body only once its URL is asked for a second time, so one-off prompts push nothing out', async () => {
+    const lookups = async () => {
+      const text = (await request(`${server.base}/metrics`)).text;
+      const count = (result: string) =>
+        Number(text.match(new RegExp(`^response_cache_lookups_total\\{result="${result}"\\} (\\d+)`, 'm'))?.[1] ?? 0);
+      return { hit: count('hit'), miss: count('miss') };
+    };
+    const url = `${server.base}/api/events?country=de&q=${encodeURIComponent('Ops Meetup asked three times')}`;
+    const before = await lookups();
+    const bodies: string[] = [];
+    for (let i = 0; i < 3; i++) bodies.push((await request(url)).text);
+    const after = await lookups();
+    expect(after.miss - before.miss).toBe(2);
+    expect(after.hit - before.hit).toBe(1);
+    expect(new Set(bodies).size).toBe(1);
   });
 });
 
