@@ -337,7 +337,8 @@ async function startService(
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      rmSync(logFile, { force: true });
+      // The feed's lines are this service's only when it wrote them: a second node shares the bench's file name.
+      for (const file of [logFile, feedsFile, ...(feed ? [lines] : [])]) rmSync(file, { force: true });
     },
   };
 }
