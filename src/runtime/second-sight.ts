@@ -6,8 +6,9 @@
  * next full collection sooner (docs/performance.md, "Kept once asked twice"). An answer asked for twice is kept from
  * the second time on.
  *
- * Keys are remembered by a 32-bit hash, in two generations of sets of small integers: nothing per key for the
- * collector to trace or move, and a rare collision only keeps an answer a little early.
+ * Keys are remembered by a 30-bit hash, in two generations of sets of small integers (V8 keeps an integer below 2^30
+ * in the set's own table, where a larger one would be an object of its own): nothing per key for the collector to
+ * trace or move, and a rare collision only keeps an answer a little early.
  */
 export class SecondSight {
   #current = new Set<number>();
@@ -29,12 +30,12 @@ export class SecondSight {
   }
 }
 
-/** FNV-1a over the UTF-16 code units: cheap, and spread well enough for a doorkeeper. */
+/** FNV-1a over the UTF-16 code units, its top 30 bits: cheap, and spread well enough for a doorkeeper. */
 function fnv1a(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return hash >>> 0;
+  return hash >>> 2;
 }
