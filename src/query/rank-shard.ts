@@ -1,4 +1,5 @@
 import type { CountryShard } from './index/country-shard.js';
+import { forEachSlot, tallyLanes } from './index/slot-bits.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import type { Facet, PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
@@ -138,25 +139,23 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit 
 }
 
 /**
- * A match meets every constraint and a near miss all but one, and a constraint's lists hold every event meeting it:
- * with two constraints or more, only events on the lists of the two smallest can be either. When the lengths of two
- * constraints' lists or more are known, those lists are tallied (see tallied). Otherwise the smallest constraint's
- * lists are walked, and the next's too unless what they would add cannot be shown (see shownWithout); each event
- * reached is checked against every other constraint, the most selective first, and dropped at its second miss. Only
- * what is left is scored.
+ * A match meets every constraint and a near miss all but one, and a constraint's lists hold every event meeting it.
+ * Each constraint's lists are set as bits in a bitset of its own (Constraint.fill: a word at a time from the shard's
+ * bits of few-valued lists, else from the lists), and the bitsets are combined a word at a time (index/slot-bits.ts,
+ * `tallyLanes`): only events on every list can match and only those on all but one can be near misses, so only
+ * those are checked against each constraint, the most selective first, and dropped at their second miss; matches
+ * first, near misses while wanted. Only what is left is scored.
  */
 function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: number): ShardRanking {
   const { shard, q, accept } = sq;
   const { constraints } = asked;
   const counts = constraints.map((c) => candidateCount(c.facets, shard, q));
   const order = constraints.map((_c, i) => i).sort((a, b) => counts[a]! - counts[b]!);
-  // The walked constraint is mostly met by its own candidates: it is checked last.
-  const checks = [...order.slice(1), order[0]!];
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
   const check = (slot: number) => {
     if (!accept(slot)) return;
     let missed = MEETS_ALL;
-    for (const i of checks) {
+    for (const i of order) {
       if (constraints[i]!.meets(shard, slot, q)) continue;
       if (missed !== MEETS_ALL || !nearToo) return;
       missed = i;
@@ -169,111 +168,21 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
       out.missed.push(missed);
     }
   };
-  const walk = (i: number, visit: (slot: number) => void) => {
-    for (const facet of constraints[i]!.facets) for (const a of facet.asks(q)) facet.candidates!(shard, a, q, visit);
-  };
-  const walked = [order[0]!];
-  const lists = talliedLists(order, counts);
-  if (lists >= 2) {
-    if (tallied(shard, order, lists, walk, check, () => nearToo && out.matches.length < limit)) walked.push(order[1]!);
-  } else {
-    const { stamp } = shard;
-    const epoch = shard.nextEpoch();
-    const once = (slot: number) => {
-      if (stamp[slot] === epoch) return;
-      stamp[slot] = epoch;
-      check(slot);
-    };
-    walk(order[0]!, once);
-    if (nearToo && !shownWithout(out, constraints, order[0]!, limit)) {
-      walk(order[1]!, once);
-      walked.push(order[1]!);
-    }
-  }
-  // An event outside the lists walked, before and after a write, is neither a match nor a near miss. Full-text
-  // points are relative to the whole country's statistics.
+  const lanes = shard.lanes.take(constraints.length, shard.events.length);
+  for (let i = 0; i < constraints.length; i++) constraints[i]!.fill(shard, q, lanes[i]!);
+  const [inAll, allButOne] = tallyLanes(lanes);
+  forEachSlot(inAll, check);
+  const nearSought = nearToo && out.matches.length < limit;
+  if (nearSought) forEachSlot(allButOne, check);
+  // A match is on the smallest constraint's lists, a near miss on them or the next's: an event on neither, before
+  // and after a write, is neither. Full-text points are relative to the whole country's statistics.
   if (q.text.length === 0)
     out.parts = partsHolding(
-      walked.flatMap((i) => constraints[i]!.facets),
+      (nearSought ? order.slice(0, 2) : order.slice(0, 1)).flatMap((i) => constraints[i]!.facets),
       shard,
       q,
     );
   return out;
-}
-
-/** How many constraints' lists to tally, the smallest first: all whose length is known (see candidateCount), up to 8. */
-function talliedLists(order: readonly number[], counts: readonly number[]): number {
-  let n = 0;
-  while (n < order.length && n < 8 && Number.isFinite(counts[order[n]!]!)) n++;
-  return n;
-}
-
-/**
- * Marks which of the smallest constraints' lists hold each event the first two reach, then checks the events in all
- * of them (the only possible matches) and, while near misses are wanted, those in all but one (a near miss misses one
- * constraint): a constraint's lists hold every event meeting it, so no other event can be either. Most of the first
- * two lists is never checked, and marking a slot costs far less than checking it against every constraint. Returns
- * whether near misses were looked for.
- */
-function tallied(
-  shard: CountryShard,
-  order: readonly number[],
-  lists: number,
-  walk: (i: number, visit: (slot: number) => void) => void,
-  check: (slot: number) => void,
-  nearWanted: () => boolean,
-): boolean {
-  const { stamp, tally, touched } = shard;
-  const epoch = shard.nextEpoch();
-  let reached = 0;
-  for (const bit of [1, 2]) {
-    walk(order[bit - 1]!, (slot) => {
-      if (stamp[slot] === epoch) tally[slot]! |= bit;
-      else {
-        stamp[slot] = epoch;
-        tally[slot] = bit;
-        touched[reached++] = slot;
-      }
-    });
-  }
-  // An event neither of the first two lists holds misses two constraints: it is not marked.
-  for (let i = 2; i < lists; i++) {
-    const bit = 1 << i;
-    walk(order[i]!, (slot) => {
-      if (stamp[slot] === epoch) tally[slot]! |= bit;
-    });
-  }
-  for (let t = 0; t < reached; t++) {
-    const slot = touched[t]!;
-    if (BITS_SET[tally[slot]!] === lists) check(slot);
-  }
-  if (!nearWanted()) return false;
-  for (let t = 0; t < reached; t++) {
-    const slot = touched[t]!;
-    if (BITS_SET[tally[slot]!] === lists - 1) check(slot);
-  }
-  return true;
-}
-
-/** How many bits each byte sets. */
-const BITS_SET = Uint8Array.from({ length: 256 }, (_, n) => {
-  let bits = 0;
-  for (let m = n; m > 0; m >>= 1) bits += m & 1;
-  return bits;
-});
-
-/**
- * Whether the near misses missing constraint `first` (those only the next constraint's lists hold) cannot change a
- * first page of `limit`: its matches fill it, or it has matches (nothing to widen) and enough near misses nearer
- * than any missing `first` (NEARNESS in the facet table: another date, kind, format, price or audience comes before
- * another subject or place).
- */
-function shownWithout(out: ShardRanking, constraints: readonly Constraint[], first: number, limit: number): boolean {
-  if (out.matches.length >= limit) return true;
-  if (out.matches.length === 0 || constraints[first]!.alwaysNearest) return false;
-  let nearer = 0;
-  for (const m of out.missed) if (constraints[m]!.alwaysNearest) nearer++;
-  return nearer >= Math.min(ALTERNATIVES_SHOWN, limit);
 }
 
 /** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */

@@ -8,6 +8,7 @@ import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
 import { CELL_LAT, CELL_LNG, cellKey, cellKeysAround, LONG_EVENT_MS, partsOf } from './parts.js';
+import { Lanes } from './slot-bits.js';
 import { OrderedSlots, Postings, SlotList } from './slot-list.js';
 import { bitsOf, TOPIC_BIT, TRAIT } from './traits.js';
 
@@ -60,11 +61,11 @@ export class CountryShard {
   traitBits = new Uint16Array(0);
   /** Slots sorted by start, then id: listings without a prompt, date windows, tie-breaks. */
   readonly order: SlotList;
-  readonly byTopic = new Postings<string>();
-  readonly byKind = new Postings<string>();
-  readonly byFormat = new Postings<string>();
-  readonly byPrice = new Postings<string>();
-  readonly bySeniority = new Postings<string>();
+  readonly byTopic = new Postings<string>(true);
+  readonly byKind = new Postings<string>(true);
+  readonly byFormat = new Postings<string>(true);
+  readonly byPrice = new Postings<string>(true);
+  readonly bySeniority = new Postings<string>(true);
   readonly byPlace = new Postings<number>();
   readonly byCell = new Postings<number>();
   /** Words of titles and organizers (as `plain` splits them), for phrase matches. */
@@ -82,11 +83,9 @@ export class CountryShard {
   /** Scratch for scoring: one query at a time (the engine is synchronous). */
   score = new Float64Array(0);
   stamp = new Uint32Array(0);
-  /** The slots a query's lists reached, in the order it first reached them. */
-  touched = new Int32Array(0);
-  /** For each slot reached, which of the query's lists hold it, a bit each (see rank-shard.ts, `tallied`). */
-  tally = new Uint8Array(0);
   stampEpoch = 0;
+  /** Scratch bitsets, one for each constraint of a ranking (see rank-shard.ts, `bySelectivity`). */
+  readonly lanes = new Lanes();
   /** Scratch for visiting several posting lists once per slot (see `beginVisits`). */
   visited = new Uint32Array(0);
   private visitMark = 0;
@@ -355,8 +354,6 @@ export class CountryShard {
     this.traitBits = resized(this.traitBits, capacity);
     this.score = new Float64Array(capacity);
     this.stamp = new Uint32Array(capacity);
-    this.touched = new Int32Array(capacity);
-    this.tally = new Uint8Array(capacity);
     this.stampEpoch = 0;
     this.visited = new Uint32Array(capacity);
     this.visitMark = 0;

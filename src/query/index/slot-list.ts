@@ -1,3 +1,5 @@
+import { SlotBits } from './slot-bits.js';
+
 /**
  * A set of slots (small non-negative integers) kept sorted in a typed array with room to grow: the posting list of
  * one value in a country shard. Inserting or deleting one slot is a binary search and a move of the slots after it
@@ -81,12 +83,25 @@ export class SlotList {
   }
 }
 
-/** Posting lists by value: `add` and `remove` keep each list sorted, and drop a list once it is empty. */
+/**
+ * Posting lists by value: `add` and `remove` keep each list sorted, and drop a list once it is empty. With `withBits`
+ * (for values few enough that a bit per slot each costs little) each list has its slots as bits too.
+ */
 export class Postings<K> {
   private readonly lists = new Map<K, SlotList>();
+  private readonly bitSets: Map<K, SlotBits> | undefined;
+
+  constructor(withBits = false) {
+    this.bitSets = withBits ? new Map() : undefined;
+  }
 
   get(key: K): SlotList | undefined {
     return this.lists.get(key);
+  }
+
+  /** The slots of `key` as bits (only with `withBits`). */
+  bits(key: K): SlotBits | undefined {
+    return this.bitSets?.get(key);
   }
 
   add(key: K, slot: number): void {
@@ -96,15 +111,29 @@ export class Postings<K> {
       this.lists.set(key, list);
     }
     list.insert(slot);
+    if (this.bitSets) {
+      let bits = this.bitSets.get(key);
+      if (!bits) {
+        bits = new SlotBits();
+        this.bitSets.set(key, bits);
+      }
+      bits.add(slot);
+    }
   }
 
   remove(key: K, slot: number): void {
     const list = this.lists.get(key);
-    if (list?.delete(slot) && list.length === 0) this.lists.delete(key);
+    if (!list?.delete(slot)) return;
+    this.bitSets?.get(key)?.delete(slot);
+    if (list.length === 0) {
+      this.lists.delete(key);
+      this.bitSets?.delete(key);
+    }
   }
 
   clear(): void {
     this.lists.clear();
+    this.bitSets?.clear();
   }
 
   keys(): IterableIterator<K> {

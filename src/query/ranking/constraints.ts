@@ -2,7 +2,7 @@ import { type EventKind, SENIORITY_LABELS, topicLabel } from '../../catalogue/ta
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { ConstraintName, Facet, NearMiss, PreparedQuery } from './facet.js';
-import { COUNTRY_MISS, FACETS, NEARNESS } from './facets.js';
+import { COUNTRY_MISS, FACETS } from './facets.js';
 import { joinOr } from './fits.js';
 
 export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
@@ -25,21 +25,24 @@ export interface Constraint {
   asked(q: PreparedQuery): boolean;
   /** Whether the event at a slot meets it. */
   meets(shard: CountryShard, slot: number, q: PreparedQuery): boolean;
+  /** Sets in `bits` the bit of every slot its facets' candidates visit (a superset of the events meeting it). */
+  fill(shard: CountryShard, q: PreparedQuery, bits: Uint32Array): void;
   /** How `understood` restates it: "AI & ML or Java", "meetups", "in or near Zürich", "next week (30 Nov – 6 Dec 2026)". */
   says(q: PreparedQuery): string;
   /** How near an event missing it comes (NEARNESS, facets.ts). */
   nearness(shard: CountryShard, slot: number, q: PreparedQuery): number;
-  /** Whether every event missing it comes as near as any near miss can (NEARNESS.otherWay). */
-  alwaysNearest: boolean;
   /** How an event missing it differs, in plain words. */
   differs: NearMiss['differs'];
 }
 
 /** A near miss's nearness and words, as a constraint gives them. */
-function toldAs({ nearness, differs }: NearMiss): Pick<Constraint, 'nearness' | 'alwaysNearest' | 'differs'> {
-  if (typeof nearness === 'number')
-    return { nearness: () => nearness, alwaysNearest: nearness === NEARNESS.otherWay, differs };
-  return { nearness, alwaysNearest: false, differs };
+function toldAs({ nearness, differs }: NearMiss): Pick<Constraint, 'nearness' | 'differs'> {
+  return { nearness: typeof nearness === 'number' ? () => nearness : nearness, differs };
+}
+
+/** Sets in `bits` the candidates of every item the facets ask. */
+function fillAny(facets: readonly Facet<unknown>[], shard: CountryShard, q: PreparedQuery, bits: Uint32Array) {
+  for (const facet of facets) for (const a of facet.asks(q)) facet.fill!(shard, a, q, bits);
 }
 
 /** Whether the event at a slot meets any item any of the facets asks (a constraint of several values is met by one). */
@@ -67,15 +70,18 @@ const KIND_PLURAL: Record<EventKind, string> = {
  */
 function byFacets(
   name: ConstraintName,
-): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'nearness' | 'alwaysNearest' | 'differs'> {
+): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'fill' | 'nearness' | 'differs'> {
   const facets = FACETS.filter((f) => f.constraint === name);
   const nearMiss = facets[0]?.nearMiss;
   if (!nearMiss || facets.some((f) => f.nearMiss !== nearMiss))
     throw new Error(`the facets stating ${name} must say one way how a near miss of it differs`);
+  if (facets.some((f) => !f.fill || !f.candidates))
+    throw new Error(`the facets stating ${name} must give their candidates, as a walk and as bits`);
   return {
     facets,
     asked: (q) => facets.some((f) => f.asks(q).length > 0),
     meets: (shard, slot, q) => meetsAny(facets, shard, slot, q),
+    fill: (shard, q, bits) => fillAny(facets, shard, q, bits),
     ...toldAs(nearMiss),
   };
 }
@@ -131,6 +137,9 @@ export const CONSTRAINTS: readonly Constraint[] = [
     facets: [],
     asked: (q) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
+    fill: () => {
+      throw new Error('a shard meets the country or not as a whole: it has no candidates to tally');
+    },
     says: (q) => `in ${COUNTRY_INFO[q.country!].name}`,
     ...toldAs(COUNTRY_MISS),
   },

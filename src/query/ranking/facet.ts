@@ -112,5 +112,10 @@ export interface Facet<A> {
   nearMiss?: NearMiss;
   /** For filters and words: the slots that may earn points for an item (ranking facets only add to those). */
   candidates?(shard: CountryShard, a: A, q: PreparedQuery, visit: (slot: number) => void): void;
+  /**
+   * For a filter: sets in `bits` the bit of every slot `candidates` visits for an item (rank-shard.ts, `bySelectivity`,
+   * combines one bitset a constraint a word at a time).
+   */
+  fill?(shard: CountryShard, a: A, q: PreparedQuery, bits: Uint32Array): void;
   reasons(shard: CountryShard, slot: number, a: A, q: PreparedQuery, out: string[]): void;
 }

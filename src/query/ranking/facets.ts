@@ -11,6 +11,7 @@ import {
 } from '../../catalogue/taxonomy.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { formatCode } from '../index/country-shard.js';
+import { orInto, setAll } from '../index/slot-bits.js';
 import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
@@ -28,6 +29,7 @@ import {
   visitTopics,
 } from './evidence.js';
 import type { AskedField, Facet, ImpliedFields, NearMiss, PreparedQuery, PreparedTechnology } from './facet.js';
+import { fillAround, fillTopics, fillWindow } from './fills.js';
 import {
   aboutOf,
   homeReason,
@@ -188,6 +190,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       const mark = visitTopics(shard, t.topics, visit);
       for (const slot of t.hits) if (shard.visited[slot] !== mark) visit(slot);
     },
+    fill: (shard, t, _q, bits) => fillTopics(shard, t.topics, bits, t.hits),
     reasons: (shard, slot, t, _q, out) => out.push(technologyReason(shard, slot, t)),
   }),
   row<AskedField>({
@@ -206,6 +209,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     // field: they never meet it, but are near misses.
     candidates: (shard, f, q, visit) =>
       visitTopics(shard, subjectAlone(q) ? [f.slug, ...neighboursOf(f.slug)] : [f.slug], visit),
+    fill: (shard, f, q, bits) =>
+      fillTopics(shard, subjectAlone(q) ? [f.slug, ...neighboursOf(f.slug)] : [f.slug], bits),
     reasons: (shard, slot, f, _q, out) => topicReasons(shard.at(slot), f.slug, out),
   }),
   row<AskedPlace>({
@@ -221,6 +226,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'place',
     nearMiss: { nearness: elsewhere, differs: (shard, slot, q) => whereAgainst(shard.at(slot), q.u.place!.place) },
     candidates: (shard, { place: here }, _q, visit) => visitAround(shard, here, visit),
+    fill: (shard, { place: here }, _q, bits) => fillAround(shard, here, bits),
     reasons(shard, slot, { place: here }, _q, out) {
       if (shard.geonameId[slot] === here.geonameId) out.push(`In ${here.name}`);
       else out.push(`${km(shard, slot, here)} km from ${here.name}`);
@@ -255,6 +261,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       differs: (shard, slot, q) => `${whenAgainst(shard, slot, q.u.window!)}, not ${windowPhrase(q.u.window!.label)}`,
     },
     candidates: (shard, w, _q, visit) => visitWindow(shard, w, visit),
+    fill: (shard, w, _q, bits) => fillWindow(shard, w, bits),
     reasons: (shard, slot, w, q, out) => out.push(windowReason(shard, slot, w, q.day)),
   }),
   row<ImpliedFields>({
@@ -288,6 +295,10 @@ export const FACETS: readonly Facet<unknown>[] = [
       visitList(shard.byFormat.get(f), visit);
       if (f !== 'hybrid') visitList(shard.byFormat.get('hybrid'), visit);
     },
+    fill(shard, f, _q, bits) {
+      orInto(bits, shard.byFormat.bits(f));
+      if (f !== 'hybrid') orInto(bits, shard.byFormat.bits('hybrid'));
+    },
     reasons(shard, slot, f, _q, out) {
       const own = shard.at(slot).event.format === f;
       out.push(own ? FORMAT_LABELS[f] : `Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
@@ -307,6 +318,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       },
     },
     candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
+    fill: (shard, p, _q, bits) => orInto(bits, shard.byPrice.bits(p)),
     reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
   }),
   row<true>({
@@ -318,6 +330,10 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'audience',
     nearMiss: AUDIENCE_MISS,
     candidates: (shard, _a, _q, visit) => visitList(shard.founders().slots, visit),
+    fill(shard, _a, _q, bits) {
+      const { slots } = shard.founders();
+      setAll(bits, slots.items, slots.length);
+    },
     reasons: (_shard, _slot, _a, _q, out) => out.push('For founders'),
   }),
   row<Seniority>({
@@ -328,6 +344,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'audience',
     nearMiss: AUDIENCE_MISS,
     candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
+    fill: (shard, s, _q, bits) => orInto(bits, shard.bySeniority.bits(s)),
     reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
   }),
   row<EventKind>({
@@ -344,6 +361,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       },
     },
     candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
+    fill: (shard, k, _q, bits) => orInto(bits, shard.byKind.bits(k)),
     reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
   }),
   row<AskedPlace>({
