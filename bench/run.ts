@@ -134,7 +134,7 @@ async function prepare(size: number, store: Store): Promise<Prepared> {
 
 const Q_CASE = '/api/events q (4 words) + filters';
 
-/** Issue 8's targets for a catalogue size, checked against this run's figures. */
+/** The read, index and memory targets for a catalogue size (issues 8 and 41), checked against this run's figures. */
 function targetChecks(
   size: number,
   q: Measured,

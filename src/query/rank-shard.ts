@@ -173,7 +173,17 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
   const [inAll, allButOne] = tallyLanes(lanes);
   forEachSlot(inAll, check);
   const nearSought = nearToo && out.matches.length < limit;
-  if (nearSought) forEachSlot(allButOne, check);
+  if (nearSought && out.matches.length === 0) forEachSlot(allButOne, check);
+  else if (nearSought) {
+    // Matches here: the answer says nothing of how to widen it, so only near misses it can show are needed.
+    nearestFirst(
+      sq,
+      constraints,
+      (i) => forEachSlot(allButOne, check, lanes[i]),
+      out,
+      Math.min(ALTERNATIVES_SHOWN, limit),
+    );
+  }
   // A match is on the smallest constraint's lists, a near miss on them or the next's: an event on neither, before
   // and after a write, is neither. Full-text points are relative to the whole country's statistics.
   if (q.text.length === 0)
@@ -183,6 +193,35 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
       q,
     );
   return out;
+}
+
+/**
+ * Looks for near misses by the constraint they miss (`missing(i)` checks the events on every list but constraint i's),
+ * those that can come nearest first (NEARNESS: another kind, date, format, price or audience; a related subject; the
+ * subject elsewhere), and stops once `room` have been found nearer than any left could come: a page shows at most
+ * `room`, the nearest first, so the rest could not be shown.
+ */
+function nearestFirst(
+  sq: ShardQuery,
+  constraints: readonly Constraint[],
+  missing: (i: number) => void,
+  out: ShardRanking,
+  room: number,
+): void {
+  const byNearest = constraints.map((_c, i) => i).sort((a, b) => constraints[b]!.nearest - constraints[a]!.nearest);
+  for (let k = 0; k < byNearest.length; k++) {
+    missing(byNearest[k]!);
+    const next = byNearest[k + 1];
+    if (next === undefined) return;
+    // Found so far (here and among the matches' lists), nearer than any near miss of the constraints left.
+    const bound = constraints[next]!.nearest;
+    let nearer = 0;
+    for (let n = 0; n < out.near.length; n++) {
+      const c = constraints[out.missed[n]!]!;
+      if (c.nearest > bound && c.nearness(sq.shard, out.near[n]!, sq.q) > bound) nearer++;
+    }
+    if (nearer >= room) return;
+  }
 }
 
 /** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */

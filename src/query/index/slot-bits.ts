@@ -88,10 +88,10 @@ export function tallyLanes(lanes: Uint32Array[]): [inAll: Uint32Array, allButOne
   return [inAll, allButOne];
 }
 
-/** Calls `visit` with each slot set in `bits`, ascending. */
-export function forEachSlot(bits: Uint32Array, visit: (slot: number) => void): void {
+/** Calls `visit` with each slot set in `bits`, ascending; with `unless`, only those not set in it. */
+export function forEachSlot(bits: Uint32Array, visit: (slot: number) => void, unless?: Uint32Array): void {
   for (let w = 0; w < bits.length; w++) {
-    let word = bits[w]! | 0;
+    let word = (unless ? bits[w]! & ~unless[w]! : bits[w]!) | 0;
     while (word !== 0) {
       const lowest = word & -word;
       visit((w << 5) + 31 - Math.clz32(lowest));

@@ -2,7 +2,7 @@ import { type EventKind, SENIORITY_LABELS, topicLabel } from '../../catalogue/ta
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { ConstraintName, Facet, NearMiss, PreparedQuery } from './facet.js';
-import { COUNTRY_MISS, FACETS } from './facets.js';
+import { COUNTRY_MISS, FACETS, NEARNESS } from './facets.js';
 import { joinOr } from './fits.js';
 
 export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
@@ -31,13 +31,16 @@ export interface Constraint {
   says(q: PreparedQuery): string;
   /** How near an event missing it comes (NEARNESS, facets.ts). */
   nearness(shard: CountryShard, slot: number, q: PreparedQuery): number;
+  /** The nearest any event missing it can come. */
+  nearest: number;
   /** How an event missing it differs, in plain words. */
   differs: NearMiss['differs'];
 }
 
 /** A near miss's nearness and words, as a constraint gives them. */
-function toldAs({ nearness, differs }: NearMiss): Pick<Constraint, 'nearness' | 'differs'> {
-  return { nearness: typeof nearness === 'number' ? () => nearness : nearness, differs };
+function toldAs({ nearness, upTo, differs }: NearMiss): Pick<Constraint, 'nearness' | 'nearest' | 'differs'> {
+  if (typeof nearness === 'number') return { nearness: () => nearness, nearest: nearness, differs };
+  return { nearness, nearest: upTo ?? NEARNESS.otherWay, differs };
 }
 
 /** Sets in `bits` the candidates of every item the facets ask. */
@@ -70,7 +73,7 @@ const KIND_PLURAL: Record<EventKind, string> = {
  */
 function byFacets(
   name: ConstraintName,
-): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'fill' | 'nearness' | 'differs'> {
+): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'fill' | 'nearness' | 'nearest' | 'differs'> {
   const facets = FACETS.filter((f) => f.constraint === name);
   const nearMiss = facets[0]?.nearMiss;
   if (!nearMiss || facets.some((f) => f.nearMiss !== nearMiss))

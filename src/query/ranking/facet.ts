@@ -85,6 +85,8 @@ export interface NearMiss {
    * such miss comes as near; else worked out per event, and then never the nearest of all (NEARNESS.otherWay).
    */
   nearness: number | ((shard: CountryShard, slot: number, q: PreparedQuery) => number);
+  /** With `nearness` worked out per event: the nearest it can come (ranking stops looking once none can show). */
+  upTo?: number;
   /** How it differs, in plain words: "in March, not next week", "Winterthur, 52 km from Zürich", "a DevOps event". */
   differs(shard: CountryShard, slot: number, q: PreparedQuery): string;
 }

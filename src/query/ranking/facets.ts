@@ -139,6 +139,7 @@ const SUBJECT_MISS: NearMiss = {
     const related = e.event.topics.includes('general') || e.kinds.has('conference');
     return related ? NEARNESS.relatedSubject : NEARNESS.otherSubject;
   },
+  upTo: NEARNESS.relatedSubject,
   differs: (shard, slot) => aboutOf(shard.at(slot)),
 };
 
