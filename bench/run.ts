@@ -169,17 +169,26 @@ function row(name: string, m: Measured, baseline: number, of = ''): string {
 const MANY_CASE = '  prompts of 4–5 constraints (en/de/fr), a different one each request';
 
 /**
+ * The machine the many-constraint targets were set on answered 43–48k req/s at the ceiling: on another, the share of
+ * the ceiling tells how this run's throughput compares (the req/s target stays the check).
+ */
+const TARGETS_CEILING = 45_000;
+
+/**
  * The many-constraint prompts' targets at 10k and 100k, and how their cost grows with the catalogue: a prompt at
  * 100k costs at most 3× what it costs at 10k (the inverse of their throughputs, in one run).
  */
-function manyChecks(size: number, many: Map<number, Measured>): string[] {
+function manyChecks(size: number, many: Map<number, Measured>, ceiling: number): string[] {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   const m = many.get(size)!;
+  const pct = (rps: number, of: number) => `${((rps / of) * 100).toFixed(1)} %`;
+  const share = (target: number) =>
+    `${Math.round(m.rps)} (${pct(m.rps, ceiling)} of this run's ceiling; the target is ${pct(target, TARGETS_CEILING)} of the ${TARGETS_CEILING / 1000}k it was set on)`;
   const lines: string[] = [];
   if (size === 10_000)
-    lines.push(`Target ${mark(m.rps >= 1500)}: many-constraint prompts at 10k ≥ 1,500 req/s — ${Math.round(m.rps)}`);
+    lines.push(`Target ${mark(m.rps >= 1500)}: many-constraint prompts at 10k ≥ 1,500 req/s — ${share(1500)}`);
   if (size === 100_000) {
-    lines.push(`Target ${mark(m.rps >= 500)}: many-constraint prompts at 100k ≥ 500 req/s — ${Math.round(m.rps)}`);
+    lines.push(`Target ${mark(m.rps >= 500)}: many-constraint prompts at 100k ≥ 500 req/s — ${share(500)}`);
     const at10k = many.get(10_000);
     if (at10k) {
       const ratio = at10k.rps / m.rps;
@@ -267,7 +276,7 @@ async function main() {
     const rss = { afterBuild: rssAfterBuild, afterRun: rssAfterRun };
     const targets = targetChecks(size, results.get(Q_CASE)!, ceiling.rps, built.ms, rss);
     many.set(size, results.get(MANY_CASE)!);
-    targets.push(...manyChecks(size, many));
+    targets.push(...manyChecks(size, many, ceiling.rps));
     targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl }, service.logFile)));
     console.log('');
     for (const line of targets) console.log(line);

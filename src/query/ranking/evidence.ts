@@ -13,6 +13,26 @@ import type { PreparedTechnology } from './facet.js';
 
 export const NONE: readonly never[] = Object.freeze([]);
 
+const LISTS = new WeakMap<object, readonly unknown[]>();
+const VALUE_LISTS = new Map<unknown, readonly unknown[]>();
+
+/**
+ * What a facet asking one item asks, as a list made once per item: ranking asks each facet for its items for every
+ * event it scores, and a list made each time is garbage a thousand times a prompt. Values other than objects are
+ * few (a price, `true`, a language).
+ */
+export function only<A>(item: A | undefined): readonly A[] {
+  if (item === undefined) return NONE;
+  const object = typeof item === 'object' && item !== null;
+  let list = object ? LISTS.get(item as object) : VALUE_LISTS.get(item);
+  if (!list) {
+    list = Object.freeze([item]);
+    if (object) LISTS.set(item as object, list);
+    else VALUE_LISTS.set(item, list);
+  }
+  return list as readonly A[];
+}
+
 export function visitList(list: SlotList | undefined, visit: (slot: number) => void): void {
   if (!list) return;
   const { items, length } = list;

@@ -28,6 +28,8 @@ export type ConstraintName = (typeof CONSTRAINT_NAMES)[number];
 export interface AskedField {
   slug: TopicSlug;
   term: string;
+  /** Key of the per-slot memo of how a title names the field (made once, not once per event scored). */
+  memo: string;
 }
 
 /** A specific word of the prompt, with what it asks for worked out once per query. */

@@ -23,6 +23,7 @@ import {
   km,
   NONE,
   ONLINE,
+  only,
   Strength,
   visitAround,
   visitList,
@@ -172,7 +173,7 @@ const row = <A>(facet: Facet<A>) => facet as Facet<never> as Facet<unknown>;
 export const FACETS: readonly Facet<unknown>[] = [
   row<readonly string[]>({
     name: 'phrase',
-    asks: (q) => (q.phraseWords.length > 0 ? [q.phraseWords] : NONE),
+    asks: (q) => (q.phraseWords.length > 0 ? only(q.phraseWords) : NONE),
     score: (shard, slot, words) => (phraseIn(shard, slot, words) ? POINTS.phrase : 0),
     role: 'words',
     candidates: (shard, words, _q, visit) => visitPhrase(shard, words, visit),
@@ -198,7 +199,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     name: 'topic',
     asks: (q) => q.fields,
     score(shard, slot, f) {
-      const named = shard.memo(`title|${f.slug}`, slot, (e) => titleOnTopic(e, f.slug));
+      const named = shard.memo(f.memo, slot, (e) => titleOnTopic(e, f.slug));
       if (named === 0) return neighbourCarried(shard.at(slot), f.slug) ? POINTS.neighbour : 0;
       return named === 1 ? POINTS.field : POINTS.field + (named === 3 ? POINTS.fieldTitle : POINTS.fieldTitlePart);
     },
@@ -216,7 +217,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<AskedPlace>({
     name: 'place',
-    asks: (q) => (q.u.place ? [q.u.place] : NONE),
+    asks: (q) => only(q.u.place),
     score(shard, slot, { place: here, mode }) {
       const near = closeness(shard, slot, here);
       if (near === AT_PLACE) return POINTS.place;
@@ -252,7 +253,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<DateWindowHit>({
     name: 'window',
-    asks: (q) => (q.u.window ? [q.u.window] : NONE),
+    asks: (q) => only(q.u.window),
     score: (shard, slot, w) =>
       shard.startMs[slot]! < w.to.getTime() && shard.endsAt[slot]! > w.from.getTime() ? POINTS.window : 0,
     role: 'filter',
@@ -267,7 +268,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<ImpliedFields>({
     name: 'field',
-    asks: (q) => (q.implied ? [q.implied] : NONE),
+    asks: (q) => only(q.implied),
     score(shard, slot, f) {
       const fit = shard.memo(f.memo, slot, (e) => impliedFit(e, f));
       return fit === 1 ? POINTS.implied : fit === 2 ? POINTS.general : 0;
@@ -307,7 +308,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<'free' | 'paid'>({
     name: 'price',
-    asks: (q) => (q.u.price ? [q.u.price] : NONE),
+    asks: (q) => only(q.u.price),
     score: (shard, slot, p) => (shard.hasTrait(slot, TRAIT.price[p]) ? POINTS.price : 0),
     role: 'filter',
     constraint: 'price',
@@ -324,7 +325,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<true>({
     name: 'founders',
-    asks: (q) => (q.u.founders ? [true] : NONE),
+    asks: (q) => (q.u.founders ? only(true as const) : NONE),
     // From the shard's column of fits (0, 1 or 2): half the weight for a fit of 1.
     score: (shard, slot) => FOUNDER_POINTS[shard.founders().fit[slot]!]!,
     role: 'filter',
@@ -367,7 +368,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<AskedPlace>({
     name: 'home',
-    asks: (q) => (q.u.home ? [q.u.home] : NONE),
+    asks: (q) => only(q.u.home),
     score(shard, slot, { place: here }) {
       const near = closeness(shard, slot, here);
       if (near === AT_PLACE) return POINTS.home;
@@ -380,7 +381,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<SpokenLanguage>({
     name: 'language',
-    asks: (q) => (q.u.language ? [q.u.language] : NONE),
+    asks: (q) => only(q.u.language),
     score: (shard, slot, l) => (shard.at(slot).event.language === l ? POINTS.language : 0),
     role: 'rank',
     reasons: (_shard, _slot, l, _q, out) => out.push(`Language: ${PLAIN_FIELDS.language.labels[l]}`),

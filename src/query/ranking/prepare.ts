@@ -64,7 +64,11 @@ export function prepareQuery(
   country: Country | undefined,
 ): (shard: CountryShard) => PreparedQuery {
   const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
-  const fields = [...broad].map((slug) => ({ slug, term: u.topics.find((t) => t.slug === slug)!.term }));
+  const fields = [...broad].map((slug) => ({
+    slug,
+    term: u.topics.find((t) => t.slug === slug)!.term,
+    memo: `title|${slug}`,
+  }));
   const described = u.technologies.map((t) => describeTechnology(t.term, t.typed, t.ids));
   const impliedSlugs = [...new Set(u.topics.filter((t) => t.specific && !broad.has(t.slug)).map((t) => t.slug))];
   const general = u.topics.length > 0;
