@@ -189,8 +189,12 @@ describe('ranking from the most selective constraints agrees with a full scan', 
       ),
       {
         numRuns: 30,
-        // An event lasting 20 days, a near miss of a place and a month only as one of the long events.
-        examples: [[97157, 50, [[0, 14, 20]], [{ q: 'in Berlin im März', country: 'ch', limit: '3', extra: {} }]]],
+        examples: [
+          // An event lasting 20 days, a near miss of a place and a month only as one of the long events.
+          [97157, 50, [[0, 14, 20]], [{ q: 'in Berlin im März', country: 'ch', limit: '3', extra: {} }]],
+          // Matches and near misses of two constraints as near as any (another kind, another week): both are sought.
+          [15, 928, [], [{ q: 'Startup meetup next week', country: 'ch', limit: '10', extra: {} }]],
+        ],
       },
     );
   }, 300_000);

@@ -168,9 +168,11 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
       out.missed.push(missed);
     }
   };
-  const lanes = shard.lanes.take(constraints.length, shard.events.length);
+  // A bitset a constraint, and two for what they hold together (each constraint's own is read again below).
+  const lanes = shard.lanes.take(constraints.length + 2, shard.events.length);
+  const [inAll, allButOne] = lanes.splice(constraints.length, 2) as [Uint32Array, Uint32Array];
   for (let i = 0; i < constraints.length; i++) constraints[i]!.fill(shard, q, lanes[i]!);
-  const [inAll, allButOne] = tallyLanes(lanes);
+  tallyLanes(lanes, inAll, allButOne);
   forEachSlot(inAll, check);
   const nearSought = nearToo && out.matches.length < limit;
   if (nearSought && out.matches.length === 0) forEachSlot(allButOne, check);

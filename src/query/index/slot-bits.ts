@@ -65,16 +65,15 @@ export class Lanes {
 }
 
 /**
- * Combines bitsets of the same slots a word at a time: returns the slots set in every one (in place of the first)
- * and those set in all but one (in place of the second). Two or more are needed: a slot set in none is then in
+ * Combines bitsets of the same slots a word at a time, leaving them as they are: sets in `inAll` the slots set in
+ * every one, and in `allButOne` those set in all but one. Two or more are needed: a slot set in none is then in
  * neither, so unused slots never are.
  */
-export function tallyLanes(lanes: Uint32Array[]): [inAll: Uint32Array, allButOne: Uint32Array] {
+export function tallyLanes(lanes: readonly Uint32Array[], inAll: Uint32Array, allButOne: Uint32Array): void {
   if (lanes.length < 2) throw new Error('tallyLanes: two bitsets or more');
-  const [inAll, allButOne] = lanes as [Uint32Array, Uint32Array];
   const n = lanes.length;
   for (let w = 0; w < inAll.length; w++) {
-    // The slots missing from one bitset or more, and from two or more (word w of each is read before it is written).
+    // The slots missing from one bitset or more, and from two or more.
     let once = 0;
     let twice = 0;
     for (let i = 0; i < n; i++) {
@@ -85,7 +84,6 @@ export function tallyLanes(lanes: Uint32Array[]): [inAll: Uint32Array, allButOne
     inAll[w] = ~once;
     allButOne[w] = once & ~twice;
   }
-  return [inAll, allButOne];
 }
 
 /** Calls `visit` with each slot set in `bits`, ascending; with `unless`, only those not set in it. */
