@@ -222,6 +222,15 @@ export class CountryShard {
     return lo;
   }
 
+  /**
+   * The stretch of `order` [first, end) holding every event that is not long and may be under way between `fromMs`
+   * and `toMs`: those starting before `toMs`, and no longer before `fromMs` than the longest of them lasts (long
+   * events are in `longEvents`).
+   */
+  stretchUnderWay(fromMs: number, toMs: number): [first: number, end: number] {
+    return [this.firstStartingAt(fromMs - this.longestShortMs), this.firstStartingAt(toMs)];
+  }
+
   /** Events with a founder fit (ascending slots) and the fit of each slot. */
   founders(): { slots: SlotList; fit: Uint8Array } {
     if (!this.founderSlots) {

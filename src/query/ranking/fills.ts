@@ -22,10 +22,10 @@ export function fillTopics(
 
 /** The events a date window's candidates visit (fits.ts, `visitWindow`): a stretch of start order and long events. */
 export function fillWindow(shard: CountryShard, w: DateWindowHit, bits: Uint32Array): void {
-  const end = shard.firstStartingAt(w.to.getTime());
+  const [first, end] = shard.stretchUnderWay(w.from.getTime(), w.to.getTime());
   const { items } = shard.order;
   const { long } = shard;
-  for (let i = shard.firstStartingAt(w.from.getTime() - shard.longestShortMs); i < end; i++) {
+  for (let i = first; i < end; i++) {
     const slot = items[i]!;
     if (long[slot] === 0) bits[slot >>> 5]! |= 1 << (slot & 31);
   }

@@ -60,9 +60,9 @@ export function visitPhrase(shard: CountryShard, words: readonly string[], visit
 
 /** The events of a window: those starting in it, or before it and still on (short ones), and every long event. */
 export function visitWindow(shard: CountryShard, w: DateWindowHit, visit: (slot: number) => void): void {
-  const end = shard.firstStartingAt(w.to.getTime());
+  const [first, end] = shard.stretchUnderWay(w.from.getTime(), w.to.getTime());
   const { items } = shard.order;
-  for (let i = shard.firstStartingAt(w.from.getTime() - shard.longestShortMs); i < end; i++) {
+  for (let i = first; i < end; i++) {
     const slot = items[i]!;
     if (shard.long[slot] === 0) visit(slot);
   }

@@ -26,10 +26,10 @@ const COUNTS: Record<string, (shard: CountryShard, a: never, q: PreparedQuery) =
     for (const cell of shard.cellsAround(here.lat, here.lng)) n += cell.length;
     return n;
   },
-  window: (shard, w: DateWindowHit) =>
-    shard.firstStartingAt(w.to.getTime()) -
-    shard.firstStartingAt(w.from.getTime() - shard.longestShortMs) +
-    shard.longEvents.length,
+  window(shard, w: DateWindowHit) {
+    const [first, end] = shard.stretchUnderWay(w.from.getTime(), w.to.getTime());
+    return end - first + shard.longEvents.length;
+  },
   format: (shard, f: string) =>
     lengthOf(shard.byFormat.get(f)) + (f === 'hybrid' ? 0 : lengthOf(shard.byFormat.get('hybrid'))),
   price: (shard, p: string) => lengthOf(shard.byPrice.get(p)),
