@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32 --heap-growing-percent=20 --liftoff-only
+#!/usr/bin/env -S node --max-semi-space-size=32 --heap-growing-percent=20 --no-allocation-site-pretenuring --liftoff-only
 // The flag gives short-lived request data room in the young generation (docs/operations.md says why).
 // The compiled CLI (built by `npm run build`, which `npm ci` runs through `prepare`).
 import { existsSync } from 'node:fs';

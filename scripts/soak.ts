@@ -34,6 +34,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { serviceNodeFlags } from './service-node-flags.js';
 import { type BurstFigures, burst } from './soak-burst.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -204,9 +205,7 @@ async function startNode(storageEnv: Record<string, string>, adminToken: string)
     process.execPath,
     [
       // As `npm start` and bin/tech-events.js start the service.
-      '--max-semi-space-size=32',
-      '--heap-growing-percent=20',
-      '--liftoff-only',
+      ...serviceNodeFlags(),
       '--import',
       'tsx',
       join(ROOT, 'src/cli/main.ts'),

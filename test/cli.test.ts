@@ -263,8 +263,10 @@ describe('the node flags the service starts with', () => {
     const scripts = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts as Record<string, string>;
     const shebang = readFileSync(new URL('bin/tech-events.js', root), 'utf8').split('\n')[0];
     expect(scripts.start).toBe(
-      'node --max-semi-space-size=32 --heap-growing-percent=20 --liftoff-only bin/tech-events.js serve',
+      'node --max-semi-space-size=32 --heap-growing-percent=20 --no-allocation-site-pretenuring --liftoff-only bin/tech-events.js serve',
     );
-    expect(shebang).toBe('#!/usr/bin/env -S node --max-semi-space-size=32 --heap-growing-percent=20 --liftoff-only');
+    expect(shebang).toBe(
+      '#!/usr/bin/env -S node --max-semi-space-size=32 --heap-growing-percent=20 --no-allocation-site-pretenuring --liftoff-only',
+    );
   });
 });
