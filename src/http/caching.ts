@@ -152,8 +152,7 @@ export async function registerCaching(
 ): Promise<LRUCache<string, CachedResponse>> {
   const cache = createResponseCache();
   // A body is kept once its URL is asked for a second time (or it was kept before): a stream of one-off prompts
-  // would otherwise push out what is polled again and again, and churn the heap. Asked again only after more other
-  // URLs than the cache holds, it would be pushed out before a third time: the cache remembers as many as it holds.
+  // would otherwise push out what is polled again and again, and churn the heap.
   const askedBefore = new SecondSight(cache.max);
   // Identical reads arriving while the first is made wait for its body rather than each making their own: after a
   // write, every client polling a popular URL would otherwise rank it again at once.

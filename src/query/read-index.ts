@@ -56,10 +56,7 @@ export class ReadIndex {
    * costs a hundred times serving it.
    */
   readonly #answered = new LRUCache<string, { result: SearchResult; stamp: string }>({ max: ANSWERS_KEPT });
-  /**
-   * Only answers asked for twice are kept: a one-off prompt's would push out one asked again, and churn the heap. As
-   * many queries are remembered as answers are kept (see registerCaching).
-   */
+  /** Only answers asked for twice are kept: a one-off prompt's would push out one asked again, and churn the heap. */
   readonly #askedBefore = new SecondSight(ANSWERS_KEPT);
   /** Preparing ahead failed: the index answers all the same, so a load balancer may send it traffic. */
   #preparingFailed = false;
