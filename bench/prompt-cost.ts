@@ -2,8 +2,11 @@
  * In-process cost of distinct prompts against a read index built from the synthetic catalogue, without HTTP or
  * load generator: `npx tsx bench/prompt-cost.ts [sizes] [prompts]` (default 10000,100000 and 400). For each size it
  * times the bench's distinct prompts (PROMPTS, with format=in_person) and its many-constraint prompts, each prompt
- * new to the engine, at rest and with one write per prompt; it prints the median of five rounds in ms a prompt.
+ * new to the engine, at rest and with one write per prompt; it prints the median of five rounds in ms a prompt, and
+ * young collections a 1,000 prompts over the five: the garbage a prompt leaves (a collection comes each time the young
+ * generation fills), which a service under load pays in collections and in what they promote.
  */
+import { GCProfiler } from 'node:v8';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
 import { search } from '../src/query/engine.js';
@@ -41,6 +44,8 @@ for (const size of sizes) {
   for (const [name, prompts, extra] of cases) {
     for (const writes of [false, true]) {
       const rounds: number[] = [];
+      const collections = new GCProfiler();
+      collections.start();
       for (let round = 0; round < 5; round++) {
         const started = performance.now();
         for (let i = 0; i < count; i++) {
@@ -53,7 +58,10 @@ for (const size of sizes) {
         }
         rounds.push((performance.now() - started) / count);
       }
-      console.log(`${size}\t${name}${writes ? ', a write per prompt' : ''}\t${median(rounds).toFixed(2)} ms a prompt`);
+      const young = collections.stop().statistics.filter((gc) => gc.gcType === 'Scavenge').length;
+      console.log(
+        `${size}\t${name}${writes ? ', a write per prompt' : ''}\t${median(rounds).toFixed(2)} ms a prompt\t${((young * 1000) / (5 * count)).toFixed(0)} young collections a 1,000 prompts`,
+      );
     }
   }
 }

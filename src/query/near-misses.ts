@@ -120,9 +120,17 @@ function nearest(
   });
   const out: Found[] = [];
   for (let nearness = byNearness.length - 1; nearness >= 0 && out.length < n; nearness--) {
-    const indexOf = new Map(byNearness[nearness]!.map((k) => [slots[k]!, k]));
-    for (const slot of best(shard, [...indexOf.keys()], n - out.length, () => true)) {
-      out.push({ shard, slot, q, missed: missedAt(indexOf.get(slot)!), nearness });
+    const level = byNearness[nearness]!;
+    // Each near miss is in `slots` once; the constraint a chosen one misses is found among the level's indices for
+    // the few chosen, rather than a map made of the thousands a level may hold at 100k.
+    const chosen = best(
+      shard,
+      level.map((k) => slots[k]!),
+      n - out.length,
+      () => true,
+    );
+    for (const slot of chosen) {
+      out.push({ shard, slot, q, missed: missedAt(level.find((k) => slots[k] === slot)!), nearness });
     }
   }
   return out;

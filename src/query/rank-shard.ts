@@ -65,14 +65,25 @@ export function missedConstraint(shard: CountryShard, slot: number, q: PreparedQ
 /** The event's score: the points of every facet asked. */
 export function scoreOf(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
   let total = 0;
-  for (const facet of asked.facets) for (const a of facet.asks(q)) total += facet.score(shard, slot, a, q);
+  // Indexed loops in the per-slot functions: `for…of` over the frozen arrays `asks` returns made an iterator and a
+  // result object per item and slot (the allocation that most brought on young collections at 100k).
+  const { facets } = asked;
+  for (let f = 0; f < facets.length; f++) {
+    const facet = facets[f]!;
+    const items = facet.asks(q);
+    for (let i = 0; i < items.length; i++) total += facet.score(shard, slot, items[i], q);
+  }
   return total;
 }
 
 /** Whether the event earns points from a filter or the prompt's words (a near miss must). */
 function earns(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): boolean {
-  for (const facet of asked.searched)
-    for (const a of facet.asks(q)) if (facet.score(shard, slot, a, q) > 0) return true;
+  const { searched } = asked;
+  for (let f = 0; f < searched.length; f++) {
+    const facet = searched[f]!;
+    const items = facet.asks(q);
+    for (let i = 0; i < items.length; i++) if (facet.score(shard, slot, items[i], q) > 0) return true;
+  }
   return false;
 }
 

@@ -248,16 +248,17 @@ export class CountryShard {
   }
 
   /**
-   * A small fact (0–127) about the event at `slot` that depends on a query value named by `key`, computed by `make`
-   * on first use and kept until that slot changes: e.g. whether a title names a prompt's technology, which takes
-   * pattern matching that recurs from prompt to prompt. At most 128 keys are kept.
+   * A small fact (0–127) about the event at `slot` that depends on a query value named by `key`, computed by
+   * `make(entry, arg, slot)` on first use and kept until that slot changes: e.g. whether a title names a prompt's
+   * technology, which takes pattern matching that recurs from prompt to prompt. At most 128 keys are kept. `make`
+   * takes the query value as `arg` so that callers pass a function made once, not a closure made per slot.
    */
-  memo(key: string, slot: number, make: (entry: IndexedEvent) => number): number {
+  memo<A>(key: string, slot: number, arg: A, make: (entry: IndexedEvent, arg: A, slot: number) => number): number {
     const last = this.lastMemo;
     const memo = last !== undefined && last.key === key ? last.memo : this.memoOf(key);
     let known = memo[slot]!;
     if (known === -1) {
-      known = make(this.events[slot]!);
+      known = make(this.events[slot]!, arg, slot);
       memo[slot] = known;
     }
     return known;

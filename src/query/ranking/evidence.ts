@@ -176,9 +176,12 @@ export const NOT_A_CANDIDATE = 127;
  * memo resets only when its event changes.
  */
 export function evidenceAt(shard: CountryShard, slot: number, t: PreparedTechnology): number {
-  return shard.memo(t.memo, slot, (e) =>
-    t.hits.has(slot) || carriesAny(e.event, t.topics) ? technologyEvidence(e, t) : NOT_A_CANDIDATE,
-  );
+  return shard.memo(t.memo, slot, t, evidenceOf);
+}
+
+/** Module-level rather than a closure over `t` and `slot`: it runs per slot, and a closure would be made per call. */
+function evidenceOf(e: IndexedEvent, t: PreparedTechnology, slot: number): number {
+  return t.hits.has(slot) || carriesAny(e.event, t.topics) ? technologyEvidence(e, t) : NOT_A_CANDIDATE;
 }
 
 /** The words a name uses for a technology, for the reason. */

@@ -3,6 +3,7 @@ import type { TopicSlug } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { TermHits } from '../index/full-text.js';
+import type { SlotBits } from '../index/slot-bits.js';
 import type { Understanding } from '../prompt/understand.js';
 
 /**
@@ -47,7 +48,7 @@ export interface PreparedTechnology {
   /** Fields of all of these: events carrying one are candidates, as are the full-text hits of the word. */
   topics: readonly string[];
   /** The slots of the word's full-text hits (their scores play no part: the evidence ranks them). */
-  hits: ReadonlySet<number>;
+  hits: SlotBits;
   description: ReturnType<typeof technologyFinder>;
   /** Key of the per-slot memo of the evidence. */
   memo: string;

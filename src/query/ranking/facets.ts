@@ -11,7 +11,7 @@ import {
 } from '../../catalogue/taxonomy.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { formatCode } from '../index/country-shard.js';
-import { orInto, setAll } from '../index/slot-bits.js';
+import { forEachSlot, orInto, setAll } from '../index/slot-bits.js';
 import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
@@ -134,8 +134,12 @@ const SUBJECT_MISS: NearMiss = {
   // Related: a wider technology, the field of one asked or a neighbouring field (the facets' own points for them), a
   // general tech event, or a conference: one draws people of many subjects.
   nearness(shard, slot, q) {
-    for (const facet of SUBJECT_EVIDENCE)
-      for (const a of facet.asks(q)) if (facet.score(shard, slot, a, q) > 0) return NEARNESS.relatedSubject;
+    for (let f = 0; f < SUBJECT_EVIDENCE.length; f++) {
+      const facet = SUBJECT_EVIDENCE[f]!;
+      const items = facet.asks(q);
+      for (let i = 0; i < items.length; i++)
+        if (facet.score(shard, slot, items[i], q) > 0) return NEARNESS.relatedSubject;
+    }
     const e = shard.at(slot);
     const related = e.event.topics.includes('general') || e.kinds.has('conference');
     return related ? NEARNESS.relatedSubject : NEARNESS.otherSubject;
@@ -190,7 +194,9 @@ export const FACETS: readonly Facet<unknown>[] = [
     nearMiss: SUBJECT_MISS,
     candidates(shard, t, _q, visit) {
       const mark = visitTopics(shard, t.topics, visit);
-      for (const slot of t.hits) if (shard.visited[slot] !== mark) visit(slot);
+      forEachSlot(t.hits.words, (slot) => {
+        if (shard.visited[slot] !== mark) visit(slot);
+      });
     },
     fill: (shard, t, _q, bits) => fillTopics(shard, t.topics, bits, t.hits),
     reasons: (shard, slot, t, _q, out) => out.push(technologyReason(shard, slot, t)),
@@ -199,7 +205,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     name: 'topic',
     asks: (q) => q.fields,
     score(shard, slot, f) {
-      const named = shard.memo(f.memo, slot, (e) => titleOnTopic(e, f.slug));
+      const named = shard.memo(f.memo, slot, f.slug, titleOnTopic);
       if (named === 0) return neighbourCarried(shard.at(slot), f.slug) ? POINTS.neighbour : 0;
       return named === 1 ? POINTS.field : POINTS.field + (named === 3 ? POINTS.fieldTitle : POINTS.fieldTitlePart);
     },
@@ -270,7 +276,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     name: 'field',
     asks: (q) => only(q.implied),
     score(shard, slot, f) {
-      const fit = shard.memo(f.memo, slot, (e) => impliedFit(e, f));
+      const fit = shard.memo(f.memo, slot, f, impliedFit);
       return fit === 1 ? POINTS.implied : fit === 2 ? POINTS.general : 0;
     },
     role: 'rank',

@@ -1,6 +1,6 @@
 import type { Place } from '../../places/gazetteer.js';
 import type { CountryShard } from '../index/country-shard.js';
-import { orInto, setAll } from '../index/slot-bits.js';
+import { orInto, type SlotBits, setAll } from '../index/slot-bits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 
 /**
@@ -10,14 +10,9 @@ import type { DateWindowHit } from '../prompt/dates.js';
  */
 
 /** The events carrying any of `topics`, and `also` (a technology's full-text hits). */
-export function fillTopics(
-  shard: CountryShard,
-  topics: readonly string[],
-  bits: Uint32Array,
-  also?: ReadonlySet<number>,
-): void {
+export function fillTopics(shard: CountryShard, topics: readonly string[], bits: Uint32Array, also?: SlotBits): void {
   for (const topic of topics) orInto(bits, shard.byTopic.bits(topic));
-  if (also) for (const slot of also) bits[slot >>> 5]! |= 1 << (slot & 31);
+  orInto(bits, also);
 }
 
 /** The events a date window's candidates visit (fits.ts, `visitWindow`): a stretch of start order and long events. */
