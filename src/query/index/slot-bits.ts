@@ -1,7 +1,8 @@
 /**
  * A set of slots as bits, 32 to a word: the slots holding one value of a few-valued list (a kind, a format, a price,
- * a seniority, a field), beside its sorted list, or a word's full-text hits. A ranking of several constraints ORs and ANDs these a word at a
- * time (rank-shard.ts, `bySelectivity`): 1,700 words for 55,000 events, where walking the lists would visit each event.
+ * a seniority, a field), beside its sorted list, or a word's full-text hits. A ranking of several constraints ORs and
+ * ANDs these a word at a time (rank-shard.ts, `bySelectivity`): 1,700 words for 55,000 events, where walking the
+ * lists would visit each event.
  */
 export class SlotBits {
   words: Uint32Array;
