@@ -1,7 +1,7 @@
 import type { CountryShard } from './index/country-shard.js';
 import { forEachSlot, tallyLanes } from './index/slot-bits.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
-import type { Facet, PreparedQuery } from './ranking/facet.js';
+import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { candidateCount, partsHolding } from './ranking/selectivity.js';
 
@@ -65,8 +65,7 @@ export function missedConstraint(shard: CountryShard, slot: number, q: PreparedQ
 /** The event's score: the points of every facet asked. */
 export function scoreOf(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
   let total = 0;
-  // Indexed loops in the per-slot functions: `for…of` over the frozen arrays `asks` returns made an iterator and a
-  // result object per item and slot (the allocation that most brought on young collections at 100k).
+  // Indexed loops, as in scoresAny (ranking/facet.ts): the allocation that most brought on young collections at 100k.
   const { facets } = asked;
   for (let f = 0; f < facets.length; f++) {
     const facet = facets[f]!;
@@ -78,13 +77,7 @@ export function scoreOf(shard: CountryShard, slot: number, q: PreparedQuery, ask
 
 /** Whether the event earns points from a filter or the prompt's words (a near miss must). */
 function earns(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): boolean {
-  const { searched } = asked;
-  for (let f = 0; f < searched.length; f++) {
-    const facet = searched[f]!;
-    const items = facet.asks(q);
-    for (let i = 0; i < items.length; i++) if (facet.score(shard, slot, items[i], q) > 0) return true;
-  }
-  return false;
+  return scoresAny(asked.searched, shard, slot, q);
 }
 
 /** MEETS_ALL, the index of the one constraint missed (a near miss), or MISSES_MORE. */

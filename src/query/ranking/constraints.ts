@@ -50,7 +50,7 @@ function fillAny(facets: readonly Facet<unknown>[], shard: CountryShard, q: Prep
 
 /** Whether the event at a slot meets any item any of the facets asks (a constraint of several values is met by one). */
 export function meetsAny(facets: readonly Facet<unknown>[], shard: CountryShard, slot: number, q: PreparedQuery) {
-  // Indexed, as it runs per slot (see scoreOf in rank-shard.ts).
+  // Indexed, as it runs per slot (see scoresAny in facet.ts).
   for (let f = 0; f < facets.length; f++) {
     const facet = facets[f]!;
     const items = facet.asks(q);

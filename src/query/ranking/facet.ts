@@ -124,3 +124,16 @@ export interface Facet<A> {
   fill?(shard: CountryShard, a: A, q: PreparedQuery, bits: Uint32Array): void;
   reasons(shard: CountryShard, slot: number, a: A, q: PreparedQuery, out: string[]): void;
 }
+
+/**
+ * Whether the event at a slot earns points from any item any of the facets asks. Indexed loops, as it runs per slot:
+ * `for…of` over the frozen arrays `asks` returns made an iterator and a result object per item and slot.
+ */
+export function scoresAny(facets: readonly Facet<unknown>[], shard: CountryShard, slot: number, q: PreparedQuery) {
+  for (let f = 0; f < facets.length; f++) {
+    const facet = facets[f]!;
+    const items = facet.asks(q);
+    for (let i = 0; i < items.length; i++) if (facet.score(shard, slot, items[i], q) > 0) return true;
+  }
+  return false;
+}

@@ -29,7 +29,15 @@ import {
   visitList,
   visitTopics,
 } from './evidence.js';
-import type { AskedField, Facet, ImpliedFields, NearMiss, PreparedQuery, PreparedTechnology } from './facet.js';
+import {
+  type AskedField,
+  type Facet,
+  type ImpliedFields,
+  type NearMiss,
+  type PreparedQuery,
+  type PreparedTechnology,
+  scoresAny,
+} from './facet.js';
 import { fillAround, fillTopics, fillWindow } from './fills.js';
 import {
   aboutOf,
@@ -134,12 +142,7 @@ const SUBJECT_MISS: NearMiss = {
   // Related: a wider technology, the field of one asked or a neighbouring field (the facets' own points for them), a
   // general tech event, or a conference: one draws people of many subjects.
   nearness(shard, slot, q) {
-    for (let f = 0; f < SUBJECT_EVIDENCE.length; f++) {
-      const facet = SUBJECT_EVIDENCE[f]!;
-      const items = facet.asks(q);
-      for (let i = 0; i < items.length; i++)
-        if (facet.score(shard, slot, items[i], q) > 0) return NEARNESS.relatedSubject;
-    }
+    if (scoresAny(SUBJECT_EVIDENCE, shard, slot, q)) return NEARNESS.relatedSubject;
     const e = shard.at(slot);
     const related = e.event.topics.includes('general') || e.kinds.has('conference');
     return related ? NEARNESS.relatedSubject : NEARNESS.otherSubject;
