@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRY_INFO } from '../places/countries.js';
+import { zoneNamed } from '../places/zones.js';
+import { RecentMemo } from '../runtime/recent-memo.js';
 import type { Translator } from './translator.js';
 
 /**
@@ -14,7 +16,7 @@ type When = Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>;
 const zoneOf = (event: Pick<CatalogueEvent, 'country'>) => COUNTRY_INFO[event.country].timeZone;
 
 function local(date: Date, zone: string, t: Translator): DateTime {
-  return DateTime.fromJSDate(date, { zone }).setLocale(t.locale);
+  return DateTime.fromJSDate(date, { zone: zoneNamed(zone) }).setLocale(t.locale);
 }
 
 /** A day in the locale's short form (CLDR): "Fri, 4 Dec 2026", "Fr., 4. Dez. 2026"; without the year "Fri 4 Dec". */
@@ -40,17 +42,19 @@ export function formatWhen(event: When, t: Translator): string {
   return memo(whenTexts, event, t.lang, () => computeWhen(event, t));
 }
 
-const whenTexts = new WeakMap<object, Record<string, string>>();
-const startDays = new WeakMap<object, Record<string, string>>();
-const machineTimes = new WeakMap<object, Record<string, string>>();
+/** Per event of the pages' last few thousand, a text per language or zone. */
+const whenTexts = new RecentMemo<object, Record<string, string>>(20_000);
+const startDays = new RecentMemo<object, Record<string, string>>(20_000);
+const machineTimes = new RecentMemo<object, Record<string, string>>(20_000);
 
-/** A value per object and key, computed once. */
-function memo(cache: WeakMap<object, Record<string, string>>, of: object, key: string, compute: () => string): string {
-  let entry = cache.get(of);
-  if (!entry) {
-    entry = {};
-    cache.set(of, entry);
-  }
+/** A value per object and key, computed once while the object is among the recent ones. */
+function memo(
+  cache: RecentMemo<object, Record<string, string>>,
+  of: object,
+  key: string,
+  compute: () => string,
+): string {
+  const entry = cache.get(of, () => ({}));
   let value = entry[key];
   if (value === undefined) {
     value = compute();

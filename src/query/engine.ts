@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import type { EventKind } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
+import { zoneNamed } from '../places/zones.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import { filterReasons } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
@@ -27,7 +28,6 @@ import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { describeQuery } from './restate.js';
-import { zoneNamed } from './zones.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
 export { scopeOf, zoneOf } from './plan.js';
@@ -214,7 +214,8 @@ function nearMissesShown(
 function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
   const constraint =
     f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : p.asked.constraints[f.missed!]!;
-  const { event, alsoListedAt, kinds } = f.shard.at(f.slot);
+  const entry = f.shard.at(f.slot);
+  const { event, alsoListedAt, kinds } = entry;
   return {
     event,
     alsoListedAt,
@@ -223,7 +224,7 @@ function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
     constraint: constraint.name,
     differs: constraint.differs(f.shard, f.slot, f.q),
     kinds,
-    named: titleNames(event)[2],
+    named: titleNames(entry)[2],
   };
 }
 

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { foldText } from '../catalogue/lexicon.js';
 import { COUNTRIES, COUNTRY_INFO, type Country } from '../places/countries.js';
+import { zoneNamed } from '../places/zones.js';
 import { passesFilters } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { formatCode } from './index/country-shard.js';
@@ -16,7 +17,6 @@ import {
   type ShardRanking,
 } from './rank-shard.js';
 import { prepareQuery } from './ranking/prepare.js';
-import { zoneNamed } from './zones.js';
 
 /**
  * What a query resolves to before any event is looked at: the countries it searches, what it asks of each country's

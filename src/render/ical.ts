@@ -5,6 +5,8 @@ import { isWholeDay } from '../catalogue/cfp.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
 import { COUNTRY_INFO } from '../places/countries.js';
+import { zoneNamed } from '../places/zones.js';
+import { RecentMemo } from '../runtime/recent-memo.js';
 import { eventPageUrl } from './event-json.js';
 import { formatWhen as formatWhenPlain, whereOf } from './when.js';
 
@@ -30,13 +32,17 @@ function vtimezone(tz: string): string | null {
   return block;
 }
 
-function utc(date: Date): DateTime {
-  return DateTime.fromJSDate(date, { zone: 'utc' });
+/** The host part of a VEVENT's UID, for the service's one base URL (parsing it per event was a tenth of a VEVENT). */
+let uidHost = { baseUrl: '', host: '' };
+function hostOf(baseUrl: string): string {
+  if (uidHost.baseUrl !== baseUrl) uidHost = { baseUrl, host: new URL(baseUrl).host };
+  return uidHost.host;
 }
 
 function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): ICalEvent {
   const zone = COUNTRY_INFO[event.country].timeZone;
-  const local = (d: Date) => DateTime.fromJSDate(d, { zone });
+  // In the zone ical-generator is given by name, a DateTime is written as it is (Luxon's setZone keeps an equal zone).
+  const local = (d: Date) => DateTime.fromJSDate(d, { zone: zoneNamed(zone) });
   const page = eventPageUrl(baseUrl, event);
   const ticket = event.sourceUrl ?? event.url;
   const cancelled = event.lifecycle === 'cancelled';
@@ -50,11 +56,12 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): IC
     .filter(Boolean)
     .join('\n\n');
   const created = cal.createEvent({
-    id: `${event.id}@${new URL(baseUrl).host}`,
+    id: `${event.id}@${hostOf(baseUrl)}`,
     sequence: event.revision,
-    stamp: utc(event.updatedAt),
-    lastModified: utc(event.updatedAt),
-    created: utc(event.createdAt),
+    // UTC instants go as Dates: ical-generator writes them from their UTC fields, without a DateTime's formatting.
+    stamp: event.updatedAt,
+    lastModified: event.updatedAt,
+    created: event.createdAt,
     start: local(event.start),
     end: event.end ? local(event.end) : local(event.start).plus({ hours: event.allDay ? 24 : 2 }),
     allDay: event.allDay,
@@ -103,15 +110,18 @@ function calendarShell(options: { name: string; description?: string | undefined
   });
 }
 
-/** Each event's VEVENT text, rendered once per revision (events are immutable per revision). */
-const veventCache = new WeakMap<CatalogueEvent, { baseUrl: string; text: string }>();
+/**
+ * Each event's VEVENT text, rendered once per revision (events are immutable per revision), for the events of the
+ * last fifty or so full calendars (some 1 KB each).
+ */
+const vevents = new RecentMemo<CatalogueEvent, { baseUrl: string; text: string }>(5_000);
 
 function veventOf(event: CatalogueEvent, baseUrl: string): string {
-  const cached = veventCache.get(event);
-  if (cached?.baseUrl === baseUrl) return cached.text;
-  const text = foldLines(addEvent(calendarShell({ name: '', baseUrl }), event, baseUrl).toString());
-  veventCache.set(event, { baseUrl, text });
-  return text;
+  return vevents.get(
+    event,
+    () => ({ baseUrl, text: foldLines(addEvent(calendarShell({ name: '', baseUrl }), event, baseUrl).toString()) }),
+    (kept) => kept.baseUrl === baseUrl,
+  ).text;
 }
 
 /**
@@ -127,28 +137,30 @@ function foldLine(line: string): string {
   // Most lines are ASCII and short: nothing to fold. Up to 74 ASCII characters are as many octets.
   while (i < line.length && i < 74 && line.charCodeAt(i) < 0x80) i++;
   if (i === line.length) return line;
-  let out = line.slice(0, i);
+  // Physical lines are cut as slices (a description is hundreds of characters; one string per character is garbage).
+  const physical: string[] = [];
+  let from = 0;
   let octets = i;
   while (i < line.length) {
-    let char = line[i++]!;
-    const code = char.charCodeAt(0);
+    const at = i;
+    const code = line.charCodeAt(i++);
     let size: number;
     if (code >= 0xd800 && code <= 0xdbff) {
       // As ical-generator: a high surrogate takes the next code unit with it, whatever it is.
-      const next = i < line.length ? line.charCodeAt(i) : -1;
-      char += i < line.length ? line[i++]! : '';
+      const next = i < line.length ? line.charCodeAt(i++) : -1;
       size = next >= 0xdc00 && next <= 0xdfff ? 4 : 3 + (next < 0 ? 0 : utf8Length(next));
     } else {
       size = utf8Length(code);
     }
     octets += size;
     if (octets > 74) {
-      out += '\r\n ';
+      physical.push(line.slice(from, at));
+      from = at;
       octets = size;
     }
-    out += char;
   }
-  return out;
+  physical.push(line.slice(from));
+  return physical.join('\r\n ');
 }
 
 /** UTF-8 octets of one UTF-16 code unit that is not a high surrogate (a lone surrogate is written as U+FFFD). */
@@ -164,9 +176,9 @@ function addDeadline(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string):
   const wholeDay = isWholeDay(until);
   const start = wholeDay ? DateTime.fromISO(until, { zone }) : DateTime.fromISO(until, { setZone: true }).setZone(zone);
   const created = cal.createEvent({
-    id: `${event.id}-cfp@${new URL(baseUrl).host}`,
+    id: `${event.id}-cfp@${hostOf(baseUrl)}`,
     sequence: event.revision,
-    stamp: utc(event.updatedAt),
+    stamp: event.updatedAt,
     start,
     end: wholeDay ? start.plus({ days: 1 }) : start.plus({ minutes: 30 }),
     allDay: wholeDay,

@@ -1,31 +1,30 @@
 import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRY_INFO } from '../places/countries.js';
+import { zoneNamed } from '../places/zones.js';
+import { RecentMemo } from '../runtime/recent-memo.js';
 
 /**
  * When an event happens, in its country's time zone: "Thu 3 Dec 2026 · 18:30", all-day events
  * "Mon 3 Mar 2025 · Full day" (no invented clock time), and the span of multi-day events
  * ("…, until Fri 7 Mar").
  */
-const whenCache = new WeakMap<object, string>();
+const whenTexts = new RecentMemo<Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>, string>(20_000);
 
 export function formatWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
   // Events are immutable objects per revision, and time-zone arithmetic is dear: format each once.
-  let text = whenCache.get(event);
-  if (text === undefined) {
-    text = computeWhen(event);
-    whenCache.set(event, text);
-  }
-  return text;
+  return whenTexts.get(event, computeWhen);
 }
 
 function computeWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
   const zone = COUNTRY_INFO[event.country].timeZone;
-  const start = DateTime.fromJSDate(event.start, { zone });
+  const start = DateTime.fromJSDate(event.start, { zone: zoneNamed(zone) });
   let text = `${start.toFormat('ccc d LLL yyyy')} · ${event.allDay ? 'Full day' : start.toFormat('HH:mm')}`;
   if (event.end) {
     // All-day ends are exclusive midnights: the last day is the one before.
-    const last = DateTime.fromJSDate(event.end, { zone }).minus(event.allDay ? { days: 1 } : { milliseconds: 1 });
+    const last = DateTime.fromJSDate(event.end, { zone: zoneNamed(zone) }).minus(
+      event.allDay ? { days: 1 } : { milliseconds: 1 },
+    );
     if (last.startOf('day') > start.startOf('day')) {
       text += `, until ${last.toFormat(last.year === start.year ? 'ccc d LLL' : 'ccc d LLL yyyy')}`;
     }

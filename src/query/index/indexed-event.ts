@@ -17,6 +17,11 @@ export interface IndexedEvent {
   place: Place | undefined;
   /** How well it fits `who=founders` (see founders.ts); -1 until first asked, as most queries never ask. */
   founderFit: -1 | 0 | 1 | 2;
+  /**
+   * The topic terms its title uses (see `titleNames` in ranking/evidence.ts); undefined until a prompt first asks, as
+   * matching the lexicon costs more than the rest of an entry.
+   */
+  titleNames: readonly string[] | undefined;
   kinds: ReadonlySet<EventKind>;
   foldedTitle: string;
   foldedOrganizer: string;
@@ -71,6 +76,7 @@ export function indexEvent(event: CatalogueEvent): IndexedEvent {
     event,
     place: event.city ? resolveCity(event.city, event.country) : undefined,
     founderFit: -1,
+    titleNames: undefined,
     kinds: sharedKinds(classifyKinds(event)),
     foldedTitle: foldText(event.title),
     foldedOrganizer: remembered(FOLDED_ORGANIZERS, event.organizer, 20_000, foldText),

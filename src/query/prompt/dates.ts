@@ -6,7 +6,7 @@
  */
 import { de, en, fr, it, type ParsedComponents, type ParsedResult } from 'chrono-node';
 import { DateTime, type Zone } from 'luxon';
-import { zoneNamed } from '../zones.js';
+import { zoneNamed } from '../../places/zones.js';
 import {
   BARE_DURATION,
   CHRONO_LEAD_IN,

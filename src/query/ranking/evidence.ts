@@ -84,7 +84,6 @@ export function intersect(a: ArrayLike<number>, aLength: number, b: ArrayLike<nu
  */
 export type Named = readonly string[];
 const NAMES_NOTHING: Named = Object.freeze([]);
-const titleTerms = new WeakMap<CatalogueEvent, Named>();
 const organizerTerms = new Map<string, Named>();
 /** The distinct lists of terms, by their content: a catalogue's names use a few thousand combinations. */
 const NAMED_LISTS = new Map<string, Named>();
@@ -97,20 +96,16 @@ function termsIn(text: string): Named {
   return out.length > 0 ? remembered(NAMED_LISTS, out.join('\u0000'), 20_000, () => out) : NAMES_NOTHING;
 }
 
-export function titleNames(ev: CatalogueEvent): Named {
-  let named = titleTerms.get(ev);
-  if (!named) {
-    named = termsIn(ev.title);
-    titleTerms.set(ev, named);
-  }
-  return named;
+export function titleNames(e: IndexedEvent): Named {
+  e.titleNames ??= termsIn(e.event.title);
+  return e.titleNames;
 }
 
 export const organizerNames = (ev: CatalogueEvent): Named => remembered(organizerTerms, ev.organizer, 20_000, termsIn);
 
 /** The words of the title naming topic `slug`: the field as a whole ("KI") if it does, else a part ("LLMs"). */
-export function titleNamesTopic(ev: CatalogueEvent, slug: string): { words: string; whole: boolean } | undefined {
-  const named = titleNames(ev);
+export function titleNamesTopic(e: IndexedEvent, slug: string): { words: string; whole: boolean } | undefined {
+  const named = titleNames(e);
   let part: string | undefined;
   for (let i = 0; i < named.length; i += 3) {
     if (named[i] !== slug) continue;
@@ -159,7 +154,7 @@ function strengthIn(named: Named, words: readonly string[], t: PreparedTechnolog
 /** The strongest evidence for a technology, packed: strength times two, plus one when the organizer shows it. */
 function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
   const names = nameWordsOf(e);
-  const title = strengthIn(titleNames(e.event), names.title, t).strength;
+  const title = strengthIn(titleNames(e), names.title, t).strength;
   const organizer = strengthIn(organizerNames(e.event), names.organizer, t).strength;
   const named = organizer > title ? organizer * 2 + 1 : title * 2;
   if (named >> 1 > Strength.Described) return named;

@@ -4,13 +4,13 @@ import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
 import { type EventKind, isTopic, type TopicSlug, topicLabel } from '../../catalogue/taxonomy.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm, type Place } from '../../places/gazetteer.js';
+import { zoneNamed } from '../../places/zones.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
 import type { DateWindowHit } from '../prompt/dates.js';
-import { zoneNamed } from '../zones.js';
 import {
   AT_PLACE,
   carriesAny,
@@ -88,7 +88,7 @@ export function technologyStrength(shard: CountryShard, slot: number, t: Prepare
 /** 0: not on the topic; 1: on it, the title not naming the field; 2: naming a part of it; 3: the field as a whole. */
 export function titleOnTopic(e: IndexedEvent, slug: TopicSlug): number {
   if (!e.event.topics.includes(slug)) return 0;
-  const words = titleNamesTopic(e.event, slug);
+  const words = titleNamesTopic(e, slug);
   return words ? (words.whole ? 3 : 2) : 1;
 }
 
@@ -111,7 +111,7 @@ function namedInFields(named: Named, f: ImpliedFields): number {
 export function impliedFit(e: IndexedEvent, f: ImpliedFields): number {
   const ev = e.event;
   if (carriesAny(ev, f.slugs)) {
-    const title = namedInFields(titleNames(ev), f);
+    const title = namedInFields(titleNames(e), f);
     const organizer = namedInFields(organizerNames(ev), f);
     return title === 1 || organizer === 1 || (title === 0 && organizer === 0) ? 1 : 0;
   }
@@ -153,7 +153,7 @@ export function technologyReason(shard: CountryShard, slot: number, t: PreparedT
     const found = t.description?.each.find(([, pattern]) => pattern.test(folded));
     return `Description mentions “${found?.[0] ?? t.term}”`;
   }
-  if (evidence % 2 === 0) return `Title mentions “${citedIn(titleNames(e.event), nameWordsOf(e).title, t)}”`;
+  if (evidence % 2 === 0) return `Title mentions “${citedIn(titleNames(e), nameWordsOf(e).title, t)}”`;
   return `Organizer: ${e.event.organizer}`;
 }
 
@@ -164,7 +164,7 @@ export function topicReasons(e: IndexedEvent, slug: TopicSlug, out: string[]): v
     return;
   }
   out.push(`Topic: ${topicLabel(slug)}`);
-  const named = titleNamesTopic(e.event, slug);
+  const named = titleNamesTopic(e, slug);
   if (named) out.push(`Title mentions “${named.words}”`);
 }
 
@@ -216,7 +216,7 @@ const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? 'an' : 'a'} 
 /** What an event is about, in a few words: what its title names ("a Rust event"), else its first topic. */
 export function aboutOf(e: IndexedEvent): string {
   // Triples of (topic, the lexicon's term, the words used): the words as the title writes them.
-  const named = titleNames(e.event)[2];
+  const named = titleNames(e)[2];
   if (named) return `${withArticle(named)} event`;
   const topic = e.event.topics.find((t) => t !== 'general' && isTopic(t));
   if (topic && isTopic(topic)) return `${withArticle(topicLabel(topic))} event`;

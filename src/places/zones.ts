@@ -3,7 +3,7 @@ import { IANAZone, type Zone } from 'luxon';
 /**
  * A country's time zone that remembers its offsets by the hour. Luxon works out an IANA zone's offset for each
  * instant it reads or writes, through Intl's `formatToParts`: the costliest step of a prompt's dates, labels and
- * near misses' "in March, not next week". In ch, de and at the offset changes only on a whole hour (UTC), so one
+ * near misses' "in March, not next week", and of an event's VEVENT and "when" line. In ch, de and at the offset changes only on a whole hour (UTC), so one
  * per hour is exact there.
  */
 class HourlyZone extends IANAZone {
