@@ -32,20 +32,10 @@ describe('values kept for the objects asked about lately', () => {
   it('makes the value again when the kept one is no longer current', () => {
     const memo = new RecentMemo<object, { base: string }>(10);
     const event = {};
-    expect(
-      memo.get(
-        event,
-        () => ({ base: 'http://a' }),
-        (v) => v.base === 'http://a',
-      ).base,
-    ).toBe('http://a');
-    expect(
-      memo.get(
-        event,
-        () => ({ base: 'http://b' }),
-        (v) => v.base === 'http://b',
-      ).base,
-    ).toBe('http://b');
-    expect(memo.get(event, () => ({ base: 'http://c' })).base).toBe('http://b');
+    const madeFor = (base: string) => () => ({ base });
+    const isFor = (base: string) => (kept: { base: string }) => kept.base === base;
+    expect(memo.get(event, madeFor('http://a'), isFor('http://a')).base).toBe('http://a');
+    expect(memo.get(event, madeFor('http://b'), isFor('http://b')).base).toBe('http://b');
+    expect(memo.get(event, madeFor('http://c')).base).toBe('http://b');
   });
 });

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRY_INFO } from '../places/countries.js';
-import { zoneNamed } from '../places/zones.js';
+import { localTime } from '../places/zones.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
 import type { Translator } from './translator.js';
 
@@ -16,7 +16,7 @@ type When = Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>;
 const zoneOf = (event: Pick<CatalogueEvent, 'country'>) => COUNTRY_INFO[event.country].timeZone;
 
 function local(date: Date, zone: string, t: Translator): DateTime {
-  return DateTime.fromJSDate(date, { zone: zoneNamed(zone) }).setLocale(t.locale);
+  return localTime(date, zone).setLocale(t.locale);
 }
 
 /** A day in the locale's short form (CLDR): "Fri, 4 Dec 2026", "Fr., 4. Dez. 2026"; without the year "Fri 4 Dec". */

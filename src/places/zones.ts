@@ -1,10 +1,10 @@
-import { IANAZone, type Zone } from 'luxon';
+import { DateTime, IANAZone, type Zone } from 'luxon';
 
 /**
  * A country's time zone that remembers its offsets by the hour. Luxon works out an IANA zone's offset for each
  * instant it reads or writes, through Intl's `formatToParts`: the costliest step of a prompt's dates, labels and
- * near misses' "in March, not next week", and of an event's VEVENT and "when" line. In ch, de and at the offset changes only on a whole hour (UTC), so one
- * per hour is exact there.
+ * near misses' "in March, not next week", and of an event's VEVENT and "when" line. In ch, de and at the offset
+ * changes only on a whole hour (UTC), so one per hour is exact there.
  */
 class HourlyZone extends IANAZone {
   private readonly offsets = new Map<number, number>();
@@ -31,4 +31,9 @@ export function zoneNamed(name: string): Zone {
     ZONES.set(name, zone);
   }
   return zone;
+}
+
+/** An instant as a DateTime in the zone of this IANA name (one of the countries'). */
+export function localTime(date: Date, zone: string): DateTime {
+  return DateTime.fromJSDate(date, { zone: zoneNamed(zone) });
 }

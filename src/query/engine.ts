@@ -1,8 +1,7 @@
-import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import type { EventKind } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
-import { zoneNamed } from '../places/zones.js';
+import { localTime } from '../places/zones.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
 import { filterReasons } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
@@ -106,7 +105,7 @@ function comesAfter(shard: CountryShard, slot: number, key: PageKey, ranked: boo
 
 /** The local day of an instant in a zone, as days since the epoch: prompts' date words read relative to it. */
 function localDayOf(now: Date, zone: string): number {
-  const local = DateTime.fromJSDate(now, { zone: zoneNamed(zone) });
+  const local = localTime(now, zone);
   return Math.floor(local.plus({ minutes: local.offset }).toMillis() / 86_400_000);
 }
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { foldText } from '../catalogue/lexicon.js';
 import { COUNTRIES, COUNTRY_INFO, type Country } from '../places/countries.js';
-import { zoneNamed } from '../places/zones.js';
+import { localTime, zoneNamed } from '../places/zones.js';
 import { passesFilters } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { formatCode } from './index/country-shard.js';
@@ -83,7 +83,7 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
     const key = Math.floor(date.getTime() / 3_600_000);
     let label = days.get(key);
     if (label === undefined) {
-      label = DateTime.fromJSDate(date, { zone: zoneNamed(zone) }).toFormat('ccc d LLL');
+      label = localTime(date, zone).toFormat('ccc d LLL');
       days.set(key, label);
     }
     return label;

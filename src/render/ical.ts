@@ -5,7 +5,7 @@ import { isWholeDay } from '../catalogue/cfp.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
 import { COUNTRY_INFO } from '../places/countries.js';
-import { zoneNamed } from '../places/zones.js';
+import { localTime } from '../places/zones.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
 import { eventPageUrl } from './event-json.js';
 import { formatWhen as formatWhenPlain, whereOf } from './when.js';
@@ -32,7 +32,7 @@ function vtimezone(tz: string): string | null {
   return block;
 }
 
-/** The host part of a VEVENT's UID, for the service's one base URL (parsing it per event was a tenth of a VEVENT). */
+/** The host part of a VEVENT's UID, parsed once for the service's one base URL rather than per event. */
 let uidHost = { baseUrl: '', host: '' };
 function hostOf(baseUrl: string): string {
   if (uidHost.baseUrl !== baseUrl) uidHost = { baseUrl, host: new URL(baseUrl).host };
@@ -42,7 +42,7 @@ function hostOf(baseUrl: string): string {
 function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): ICalEvent {
   const zone = COUNTRY_INFO[event.country].timeZone;
   // In the zone ical-generator is given by name, a DateTime is written as it is (Luxon's setZone keeps an equal zone).
-  const local = (d: Date) => DateTime.fromJSDate(d, { zone: zoneNamed(zone) });
+  const local = (d: Date) => localTime(d, zone);
   const page = eventPageUrl(baseUrl, event);
   const ticket = event.sourceUrl ?? event.url;
   const cancelled = event.lifecycle === 'cancelled';
@@ -112,7 +112,7 @@ function calendarShell(options: { name: string; description?: string | undefined
 
 /**
  * Each event's VEVENT text, rendered once per revision (events are immutable per revision), for the events of the
- * last fifty or so full calendars (some 1 KB each).
+ * last fifty or so full calendars (docs/performance.md, per-event texts, says what it weighs).
  */
 const vevents = new RecentMemo<CatalogueEvent, { baseUrl: string; text: string }>(5_000);
 

@@ -1,7 +1,6 @@
-import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRY_INFO } from '../places/countries.js';
-import { zoneNamed } from '../places/zones.js';
+import { localTime } from '../places/zones.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
 
 /**
@@ -9,22 +8,22 @@ import { RecentMemo } from '../runtime/recent-memo.js';
  * "Mon 3 Mar 2025 · Full day" (no invented clock time), and the span of multi-day events
  * ("…, until Fri 7 Mar").
  */
-const whenTexts = new RecentMemo<Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>, string>(20_000);
+type When = Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>;
 
-export function formatWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
+const whenTexts = new RecentMemo<When, string>(20_000);
+
+export function formatWhen(event: When): string {
   // Events are immutable objects per revision, and time-zone arithmetic is dear: format each once.
   return whenTexts.get(event, computeWhen);
 }
 
-function computeWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'country'>): string {
+function computeWhen(event: When): string {
   const zone = COUNTRY_INFO[event.country].timeZone;
-  const start = DateTime.fromJSDate(event.start, { zone: zoneNamed(zone) });
+  const start = localTime(event.start, zone);
   let text = `${start.toFormat('ccc d LLL yyyy')} · ${event.allDay ? 'Full day' : start.toFormat('HH:mm')}`;
   if (event.end) {
     // All-day ends are exclusive midnights: the last day is the one before.
-    const last = DateTime.fromJSDate(event.end, { zone: zoneNamed(zone) }).minus(
-      event.allDay ? { days: 1 } : { milliseconds: 1 },
-    );
+    const last = localTime(event.end, zone).minus(event.allDay ? { days: 1 } : { milliseconds: 1 });
     if (last.startOf('day') > start.startOf('day')) {
       text += `, until ${last.toFormat(last.year === start.year ? 'ccc d LLL' : 'ccc d LLL yyyy')}`;
     }
@@ -34,7 +33,7 @@ function computeWhen(event: Pick<CatalogueEvent, 'start' | 'end' | 'allDay' | 'c
 
 /** A generation date like "21 Aug 2026", in the country's zone. */
 export function formatDate(date: Date, zone: string): string {
-  return DateTime.fromJSDate(date, { zone }).toFormat('d LLL yyyy');
+  return localTime(date, zone).toFormat('d LLL yyyy');
 }
 
 export function whereOf(event: Pick<CatalogueEvent, 'venue' | 'city' | 'format'>): string {

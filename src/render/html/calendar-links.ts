@@ -1,6 +1,7 @@
-import { DateTime } from 'luxon';
+import type { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
+import { localTime } from '../../places/zones.js';
 
 /**
  * "Add to calendar" links for the calendars that take an event by URL (Google, Outlook.com, Microsoft 365); Apple
@@ -20,10 +21,8 @@ type Linked = Pick<
 
 function span(event: Linked): { start: DateTime; end: DateTime } {
   const zone = COUNTRY_INFO[event.country].timeZone;
-  const start = DateTime.fromJSDate(event.start, { zone });
-  const end = event.end
-    ? DateTime.fromJSDate(event.end, { zone })
-    : start.plus(event.allDay ? { days: 1 } : { hours: 2 });
+  const start = localTime(event.start, zone);
+  const end = event.end ? localTime(event.end, zone) : start.plus(event.allDay ? { days: 1 } : { hours: 2 });
   return { start, end };
 }
 

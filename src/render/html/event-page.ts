@@ -1,9 +1,9 @@
-import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { isTopic } from '../../catalogue/taxonomy.js';
 import { formatWhen, machineTime } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
+import { localTime } from '../../places/zones.js';
 import { eventPageUrl } from '../event-json.js';
 import { calendarLinks, mapLink } from './calendar-links.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
@@ -21,8 +21,7 @@ const ATTENDANCE = {
 /** schema.org Event, so search engines and assistants read the page as an event. */
 function jsonLd(event: CatalogueEvent, page: string, languages: readonly string[]): unknown {
   const zone = COUNTRY_INFO[event.country].timeZone;
-  const iso = (d: Date) =>
-    event.allDay ? DateTime.fromJSDate(d, { zone }).toISODate() : DateTime.fromJSDate(d, { zone }).toISO();
+  const iso = (d: Date) => (event.allDay ? localTime(d, zone).toISODate() : localTime(d, zone).toISO());
   const place = {
     '@type': 'Place',
     name: event.venue ?? event.city ?? COUNTRY_INFO[event.country].name,
