@@ -87,14 +87,17 @@ describe('docs/architecture.md says what the read index and ranking are', () => 
     expect([...named].sort()).toEqual(members.sort());
   });
 
-  it('names the file where a place weighs against a topic, and that file holds the weights and both facets', async () => {
-    const sentence = architecture.slice(architecture.indexOf('**How a place weighs against a topic**'));
-    const path = sentence.match(/`(src\/[\w/.-]+\.ts)`/)?.[1];
-    expect(path).toBeDefined();
-    const table = await import(join(root, path!));
-    expect(table.WEIGHT.place).toBeGreaterThan(0);
-    expect(table.WEIGHT.field).toBeGreaterThan(0);
-    const names = (table.FACETS as { name: string; score: unknown; role: string }[]).map((f) => f.name);
+  it('names the files where a place weighs against a topic: the first holds the weights, the second both facets', async () => {
+    const sentence = architecture
+      .slice(architecture.indexOf('**How a place weighs against a topic**'))
+      .split('\n\n')[0]!;
+    const [weightsPath, facetsPath] = [...sentence.matchAll(/`(src\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!);
+    expect(facetsPath).toBeDefined();
+    const { WEIGHT } = await import(join(root, weightsPath!));
+    expect(WEIGHT.place).toBeGreaterThan(0);
+    expect(WEIGHT.field).toBeGreaterThan(0);
+    const { FACETS } = await import(join(root, facetsPath!));
+    const names = (FACETS as { name: string }[]).map((f) => f.name);
     expect(names).toEqual(expect.arrayContaining(['place', 'topic']));
   });
 });

@@ -5,11 +5,11 @@ import { type Plan, rankIn } from './plan.js';
 import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type Constraint, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
-import { NEARNESS } from './ranking/facets.js';
+import { NEARNESS } from './ranking/weights.js';
 
 /**
  * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, the nearest first
- * (NEARNESS in the facet table, ranking/facets.ts), then by points, with what differs; for an empty answer, how many dropping each constraint
+ * (NEARNESS, ranking/weights.ts), then by points, with what differs; for an empty answer, how many dropping each constraint
  * would find.
  */
 

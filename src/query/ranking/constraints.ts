@@ -2,8 +2,9 @@ import { type EventKind, SENIORITY_LABELS, topicLabel } from '../../catalogue/ta
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { ConstraintName, Facet, NearMiss, PreparedQuery } from './facet.js';
-import { COUNTRY_MISS, FACETS, NEARNESS } from './facets.js';
+import { COUNTRY_MISS, FACETS } from './facets.js';
 import { joinOr } from './fits.js';
+import { NEARNESS } from './weights.js';
 
 export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
 export { joinAnd, joinOr } from './fits.js';

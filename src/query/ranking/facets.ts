@@ -62,62 +62,15 @@ import {
 } from './fits.js';
 import { neighbourCarried, neighboursOf } from './neighbours.js';
 import { points } from './points.js';
+import { NEARNESS, POINTS, WEIGHT } from './weights.js';
 
 /**
  * The facet table: every kind of evidence a prompt can ask for, and for each how it scores, how it constrains and how
  * an event missing it is told as a near miss. Ranking over posting lists, the reference scan, the reasons, the
  * restating sentence (through constraints.ts) and the near misses all read it; fits.ts and evidence.ts hold what it
- * reads of an event, `candidates` which events to visit for speed. docs/ranking.md explains the choices.
+ * reads of an event, weights.ts what each kind weighs, `candidates` which events to visit for speed. docs/ranking.md
+ * explains the choices.
  */
-
-/**
- * How much each kind of evidence weighs. Every event listed meets every constraint, so the weights order what meets
- * them, and the near misses among themselves; the specific outranks the general.
- */
-export const WEIGHT = {
-  // A technology: as typed in a title or organizer, another name of it ("JCON" for "Java"), a part of it
-  // ("Spring Boot"), named in the description.
-  typed: 6,
-  same: 5.5,
-  part: 5,
-  described: 3,
-  // Weaker, ordering near misses only: a wider technology in the title, its field named as a whole, a field
-  // neighbouring one asked.
-  wider: 2,
-  widerField: 1.5,
-  neighbour: 0.5,
-  // The prompt of two or more words found as typed in a name: a series or group by its name.
-  phrase: 3,
-  // The place named, falling with distance to 45 km: a place asked for weighs more than a field.
-  place: 4,
-  // A field named in general words; a little more when the title names the field, or a part of it.
-  field: 3,
-  fieldTitle: 0.5,
-  fieldTitlePart: 0.25,
-  // Full-text words the lexicon does not know: at most this, scaled by the best BM25 of the prompt.
-  text: 3,
-  // Equal for all that meet them, so they order near misses: a window and founders (half when only the description
-  // mentions them) count most, a kind least.
-  window: 4,
-  founders: 3,
-  format: 2,
-  price: 2,
-  seniority: 2,
-  kind: 1,
-  // Only ordering: the field a specific word implies (nothing for a neighbouring technology: PyCon for "Java"), a
-  // general tech event, where the person is (in their city, falling to half at 45 km; what is worth the trip).
-  implied: 1,
-  general: 1,
-  home: 2,
-  reach: 0.5,
-  // A language wished for outweighs every other difference between events meeting the same constraints.
-  language: 20,
-} as const;
-
-/** The fixed weights in points (see points.ts). */
-export const POINTS = Object.fromEntries(Object.entries(WEIGHT).map(([k, w]) => [k, points(w)])) as {
-  readonly [K in keyof typeof WEIGHT]: number;
-};
 
 /** The points of each Strength of a technology's evidence, weakest first. */
 const STRENGTH_POINTS = [0, POINTS.widerField, POINTS.wider, POINTS.described, POINTS.part, POINTS.same, POINTS.typed];
@@ -126,13 +79,6 @@ const HYBRID = formatCode('hybrid');
 const HYBRID_POINTS = points(WEIGHT.format * 0.75);
 /** The points of a founder fit of 0, 1 and 2. */
 const FOUNDER_POINTS = [0, points(WEIGHT.founders / 2), POINTS.founders];
-
-/**
- * How near a near miss comes to what was asked, before its points order it among those as near: what the person
- * asked about, at the place asked, only another kind, date, format, price or audience, first; then a related subject
- * at the place; then the subject asked, elsewhere; last another subject at the place.
- */
-export const NEARNESS = { otherWay: 3, relatedSubject: 2, elsewhere: 1, otherSubject: 0 } as const;
 
 const { otherWay, elsewhere } = NEARNESS;
 
