@@ -1,7 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import { LRUCache } from 'lru-cache';
-import type { Country } from '../places/countries.js';
 
 /**
  * A bounded LRU of rendered read responses. The catalogue is read far more than written (calendar clients poll

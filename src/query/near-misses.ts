@@ -1,4 +1,4 @@
-import { COUNTRIES, type Country } from '../places/countries.js';
+import { COUNTRIES } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';

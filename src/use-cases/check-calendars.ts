@@ -1,8 +1,7 @@
 import { ServiceError } from '../catalogue/errors.js';
-import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
-import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds, partCountry } from '../importers/feeds.js';
+import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds } from '../importers/feeds.js';
 import type { HttpReader } from '../importers/http-reader.js';
 import { FILE_RECORD } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';

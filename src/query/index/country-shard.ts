@@ -7,7 +7,7 @@ import { Changes } from './changes.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
-import { CELL_LAT, CELL_LNG, cellKey, cellKeysAround, LONG_EVENT_MS, partsOf } from './parts.js';
+import { cellKey, cellKeysAround, LONG_EVENT_MS, partsOf } from './parts.js';
 import { Lanes } from './slot-bits.js';
 import { OrderedSlots, Postings, SlotList } from './slot-list.js';
 import { bitsOf, TOPIC_BIT, TRAIT } from './traits.js';
