@@ -6,18 +6,6 @@
  * BENCH_ROUNDS (default 3: rounds of the reads under writes), BENCH_WRITES_PER_SECOND (default 20: their rate),
  * BENCH_DATABASE_URL (a PostgreSQL server to run on instead of the embedded engine).
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import pg from 'pg';
-import { serviceNodeFlags } from '../scripts/service-node-flags.js';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
-import { loadDemoCatalogue } from '../src/demo/load.js';
-import { createLogger } from '../src/observability/logger.js';
-import { openStorage } from '../src/storage/database.js';
-import { KeysRepository } from '../src/storage/keys.repository.js';
 import {
   type CaseRequest,
   CONNECTIONS,
@@ -27,111 +15,32 @@ import {
   measureAtRate,
   SECONDS,
 } from './measure.js';
-import {
-  feedLines,
-  type Latencies,
-  serviceWriteLatencies,
-  startCalendarHost,
-  startWriter,
-  visibilityLag,
-} from './mixed.js';
+import { type Latencies, serviceWriteLatencies, startWriter, visibilityLag } from './mixed.js';
 import { median } from './percentile.js';
+import {
+  freshStore,
+  NOW,
+  prepare,
+  rssMb,
+  type Store,
+  SYNC_EVENTS,
+  startCeiling,
+  startService,
+  waitForLine,
+} from './service.js';
+import { calendarsSync, readsDuringSync } from './sync-cases.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const NOW = '2026-01-05T09:00:00Z';
 /** The steady write rate of the mixed cases (hosts pushing, RSVPs, a platform's updates). */
 const WRITES_PER_SECOND = Number(process.env.BENCH_WRITES_PER_SECOND ?? 20);
 /** Rounds of write-free and written reads behind the shares under writes (BENCH_ROUNDS; the median is checked). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-/** Events of the feed synced during reads (at 100k events and more). */
-const SYNC_EVENTS = 5_000;
-const ADMIN_TOKEN = 'bench-admin-token';
-
-/**
- * The first line of the service's log file that matches, waiting for it to be written. The log goes to a file rather
- * than a pipe into this process: reading ten thousand lines a second here would take time from autocannon, which
- * runs on this thread, and handicap the service against the ceiling (which logs nothing).
- */
-async function waitForLine(child: ChildProcess, logFile: string, pattern: RegExp): Promise<string> {
-  for (;;) {
-    const line = readFileSync(logFile, 'utf8')
-      .split('\n')
-      .find((l) => pattern.test(l));
-    if (line) return line;
-    if (child.exitCode !== null)
-      throw new Error(`service exited with ${child.exitCode}: ${readFileSync(logFile, 'utf8')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Resident memory of a process in MB, now or (`VmHWM`) at its peak so far. */
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024;
-}
 
 /**
  * How long the service is left idle before its resident memory "at rest" is read, after start-up and after the run:
  * long enough for the runtime to hand back what the last burst of work left.
  */
 const REST_MS = 25_000;
-
-async function startCeiling(port: number): Promise<ChildProcess> {
-  const child = fork(join(ROOT, 'bench/ceiling.ts'), [String(port)], { execArgv: ['--import', 'tsx'] });
-  await new Promise((r) => child.once('message', r));
-  return child;
-}
-
-/** Where the catalogue lives: the embedded engine (default), or a fresh database on BENCH_DATABASE_URL's server. */
-interface Store {
-  env: Record<string, string>;
-  drop(): Promise<void>;
-}
-
-async function freshStore(): Promise<Store> {
-  const server = process.env.BENCH_DATABASE_URL;
-  if (!server) {
-    const dir = mkdtempSync(join(tmpdir(), 'tev-bench-'));
-    return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `tev_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-/** What the mixed cases need from a prepared catalogue: a host key to write with. */
-interface Prepared {
-  eventId: string;
-  country: string;
-  key: string;
-}
-
-async function prepare(size: number, store: Store): Promise<Prepared> {
-  const config = loadConfig({ ...store.env, TECH_EVENTS_NOW: NOW, LOG_LEVEL: 'silent' });
-  const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const ctx = createContext(config, storage, createLogger('silent'));
-  const started = performance.now();
-  await loadDemoCatalogue(ctx, size);
-  const first = (await ctx.events.findById('demo-1'))!;
-  const { key } = await new KeysRepository(storage.db).create('Bench writer', 'de');
-  await storage.close();
-  console.log(`  generated ${size} demo events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { eventId: first.id, country: first.country, key };
-}
 
 const Q_CASE = '/api/events q (4 words) + filters';
 
@@ -288,156 +197,6 @@ async function main() {
 }
 
 const DISTINCT_CASE = '  q + filters, a different prompt each request';
-
-/** A service process on the catalogue of `store`, logging to a file; with `feed`, FEEDS_FILE names a 5k-event feed. */
-async function startService(
-  port: number,
-  store: Store,
-  feed: boolean,
-): Promise<{
-  child: ChildProcess;
-  logFile: string;
-  stop(): Promise<void>;
-}> {
-  const logFile = join(tmpdir(), `tev-bench-${process.pid}-${port}.log`);
-  // Without `feed`, an empty feeds file: the service syncs nothing, and not the shipped feeds.json either. A sync
-  // reads the file as it is then, so a case may rewrite it (see calendarsSync).
-  const feedsFile = feedsFileOf(port);
-  const lines = join(tmpdir(), `tev-bench-${process.pid}-feed.jsonl`);
-  if (feed) writeFileSync(lines, feedLines(SYNC_EVENTS, new Date(NOW)));
-  writeFileSync(feedsFile, JSON.stringify(feed ? [{ source: 'bench-feed', format: 'jsonl', url: lines }] : []));
-  const logFd = openSync(logFile, 'w');
-  const child = spawn(
-    process.execPath,
-    [
-      // As `npm start` and bin/tech-events.js start it.
-      ...serviceNodeFlags(),
-      join(ROOT, 'dist/cli/main.js'),
-      'serve',
-      '--no-seed',
-      '--port',
-      String(port),
-      '--host',
-      '127.0.0.1',
-    ],
-    {
-      env: {
-        ...process.env,
-        ...store.env,
-        TECH_EVENTS_NOW: NOW,
-        LOG_LEVEL: 'info',
-        BASE_URL: `http://127.0.0.1:${port}`,
-        // One client address sends everything here: per-client read limits would measure the limiter.
-        RATE_LIMIT_READS_PER_MINUTE: '0',
-        RATE_LIMIT_WRITES_PER_MINUTE: '0',
-        ADMIN_TOKEN,
-        FEEDS_FILE: feedsFile,
-        SYNC_INTERVAL_MINUTES: '0',
-      },
-      stdio: ['ignore', logFd, 'inherit'],
-    },
-  );
-  closeSync(logFd);
-  await waitForLine(child, logFile, /listening/);
-  return {
-    child,
-    logFile,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      // The feed's lines are this service's only when it wrote them: a second node shares the bench's file name.
-      for (const file of [logFile, feedsFile, ...(feed ? [lines] : [])]) rmSync(file, { force: true });
-    },
-  };
-}
-
-const feedsFileOf = (port: number) => join(tmpdir(), `tev-bench-${process.pid}-${port}-feeds.json`);
-
-/** Calendars synced at once in the calendars case, and events in each. */
-const SYNC_CALENDARS = 100;
-const EVENTS_PER_CALENDAR = 5;
-/** The paced read rate during the calendars sync: users arriving, not a saturating load. */
-const CALENDAR_SYNC_READS_PER_SECOND = 20;
-
-/** Seconds the sync of the 100 calendars took, by catalogue size: at 100k it should take at most twice its time at 10k. */
-const calendarSeconds = new Map<number, number>();
-
-/**
- * Paced distinct prompts while POST /api/admin/sync reads SYNC_CALENDARS Meetup-shaped calendars from a stand-in on
- * loopback and stores their events: how long a read waits at most while the sync runs, beside the same reads without
- * it.
- */
-async function calendarsSync(size: number, base: string, port: number, url: string): Promise<string[]> {
-  const host = await startCalendarHost(SYNC_CALENDARS, EVENTS_PER_CALENDAR, new Date(NOW));
-  // The feed synced later (at 100k) comes back afterwards: the calendars stand in for it only during this case.
-  const feeds = readFileSync(feedsFileOf(port), 'utf8');
-  writeFileSync(
-    feedsFileOf(port),
-    JSON.stringify([
-      {
-        source: 'bench-calendars',
-        format: 'ical',
-        country: 'de',
-        url: host.template,
-        each: { group: host.ids.map((id) => ({ id, city: 'Berlin' })) },
-      },
-    ]),
-  );
-  try {
-    const quiet = await measureAtRate(url, CALENDAR_SYNC_READS_PER_SECOND, 5);
-    const started = performance.now();
-    const sync = syncToEnd(base).then((body) => (body as { feeds: { created?: number; error?: string }[] }).feeds[0]);
-    const during = await measureAtRate(url, CALENDAR_SYNC_READS_PER_SECOND, 600, sync);
-    const report = await sync;
-    const seconds = (performance.now() - started) / 1000;
-    console.log(
-      `\n${SYNC_CALENDARS} calendars of ${EVENTS_PER_CALENDAR} events synced in ${seconds.toFixed(1)} s during ${CALENDAR_SYNC_READS_PER_SECOND} distinct prompts/s: ${JSON.stringify(report)}`,
-    );
-    console.log(
-      `  reads without the sync: p50 ${quiet.p50} ms, p99 ${quiet.p99} ms, max ${quiet.max} ms; during it: p50 ${during.p50} ms, p99 ${during.p99} ms, max ${during.max} ms, ${during.errors} errors`,
-    );
-    calendarSeconds.set(size, seconds);
-    const ok = during.max < 100 && during.errors === 0 && report?.created === SYNC_CALENDARS * EVENTS_PER_CALENDAR;
-    const lines = [
-      `Target ${ok ? 'met' : 'NOT met'}: a sync of ${SYNC_CALENDARS} calendars keeps every read under 100 ms — max ${during.max} ms (${quiet.max} ms without it), ${report?.created ?? 0} events created`,
-    ];
-    const at10k = calendarSeconds.get(10_000);
-    if (size === 100_000 && at10k) {
-      const ratio = seconds / at10k;
-      lines.push(
-        `Target ${ratio <= 2 ? 'met' : 'NOT met'}: the sync of ${SYNC_CALENDARS} calendars takes at 100k at most 2× its time at 10k — ${ratio.toFixed(1)}× (${seconds.toFixed(1)} s, ${at10k.toFixed(1)} s)`,
-      );
-    }
-    return lines;
-  } finally {
-    writeFileSync(feedsFileOf(port), feeds);
-    await host.stop();
-  }
-}
-
-/** Starts a sync (POST /api/admin/sync answers 202 and a run) and waits for the run's outcome. */
-async function syncToEnd(base: string): Promise<unknown> {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const started = await fetch(`${base}/api/admin/sync`, { method: 'POST', headers });
-  const { id } = (await started.json()) as { id: string };
-  for (;;) {
-    const run = (await (await fetch(`${base}/api/admin/sync/${id}`, { headers })).json()) as { state: string };
-    if (run.state !== 'running') return run;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/**
- * Reads of `url` while POST /api/admin/sync runs: one load run from the request until the sync answers, so no read in
- * flight is dropped between measurements and the prompts run on.
- */
-async function readsDuringSync(base: string, url: string): Promise<Measured & { seconds: number; report: unknown }> {
-  const started = performance.now();
-  const sync = syncToEnd(base);
-  const reads = await measure(url, { distinct: true, seconds: 600, until: sync });
-  const report = await sync;
-  return { ...reads, seconds: (performance.now() - started) / 1000, report };
-}
 
 function lagText(name: string, l: Latencies): string {
   return `${name}: p50 ${l.p50} ms, p99 ${l.p99} ms over ${l.count} writes${l.failed ? `, ${l.failed} FAILED` : ''}`;
