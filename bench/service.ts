@@ -6,7 +6,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
+import { createDatabase } from '../scripts/fresh-database.js';
 import { serviceNodeFlags } from '../scripts/service-node-flags.js';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
@@ -64,22 +64,8 @@ export async function freshStore(): Promise<Store> {
     const dir = mkdtempSync(join(tmpdir(), 'tev-bench-'));
     return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const name = `tev_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  const database = await createDatabase(server, 'tev_bench');
+  return { env: { DATABASE_URL: database.url }, drop: database.drop };
 }
 
 /** What the mixed cases need from a prepared catalogue: a host key to write with. */

@@ -3,11 +3,9 @@
  * the embedded engine or a fresh database of a PostgreSQL server, and stopped; and what is read off them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import { serviceNodeFlags } from './service-node-flags.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -32,24 +30,6 @@ export const rssMb = (pid: number) => {
     return 0;
   }
 };
-
-/** A fresh database on the SOAK_DATABASE_URL server, dropped afterwards. */
-export async function createDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `tev_soak_${randomBytes(5).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 export interface Node {
   base: string;

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createDatabase } from './fresh-database.js';
 import { burst } from './soak-burst.js';
 import {
   allPages,
-  createDatabase,
   issueKeys,
   listingOnceCaughtUp,
   type Node,
@@ -98,7 +98,7 @@ type Expected = Map<string, { title: string; lifecycle: 'listed' | 'cancelled' }
 async function main() {
   const adminToken = randomBytes(24).toString('hex');
   const dir = DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'tev-soak-'));
-  const database = DATABASE_URL ? await createDatabase(DATABASE_URL) : undefined;
+  const database = DATABASE_URL ? await createDatabase(DATABASE_URL, 'tev_soak') : undefined;
   const storageEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: dir! };
   const nodes: Node[] = [];
   const cleanUp = async () => {
