@@ -210,7 +210,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
   registerGeoRoutes(app, ctx);
-  registerEmbedRoutes(app);
+  registerEmbedRoutes(app, ctx.config.baseUrl);
   registerCalendarLinkRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
