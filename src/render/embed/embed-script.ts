@@ -29,9 +29,10 @@ function words(): Record<string, Record<string, string>> {
  * `<tech-events>`: a custom element that lists a query's events on any site. No framework and no build step: the
  * script is written as it is served, reads the keyless API of the service that served it, and draws inside its own
  * shadow root. The service's public base URL is written into the script as served: loaded as a module a script has
- * no `document.currentScript`, and only a module may name `import.meta`, so the one source reads neither. Styles are a constructed stylesheet, which a host page's CSP `style-src` does not govern, so a page
- * that allows only this origin for scripts and connections can embed it; colours follow the host page's
- * `color-scheme` through `light-dark()`.
+ * no `document.currentScript`, and only a module may name `import.meta`, so the one source reads neither. Styles are
+ * a constructed stylesheet, which a host page's CSP `style-src` does not govern, so a page that allows only this
+ * origin for scripts and connections can embed it; colours follow the host page's `color-scheme` through
+ * `light-dark()`.
  */
 const SOURCE = String.raw`(function () {
   'use strict';
