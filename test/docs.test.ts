@@ -24,6 +24,7 @@ describe('API documentation', () => {
       [
         '/api/events',
         '/api/events/batch',
+        '/api/events/{id}',
         '/api/md',
         '/{country}.md',
         '/api/calendar',

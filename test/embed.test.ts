@@ -17,9 +17,12 @@ describe.skipIf(browserMissing)('the embeddable list', () => {
   let hostBase: string;
   let browser: Browser;
 
-  const hostPage = (body: string, dark = false) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>A meetup's own site</title>${dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
-<script src="${server.base}/embed.js" defer></script></head><body><h1>Our events</h1>${body}</body></html>`;
+  /** A host page loading the element as a classic deferred script, or as a module (as web components usually are). */
+  const hostPage = (body: string, options: { dark?: boolean; module?: boolean } = {}) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A meetup's own site</title>
+${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
+<script ${options.module ? 'type="module"' : 'defer'} src="${server.base}/embed.js"></script></head>
+<body><h1>Our events</h1>${body}</body></html>`;
 
   beforeAll(async () => {
     server = await startTestServer('pglite', { now: '2026-11-23T09:00:00Z' });
@@ -36,7 +39,8 @@ describe.skipIf(browserMissing)('the embeddable list', () => {
     }
     const pages: Record<string, string> = {
       '/de': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>'),
-      '/fr': hostPage('<tech-events country="ch" city="Zürich" lang="fr" limit="1"></tech-events>', true),
+      '/de-module': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>', { module: true }),
+      '/fr': hostPage('<tech-events country="ch" city="Zürich" lang="fr" limit="1"></tech-events>', { dark: true }),
       '/none': hostPage('<tech-events country="at" city="Graz" topic="quantum" lang="en"></tech-events>'),
     };
     // A second origin: its CSP allows scripts and connections from the service only, styles from itself only.
@@ -85,23 +89,48 @@ describe.skipIf(browserMissing)('the embeddable list', () => {
     expect(gzipSync(bytes, { level: 9 }).length).toBeLessThanOrEqual(6 * 1024);
   });
 
-  it('renders the events in German on another origin under a strict CSP, asking only the service', async () => {
-    const { page, requests, problems } = await open('/de');
-    const items = page.locator('tech-events li');
-    await expect.poll(() => items.count()).toBe(2);
-    const texts = await items.allTextContents();
-    expect(texts.join('\n')).toContain('Zürich AI Evening');
-    expect(texts.join('\n')).toContain('Kostenlos');
-    expect(texts.join('\n')).toMatch(/12,50\sCHF/);
-    expect(texts[0]).toMatch(/Do\.?, 10\. Dez\. 2026 · 18:30/);
-    const link = page.locator('tech-events a.t').first();
-    expect(await link.getAttribute('href')).toMatch(new RegExp(`^${server.base}/ch/events/.+\\?lang=de$`));
-    const more = page.locator('tech-events a.more');
-    expect(await more.textContent()).toBe('Diese Suche auf tech-events');
-    expect(await more.getAttribute('href')).toBe(`${server.base}/?country=ch&city=Z%C3%BCrich&lang=de`);
-    expect(problems).toEqual([]);
-    for (const url of requests) expect(url.startsWith(hostBase) || url.startsWith(server.base), url).toBe(true);
-    await page.close();
+  it.each([
+    ['a classic script', '/de'],
+    ['a module script', '/de-module'],
+  ])(
+    'renders the events in German on another origin under a strict CSP, asking only the service, loaded as %s',
+    async (_, path) => {
+      const { page, requests, problems } = await open(path);
+      const items = page.locator('tech-events li');
+      await expect.poll(() => items.count()).toBe(2);
+      const texts = await items.allTextContents();
+      expect(texts.join('\n')).toContain('Zürich AI Evening');
+      expect(texts.join('\n')).toContain('Kostenlos');
+      expect(texts.join('\n')).toMatch(/12,50\sCHF/);
+      expect(texts[0]).toMatch(/Do\.?, 10\. Dez\. 2026 · 18:30/);
+      const link = page.locator('tech-events a.t').first();
+      expect(await link.getAttribute('href')).toMatch(new RegExp(`^${server.base}/ch/events/.+\\?lang=de$`));
+      const more = page.locator('tech-events a.more');
+      expect(await more.textContent()).toBe('Diese Suche auf tech-events');
+      expect(await more.getAttribute('href')).toBe(`${server.base}/?country=ch&city=Z%C3%BCrich&lang=de`);
+      expect(problems).toEqual([]);
+      for (const url of requests) expect(url.startsWith(hostBase) || url.startsWith(server.base), url).toBe(true);
+      expect(requests).toContain(`${server.base}/api/events?country=ch&city=Z%C3%BCrich&limit=10`);
+      await page.close();
+    },
+  );
+
+  it('answers a cross-origin module load: CORS-open, JavaScript, loadable by isolated pages, naming the service', async () => {
+    const res = await fetch(`${server.base}/embed.js`, { headers: { origin: hostBase } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    const script = await res.text();
+    // The service's own base URL, whatever page loads it; nothing taken from the host page's address.
+    expect(script).toContain(`var BASE = ${JSON.stringify(server.base)};`);
+    expect(script).not.toMatch(/location\.href|currentScript|import\.meta/);
+    // The element's reads are CORS-open too, without a preflight (Accept is a safelisted header).
+    const list = await fetch(`${server.base}/api/events?country=ch&limit=1`, {
+      headers: { origin: hostBase, accept: 'application/json' },
+    });
+    expect(list.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('speaks French, keeps to its limit and follows a dark host page', async () => {

@@ -122,6 +122,8 @@ function createServer(ctx: ServingContext): FastifyInstance {
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new ServiceError('not-found', 'Nothing here has a name that long.')
           : toServiceError(error, request);
+      // Answered before the hooks that add these to every other answer: a browser on another origin may read it too.
+      reply.header('Access-Control-Allow-Origin', '*').header('Cache-Control', 'private, no-store');
       sendProblem(reply, ctx.config.baseUrl, problem, path);
     },
   });
@@ -210,7 +212,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
   registerGeoRoutes(app, ctx);
-  registerEmbedRoutes(app);
+  registerEmbedRoutes(app, ctx.config.baseUrl);
   registerCalendarLinkRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);

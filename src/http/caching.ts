@@ -22,7 +22,7 @@ export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } a
 
 /** Paths whose GET answers depend only on the URL, the read index and the minute. */
 const CACHEABLE =
-  /^\/(api\/events|api\/events\.geojson|api\/md|api\/calendar|api\/feed|(ch|de|at)(\.md|\.atom|\/.*)?)?$/;
+  /^\/(api\/events(\/[^/]+)?|api\/events\.geojson|api\/md|api\/calendar|api\/feed|(ch|de|at)(\.md|\.atom|\/.*)?)?$/;
 /** Headers that belong to one exchange, not to the body (a route's own Vary is kept; see `negotiated`). */
 const PER_EXCHANGE =
   /^(content-length|content-encoding|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;

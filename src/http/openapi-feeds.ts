@@ -29,7 +29,8 @@ export function feedPaths(queryParameters: readonly unknown[]): Record<string, u
   return {
     '/embed.js': {
       get: {
-        summary: 'The <tech-events> custom element: any query as a list on another site (docs/api.md#embedding-a-list)',
+        summary:
+          'The <tech-events> custom element: any query as a list on another site, as a classic or a module script (docs/api.md#embedding-a-list)',
         responses: { 200: { description: 'text/javascript', content: { 'text/javascript': {} } } },
       },
     },

@@ -3,7 +3,8 @@ import { PROBLEMS } from '../catalogue/errors.js';
 import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
 import { COUNTRIES } from '../places/countries.js';
 import { searchQuerySchema } from '../query/params.js';
-import { eventViewSchema } from '../render/event-json.js';
+import { eventDetailSchema, eventViewSchema } from '../render/event-json.js';
+import { ownEventsResponseSchema } from '../render/own-events-json.js';
 import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 import { adminPaths } from './openapi-admin.js';
@@ -110,6 +111,8 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         ...calendarSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
+        OwnEventList: outputSchema(ownEventsResponseSchema),
+        EventDetail: outputSchema(eventDetailSchema),
       },
     },
     paths: {
@@ -171,16 +174,35 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           summary: 'Ranked events (free text + hard filters), or with mine=1 your own events',
           description:
             'Keyless and CORS-open. Listings hold public, listed, upcoming events: by start without `q`, by relevance with `q`. ' +
-            "Every event carries `matchReasons`. With `mine=1` and a key: that key's events, unlisted and cancelled included, with `lifecycle`.",
+            "Every event carries `matchReasons`. With `mine=1` and a key: that key's events, unlisted and cancelled included, with `lifecycle` " +
+            '(an `OwnEventList`: no `calendar` or `feed`, which would need the key in a URL).',
           parameters: queryParameters(searchQuerySchema),
           responses: {
-            200: json('Event list response', { $ref: '#/components/schemas/EventList' }),
+            200: json('Event list response (with mine=1: the key’s own events)', {
+              oneOf: [{ $ref: '#/components/schemas/EventList' }, { $ref: '#/components/schemas/OwnEventList' }],
+            }),
             401: problem('mine=1 without a valid key'),
             422: problem('An invalid parameter, named in `errors`'),
             429: problem('Over the per-client read limit; see Retry-After'),
           },
         },
         ...((extraPaths['/api/events'] as object | undefined) ?? {}),
+      },
+      '/api/events/{id}': {
+        get: {
+          summary:
+            'One event as JSON: a list item with its `lifecycle` and `description`, cancelled and unlisted ones too',
+          description:
+            'Keyless and CORS-open, cached like the event page. Ids are unique across the catalogue, so the id alone ' +
+            'names the event (its page is /{country}/events/{id}). A cancelled event answers 200 with `lifecycle: cancelled`.',
+          parameters: [ID_IN_PATH],
+          responses: {
+            200: json('The event', { $ref: '#/components/schemas/EventDetail' }),
+            304: { description: 'Not modified (If-None-Match)' },
+            404: problem('`event-not-found`: no event has this id'),
+            429: problem('Over the per-client read limit; see Retry-After'),
+          },
+        },
       },
       '/api/events/batch': {
         post: {

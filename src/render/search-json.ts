@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { toQueryString } from '../query/params.js';
 import { type Alternative, CONSTRAINT_NAMES, type SearchResult } from '../query/read-index.js';
-import type { ApiKeyRecord } from '../storage/keys.repository.js';
-import type { OwnEventsPage } from '../use-cases/read-events.js';
-import { eventViewSchema, toEventView, toOwnEventView } from './event-json.js';
+import { eventViewSchema, toEventView } from './event-json.js';
 
 /** A near miss: an event that misses exactly one constraint of the query, and how it differs. */
 export const alternativeViewSchema = eventViewSchema.extend({
@@ -79,25 +77,4 @@ export function toSearchResponse(
 
 export function toAlternativeView(a: Alternative, baseUrl: string): z.output<typeof alternativeViewSchema> {
   return { ...toEventView(a.event, baseUrl, a.reasons), constraint: a.constraint, differs: a.differs };
-}
-
-/** `mine=1`: the calling host's own events, unlisted and cancelled included, each with its registrations. */
-export function toOwnEventsResponse(page: OwnEventsPage, host: ApiKeyRecord, baseUrl: string) {
-  const none = { registered: 0, waitlisted: 0, requested: 0 };
-  const next =
-    page.nextCursor &&
-    `${baseUrl}/api/events?${new URLSearchParams({ mine: '1', limit: String(page.limit), cursor: page.nextCursor })}`;
-  return {
-    query: { country: host.country, q: '', topics: [], limit: page.limit, mine: true },
-    count: page.events.length,
-    total: page.total,
-    understood: `All events of ${host.name}, including unlisted and cancelled ones.`,
-    calendar: `${baseUrl}/api/calendar?country=${host.country}`,
-    feed: `${baseUrl}/api/feed?country=${host.country}`,
-    events: page.events.map((e) => ({
-      ...toOwnEventView(e, baseUrl),
-      registrations: page.registrations.get(e.id) ?? none,
-    })),
-    ...(next ? { next } : {}),
-  };
 }

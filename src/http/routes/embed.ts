@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { embedScript } from '../../render/embed/embed-script.js';
 
-/** GET /embed.js: the `<tech-events>` element any site may load (CORS-open like every read). */
-export function registerEmbedRoutes(app: FastifyInstance): void {
-  const script = embedScript();
+/**
+ * GET /embed.js: the `<tech-events>` element any site may load, as a classic or a module script. CORS-open like every
+ * read, which a module script loaded from another origin needs; the service's BASE_URL is written into it.
+ */
+export function registerEmbedRoutes(app: FastifyInstance, baseUrl: string): void {
+  const script = embedScript(baseUrl);
   app.get('/embed.js', (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')

@@ -1,13 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
-import { toOwnEventsResponse, toSearchResponse } from '../../render/search-json.js';
+import { toEventDetail } from '../../render/event-json.js';
+import { toOwnEventsResponse } from '../../render/own-events-json.js';
+import { toSearchResponse } from '../../render/search-json.js';
 import { requireHost } from '../../use-cases/keys.js';
-import { listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
+import { getEvent, listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 import { bearerToken } from '../authenticate.js';
 
-/** GET /api/events: the ranked public listing, or with mine=1 the calling key's own events. */
+/**
+ * GET /api/events: the ranked public listing, or with mine=1 the calling key's own events; GET /api/events/<id>: one
+ * event, as its page shows it (cancelled and unlisted ones too: whoever has its id or link may read it).
+ */
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
     const result = await searchEvents(ctx, query, askerOf(request));
@@ -25,5 +30,11 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
     const body = query.mine === '1' ? await ownEvents(request, query) : await publicEvents(request, query);
     if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
     return body;
+  });
+
+  // Ids are unique across the catalogue (the country in a page's path is for people): the id alone names the event.
+  app.get<{ Params: { id: string } }>('/api/events/:id', async (request) => {
+    const { event } = await getEvent(ctx, { id: request.params.id });
+    return toEventDetail(event, ctx.config.baseUrl);
   });
 }

@@ -27,16 +27,17 @@ function words(): Record<string, Record<string, string>> {
 
 /**
  * `<tech-events>`: a custom element that lists a query's events on any site. No framework and no build step: the
- * script is written as it is served, reads the keyless API of the origin it was loaded from, and draws inside its own
- * shadow root. Styles are a constructed stylesheet, which a host page's CSP `style-src` does not govern, so a page
- * that allows only this origin for scripts and connections can embed it; colours follow the host page's
- * `color-scheme` through `light-dark()`.
+ * script is written as it is served, reads the keyless API of the service that served it, and draws inside its own
+ * shadow root. The service's public base URL is written into the script as served: loaded as a module a script has
+ * no `document.currentScript`, and only a module may name `import.meta`, so the one source reads neither. Styles are
+ * a constructed stylesheet, which a host page's CSP `style-src` does not govern, so a page that allows only this
+ * origin for scripts and connections can embed it; colours follow the host page's `color-scheme` through
+ * `light-dark()`.
  */
 const SOURCE = String.raw`(function () {
   'use strict';
   if (!window.customElements || customElements.get('tech-events')) return;
-  var script = document.currentScript;
-  var ORIGIN = new URL(script && script.src ? script.src : location.href).origin;
+  var BASE = __BASE__;
   var WORDS = __WORDS__;
   var PARAMS = ['q', 'country', 'city', 'near', 'topic', 'seniority', 'format', 'org', 'who', 'cfp', 'access', 'from', 'to', 'limit'];
   var ZONES = { ch: 'Europe/Zurich', de: 'Europe/Berlin', at: 'Europe/Vienna' };
@@ -122,7 +123,7 @@ const SOURCE = String.raw`(function () {
       var ask = ++this.asked;
       var search = this.query();
       var lang = this.lang();
-      fetch(ORIGIN + '/api/events?' + search, { headers: { accept: 'application/json' } })
+      fetch(BASE + '/api/events?' + search, { headers: { accept: 'application/json' } })
         .then(function (res) { return res.ok ? res.json() : Promise.reject(res.status); })
         .then(function (body) { if (ask === self.asked) self.draw(body.events || [], search, lang); })
         .catch(function () { if (ask === self.asked) self.draw(null, search, lang); });
@@ -155,7 +156,7 @@ const SOURCE = String.raw`(function () {
       page.delete('limit');
       page.set('lang', lang);
       var more = el('a', 'more', w.more);
-      more.href = ORIGIN + '/?' + page;
+      more.href = BASE + '/?' + page;
       var p = el('p');
       p.appendChild(more);
       wrap.appendChild(p);
@@ -166,7 +167,8 @@ const SOURCE = String.raw`(function () {
 })();
 `;
 
-/** The script served at /embed.js. */
-export function embedScript(): string {
-  return SOURCE.replace('__WORDS__', JSON.stringify(words()));
+/** The script served at /embed.js by the service at `baseUrl` (BASE_URL), which it then asks. */
+export function embedScript(baseUrl: string): string {
+  // Replaced by functions: a `$` in a value is not a replacement pattern.
+  return SOURCE.replace('__BASE__', () => JSON.stringify(baseUrl)).replace('__WORDS__', () => JSON.stringify(words()));
 }
