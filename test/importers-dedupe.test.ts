@@ -109,6 +109,29 @@ describe('duplicate rule', () => {
     expect(groupDuplicates(events).map((g) => g.duplicates.length)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
+  it('takes neighbouring cities as one place: devopsdays Zurich in Winterthur is confs.tech’s Zurich listing', () => {
+    // The two rows as the shipped snapshots give them (2025), after enrichment placed devopsdays at its venue.
+    const confsTech = event({
+      title: 'Devopsdays Zurich',
+      start: '2025-03-11T23:00:00Z',
+      allDay: true,
+      city: 'Zurich',
+    });
+    const devopsdays = event({
+      title: 'devopsdays Zurich 2025',
+      start: '2025-03-11T23:00:00Z',
+      allDay: true,
+      city: 'Winterthur',
+      venue: 'Alte Kaserne Winterthur, Technikumstrasse 8, 8400 Winterthur, Switzerland',
+      owner: 'source:devopsdays',
+      source: 'devopsdays',
+    });
+    // Bern is no neighbour of Zürich: the same title there is another event.
+    const bern = event({ title: 'Devopsdays Zurich', start: '2025-03-11T23:00:00Z', city: 'Bern', owner: 'source:b' });
+    const groups = groupDuplicates([confsTech, devopsdays, bern]);
+    expect(titlesOf(groups)).toEqual([['devopsdays Zurich 2025', 'Devopsdays Zurich'], ['Devopsdays Zurich']]);
+  });
+
   it('never chains: every member of a group is within the window of every other', () => {
     const a = event({ title: 'Hack Day', start: '2026-05-01T08:00:00Z', owner: 'source:a' });
     const b = event({ title: 'Hack Day', start: '2026-05-02T14:00:00Z', owner: 'source:b' });

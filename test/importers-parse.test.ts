@@ -6,6 +6,7 @@ import { readEventPlace, readLocation } from '../src/importers/ical-location.js'
 import { MAX_INSTANCES } from '../src/importers/ical-time.js';
 import type { ImportedRecord } from '../src/importers/importer.js';
 import { jsonlImporter } from '../src/importers/jsonl.js';
+import { whereOf } from '../src/render/when.js';
 
 const now = new Date('2026-03-01T12:00:00Z');
 /** A calendar around VEVENT bodies (lines), without VTIMEZONE unless given. */
@@ -175,6 +176,28 @@ describe('iCal LOCATION', () => {
     const info = readLocation(location, false, 'ch');
     expect(info.format).toBe(format);
     expect(info.city).toBe(city);
+  });
+
+  it('places an event at the city of its LOCATION’s address, not its calendar’s, and names it once', () => {
+    // devopsdays Zurich's venue, as a Zürich group's calendar would give it.
+    const { records } = parse(
+      calendar([
+        'UID:dod',
+        'SUMMARY:devopsdays Zurich',
+        'DTSTART;TZID=Europe/Zurich:20270414T090000',
+        'LOCATION:Alte Kaserne Winterthur\\, Technikumstrasse 8\\, 8400 Winterthur\\, Switzerland',
+      ]),
+    );
+    expect(records[0]).toMatchObject({ city: 'Winterthur', country: 'ch' });
+    // Enrichment reads the address too, whatever city the record carries (the calendar's, here).
+    const event = enrichRecord({ ...records[0]!, city: 'Zürich' }, 'ch');
+    expect(event).toMatchObject({ city: 'Winterthur', lat: 47.5056, lng: 8.7241, geoPrecision: 'city' });
+    expect(whereOf(event)).toBe('Alte Kaserne Winterthur, Technikumstrasse 8, 8400 Winterthur, Switzerland');
+    // Not a word that looks like a place ("Bar" is not Baar), nor a postcode of the wrong country's length.
+    expect(enrichRecord({ ...records[0]!, city: 'Zürich', venue: 'Bar | Café' }, 'ch').city).toBe('Zürich');
+    expect(enrichRecord({ ...records[0]!, city: 'Zürich', venue: 'Hauptstraße 1, 84000 Winterthur' }).city).toBe(
+      'Zürich',
+    );
   });
 
   it('an empty LOCATION with a GEO point is in person', () => {

@@ -5,9 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { confsTechImporter, topicOfPath } from '../src/importers/confs-tech.js';
 import { developersEventsImporter } from '../src/importers/developers-events.js';
 import { devopsdaysImporter } from '../src/importers/devopsdays.js';
-import { isElsewhere } from '../src/importers/enrich.js';
+import { enrichRecord, isElsewhere } from '../src/importers/enrich.js';
 import { type Feed, feedUrls, loadFeeds } from '../src/importers/feeds.js';
 import { languageOf } from '../src/importers/importer.js';
+import { resolveCity } from '../src/places/gazetteer.js';
+import { whereOf } from '../src/render/when.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const now = new Date('2026-11-01T12:00:00Z');
@@ -136,6 +138,38 @@ describe('devopsdays importer', () => {
     ]);
     expect(devopsdaysImporter.parse('name: [unclosed', { now }).errors[0]).toMatchObject({ record: '(file)' });
     expect(devopsdaysImporter.parse('<html>502</html>', { now }).errors[0]).toMatchObject({ record: '(file)' });
+  });
+
+  it('places an event at the city its venue address names: Zurich’s in Winterthur, Geneva’s in Carouge', () => {
+    const seed = devopsdaysImporter.parse(fixture('../../seed/devopsdays/dach-2025-2027.json'), { now });
+    const placed = (id: string) => enrichRecord(seed.records.find((r) => r.sourceId === id)!);
+    const winterthur = resolveCity('Winterthur')!;
+    expect(placed('2027-zurich')).toMatchObject({
+      title: 'devopsdays Zurich 2027',
+      country: 'ch',
+      city: 'Winterthur',
+      lat: winterthur.lat,
+      lng: winterthur.lng,
+      geoPrecision: 'city',
+    });
+    // The place line names Winterthur once, and never Zürich beside it.
+    expect(whereOf(placed('2027-zurich'))).toBe(
+      'Alte Kaserne Winterthur, Technikumstrasse 8, 8400 Winterthur, Switzerland',
+    );
+    // Published coordinates stay the exact point; the city is the one the address names.
+    expect(placed('2027-geneva')).toMatchObject({
+      city: 'Carouge',
+      lat: 46.1758689,
+      lng: 6.1364216,
+      geoPrecision: 'exact',
+    });
+    expect(placed('2026-berlin')).toMatchObject({ city: 'Berlin', geoPrecision: 'city' });
+    expect(whereOf(placed('2026-berlin'))).toBe(
+      'KINDL – Zentrum für zeitgenössische Kunst, Am Sudhaus 3, 12053 Berlin',
+    );
+    // A venue naming no other city leaves the event where its name says.
+    expect(whereOf(placed('2026-graz'))).toBe('WIFI & Campus02, Graz');
+    expect(placed('2026-graz').city).toBe('Graz');
   });
 
   it('knows an event abroad by its city', () => {

@@ -3,15 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alsoListedAt, groupDuplicates } from '../src/catalogue/duplicates.js';
 import { sourceOwner } from '../src/catalogue/event.js';
 import { isTopic } from '../src/catalogue/taxonomy.js';
+import { SHIPPED_FEEDS_FILE } from '../src/config.js';
 import { confsTechImporter } from '../src/importers/confs-tech.js';
 import { loadFeeds } from '../src/importers/feeds.js';
 import { icalImporter } from '../src/importers/ical.js';
 import { jsonlImporter } from '../src/importers/jsonl.js';
+import { resolveCity } from '../src/places/gazetteer.js';
 import { rowToEvent } from '../src/storage/event-rows.js';
 import { runImport } from '../src/use-cases/import-records.js';
 import { seedFromFeeds } from '../src/use-cases/seed-catalogue.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { ENGINES } from './helpers/engines.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 const ICS = fixture('meetup-zurich-ai.ics');
@@ -288,5 +291,35 @@ describe('JSON lines parsed in steps', () => {
     expect(stepped.errors.map((e) => e.record)).toContain(`line ${input.split('\n').length - 299}`);
     expect(stepped.errors.some((e) => /already used on line/.test(e.message))).toBe(true);
     expect(pauses).toBe(Math.ceil(input.split('\n').length / 250) - 1);
+  });
+});
+
+describe.each(ENGINES)('an event placed at its venue’s city, as people meet it on %s', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // The shipped feeds with their snapshots, on the day of the issue: devopsdays Zurich 2027 is ahead.
+    server = await startTestServer(engine, {
+      now: '2026-12-01T12:00:00Z',
+      env: { SEED: '1', FEEDS_FILE: SHIPPED_FEEDS_FILE },
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('lists devopsdays Zurich in Winterthur, at Winterthur, and its page names the place once', async () => {
+    const res = await fetch(`${server.base}/api/events?q=devopsdays&country=ch`);
+    expect(res.status).toBe(200);
+    const { events } = (await res.json()) as {
+      events: { title: string; city: string; venue: string; geo: unknown; url: string }[];
+    };
+    const zurich = events.find((e) => e.title === 'devopsdays Zurich 2027');
+    const winterthur = resolveCity('Winterthur')!;
+    expect(zurich).toMatchObject({
+      city: 'Winterthur',
+      venue: 'Alte Kaserne Winterthur, Technikumstrasse 8, 8400 Winterthur, Switzerland',
+      geo: { lat: winterthur.lat, lng: winterthur.lng, precision: 'city' },
+    });
+    const page = await (await fetch(zurich!.url)).text();
+    expect(page).toContain('Alte Kaserne Winterthur, Technikumstrasse 8, 8400 Winterthur, Switzerland');
+    expect(page).not.toMatch(/Switzerland, Z(?:ü|u)rich|Winterthur, Switzerland, Winterthur/);
   });
 });

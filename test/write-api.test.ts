@@ -160,6 +160,32 @@ describe.each(ENGINES)('write API on %s', (engine) => {
       });
     });
 
+    it('places an event at the city its venue address names, not at the centre of the city given', async () => {
+      const res = await request(api, {
+        key,
+        json: event({
+          externalId: 'venue-city',
+          title: 'DevOps Day Winterthur',
+          city: 'Zürich',
+          venue: 'Alte Kaserne Winterthur, Technikumstrasse 8, 8400 Winterthur, Switzerland',
+        }),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const mine = await request(`${api}?mine=1`, { key });
+      const stored = mine.body.events.find((e: { id: string }) => e.id === res.body.id);
+      expect(stored).toMatchObject({ city: 'Winterthur', geo: { lat: 47.5056, lng: 8.7241, precision: 'city' } });
+      // A venue naming no city, or one abroad, leaves the city given.
+      const hub = await request(api, { key, json: event({ externalId: 'venue-hub', venue: 'Impact Hub, Bar' }) });
+      const munich = await request(api, {
+        key,
+        json: event({ externalId: 'venue-abroad', venue: 'Messe, 81823 München' }),
+      });
+      const after = (await request(`${api}?mine=1`, { key })).body.events;
+      for (const id of [hub.body.id, munich.body.id]) {
+        expect(after.find((e: { id: string }) => e.id === id)).toMatchObject({ city: 'Zürich' });
+      }
+    });
+
     it('refuses a city outside ch/de/at, and a city that contradicts the country', async () => {
       const paris = await request(api, { key, json: event({ externalId: 'paris', city: 'Paris' }) });
       expect(paris.status).toBe(422);

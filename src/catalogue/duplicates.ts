@@ -6,13 +6,15 @@
  * - equal titles after folding case, accents and punctuation (as place names are) and dropping a leading or trailing
  *   year or edition mark ("2026", "'26", "#3", "Vol. 2", "3rd edition");
  * - starts within ±36 hours (a day's offset through time zones, or all-day vs timed listings);
- * - the same city place, when both name a city;
+ * - the same city place, or neighbouring ones (within `NEIGHBOURING_KM`: devopsdays lists its Zurich edition in
+ *   Winterthur, where it meets, confs.tech in Zurich), when both name a city;
  * - different owners: each owner keys its own events, and a weekly series shares its title.
  * Every member of a group matches every other (no chaining A~B~C into A~C). The canonical record is the richest
  * (`richness`); the others' links show as "also listed at".
  */
 
-import { foldName, resolveCity } from '../places/gazetteer.js';
+import { distanceKm, foldName, type Place, resolveCity } from '../places/gazetteer.js';
+import { NEIGHBOURING_KM } from './address.js';
 import { type CatalogueEvent, UNKNOWN_ORGANIZER } from './event.js';
 
 export const DUPLICATE_WINDOW_MS = 36 * 60 * 60 * 1000;
@@ -78,15 +80,22 @@ interface Cluster {
   members: CatalogueEvent[];
   firstStart: number;
   owners: Set<string>;
-  city: string | undefined;
+  city: City | undefined;
   order: number;
 }
 
-/** The city as a place id when the gazetteer knows it (so "Zurich" = "Zürich"), else its folded name. */
-function cityKey(event: CatalogueEvent): string | undefined {
+/** An event's city: its place when the gazetteer knows it (so "Zurich" = "Zürich"), else its folded name. */
+type City = Place | string;
+
+function cityOf(event: CatalogueEvent): City | undefined {
   if (!event.city) return undefined;
-  const place = resolveCity(event.city, event.country);
-  return place ? `#${place.geonameId}` : foldName(event.city);
+  return resolveCity(event.city, event.country) ?? foldName(event.city);
+}
+
+function sameCity(a: City | undefined, b: City | undefined): boolean {
+  if (a === undefined || b === undefined || a === b) return true;
+  if (typeof a === 'string' || typeof b === 'string') return false;
+  return a.geonameId === b.geonameId || distanceKm(a, b.lat, b.lng) <= NEIGHBOURING_KM;
 }
 
 /** Splits one bucket (same key) into complete groups, sweeping by start time. */
@@ -96,10 +105,8 @@ function clusterBucket(bucket: { event: CatalogueEvent; order: number }[], out: 
   for (const { event, order } of bucket) {
     const start = event.start.getTime();
     open = open.filter((c) => start - c.firstStart <= DUPLICATE_WINDOW_MS);
-    const city = cityKey(event);
-    const cluster = open.find(
-      (c) => !c.owners.has(event.owner) && (city === undefined || c.city === undefined || c.city === city),
-    );
+    const city = cityOf(event);
+    const cluster = open.find((c) => !c.owners.has(event.owner) && sameCity(c.city, city));
     if (cluster) {
       cluster.members.push(event);
       cluster.owners.add(event.owner);

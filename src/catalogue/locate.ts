@@ -1,11 +1,14 @@
 import type { Country } from '../places/countries.js';
 import { countryCentroid, countryOfPoint, type Place, resolveCity } from '../places/gazetteer.js';
+import { venueCity } from './address.js';
 import type { GeoPrecision } from './event.js';
 
 export interface LocateInput {
   city?: string | undefined;
   /** The country the source names, if any: the city is looked up there, and the point must lie in it. */
   country?: Country | undefined;
+  /** The venue's name and address: a city it names (see `venueCity`) places the event rather than `city`. */
+  venue?: string | undefined;
   lat?: number | undefined;
   lng?: number | undefined;
 }
@@ -21,14 +24,17 @@ export interface Location {
   lat: number | null;
   lng: number | null;
   geoPrecision: GeoPrecision;
-  /** The city's gazetteer place, when it resolved. */
+  /** The city's gazetteer place, when it resolved: the venue's city when its address names one. */
   place: Place | undefined;
+  /** The place is the venue's city, not the one given as `city`. */
+  placeFromVenue: boolean;
   problems: LocateProblem[];
 }
 
 /**
  * Where an event is, for both the write API and the importers: the city's place (its centroid, `precision: city`),
- * and an exact point (`precision: exact`) only when it lies in ch/de/at and in the event's country.
+ * or the venue's when its address names a city (devopsdays Zurich's "…, 8400 Winterthur" is in Winterthur, not at
+ * Zürich's centre), and an exact point (`precision: exact`) only when it lies in ch/de/at and in the event's country.
  */
 export function locate(input: LocateInput): Location {
   const problems: LocateProblem[] = [];
@@ -52,6 +58,15 @@ export function locate(input: LocateInput): Location {
       });
     }
   }
+  const atVenue = venueCity(input.venue, country, place);
+  const placeFromVenue = atVenue !== undefined && atVenue !== place;
+  if (atVenue && placeFromVenue) {
+    place = atVenue;
+    country = atVenue.country;
+    lat = atVenue.lat;
+    lng = atVenue.lng;
+    geoPrecision = 'city';
+  }
   if (input.lat !== undefined && input.lng !== undefined) {
     const pointCountry = countryOfPoint(input.lat, input.lng);
     if (!pointCountry) problems.push({ kind: 'point-outside' });
@@ -63,7 +78,7 @@ export function locate(input: LocateInput): Location {
       geoPrecision = 'exact';
     }
   }
-  return { country, lat, lng, geoPrecision, place, problems };
+  return { country, lat, lng, geoPrecision, place, placeFromVenue, problems };
 }
 
 /** A located event's point, with the country's centroid standing in (`precision: country`) when nothing placed it. */

@@ -15,10 +15,11 @@ export interface SubmissionDefaults {
 
 /**
  * Turns a validated submission into stored content: the country (explicit, else from the city, else the key's
- * home), the currency it implies, a geo point (exact if given, else the city centroid), inferred topics.
+ * home), the currency it implies, a geo point (exact if given, else the centroid of the venue's city or of the city),
+ * inferred topics.
  */
 export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaults): EventContent {
-  const location = locate({ city: s.city, country: s.country, lat: s.lat, lng: s.lng });
+  const location = locate({ city: s.city, country: s.country, venue: s.venue, lat: s.lat, lng: s.lng });
   const errors = location.problems.map((problem): FieldError => {
     if (problem.kind === 'unknown-city') {
       return {
@@ -44,7 +45,8 @@ export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaul
     title: s.title.trim(),
     description,
     ...when,
-    city: s.city?.trim() ?? null,
+    // The venue's city when its address names another one ("…, 8400 Winterthur" with city Zürich).
+    city: location.placeFromVenue ? location.place!.name : (s.city?.trim() ?? null),
     venue: s.venue?.trim() ?? null,
     format: s.format,
     topics: s.topics ? [...new Set(s.topics)] : classifyTopics(s.title, s.description),

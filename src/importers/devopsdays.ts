@@ -73,8 +73,8 @@ function recordOf(e: DevopsdaysEvent): ImportedRecord | string | undefined {
     // placeholders such as 00:00 and 23:59:59).
     start: { date: start },
     end: { date: end },
-    // The event's name city, not the venue's (Zurich's is in Winterthur): the same conference listed by confs.tech
-    // names that city, and duplicates are found by place. The venue keeps the address.
+    // The event's name city; enrichment places it at the venue's city when the address names one (Zurich's meets in
+    // Winterthur), and duplicates take neighbouring cities as one, so confs.tech's "Zurich" listing still meets it.
     city,
     venue: venue || undefined,
     format: 'in_person',

@@ -1,19 +1,14 @@
 import { DateTime } from 'luxon';
+import { countryFromName } from '../catalogue/address.js';
 import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
 import { type EventContent, plainContentOf, UNKNOWN_ORGANIZER } from '../catalogue/event.js';
 import { locate, pointOf } from '../catalogue/locate.js';
 import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
-import { COUNTRY_INFO, type Country, countryNamed, isCountry } from '../places/countries.js';
-import { foldName, resolveCity } from '../places/gazetteer.js';
+import { COUNTRY_INFO, type Country } from '../places/countries.js';
+import { resolveCity } from '../places/gazetteer.js';
 import type { ImportedRecord } from './importer.js';
 
-/** A country named by a source: a code (ch/CH), or its name in en/de/fr/it. */
-export function countryFromName(name: string | undefined): Country | undefined {
-  if (!name) return undefined;
-  const lower = name.trim().toLowerCase();
-  if (isCountry(lower)) return lower;
-  return countryNamed(foldName(lower));
-}
+export { countryFromName };
 
 /** A world-wide record outside CH/DE/AT: it names another country, or none while its city is none of ours. */
 export function isElsewhere(record: ImportedRecord, defaultCountry?: Country): boolean {
@@ -54,13 +49,13 @@ function midnightToMidnight(record: ImportedRecord, zone: string): boolean {
 }
 
 /**
- * A parsed record as stored content: place from the gazetteer (an exact point only from real coordinates inside the
- * country), topics and seniority from the lexicon when the source gives none. Throws saying what is wrong.
+ * A parsed record as stored content: place from the gazetteer (the venue's city when its address names one; an exact
+ * point only from real coordinates inside the country), topics and seniority from the lexicon when the source gives none. Throws saying what is wrong.
  */
 export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): EventContent {
   const named = countryFromName(record.country);
   if (record.country && !named) throw new Error(`country "${record.country}" is not ch, de or at`);
-  const location = locate({ city: record.city, country: named, lat: record.lat, lng: record.lng });
+  const location = locate({ city: record.city, country: named, venue: record.venue, lat: record.lat, lng: record.lng });
   // An unknown city is fatal unless the event is online; a point outside the country is only not used.
   if (location.problems.some((p) => p.kind === 'unknown-city') && record.format !== 'online') {
     throw new Error(`city "${record.city}" is not a known place in ${named ?? 'Switzerland, Germany or Austria'}`);

@@ -1,16 +1,13 @@
+import { addressParts, cityOfParts } from '../catalogue/address.js';
 import type { EventFormat } from '../catalogue/event.js';
 import type { Country } from '../places/countries.js';
 import { matchPlacePhrase, type Place, resolveCity } from '../places/gazetteer.js';
-import { countryFromName } from './enrich.js';
 
 /** Meeting platforms whose links in LOCATION mean the event happens online. */
 const ONLINE_HOSTS =
   /\b(?:zoom\.us|meet\.google\.com|teams\.microsoft\.com|teams\.live\.com|webex\.com|whereby\.com|meet\.jit\.si|youtube\.com|youtu\.be|twitch\.tv|discord\.(?:gg|com)|gotomeeting\.com|streamyard\.com|hopin\.com)\b/i;
 const ONLINE_WORDS =
   /\b(?:online|virtual|virtuell|webinar|live ?stream|remote|zoom|google meet|microsoft teams|teams meeting|webex|jitsi)\b/i;
-/** Postcodes as addresses write them: "8005", "CH-8005", "D-10115", "A-1010". */
-const POSTCODE = /\b(?:CH|DE?|AT?)-?(?=\d{4,5}\b)|\b\d{4,5}\b/gi;
-
 export interface LocationInfo {
   /** Absent when nothing says how the event is held. */
   format?: EventFormat;
@@ -19,24 +16,6 @@ export interface LocationInfo {
   country?: Country;
   /** LOCATION as given, unless it is only a link or only the city. */
   venue?: string;
-}
-
-/** A city among the comma-separated parts of an address, tried from the end ("…, 8005 Zürich, Switzerland"). */
-function cityOfParts(parts: string[], preferred: Country | undefined): Place | undefined {
-  let named: Country | undefined;
-  for (const part of [...parts].reverse()) {
-    const country = countryFromName(part);
-    if (country) {
-      named ??= country;
-      continue;
-    }
-    const cleaned = part.replace(POSTCODE, ' ').replace(/\s+/g, ' ').trim();
-    // Streets carry house numbers; venue names are long. Neither is a city.
-    if (!cleaned || /\d/.test(cleaned) || cleaned.split(' ').length > 4 || /^https?:/i.test(cleaned)) continue;
-    const place = named ? resolveCity(cleaned, named) : (resolveCity(cleaned, preferred) ?? resolveCity(cleaned));
-    if (place) return place;
-  }
-  return undefined;
 }
 
 /** A place phrase among the words, from the end (stoplisted, strict). */
@@ -71,8 +50,8 @@ export function readLocation(location: string | undefined, hasGeo: boolean, pref
   if (!text) return hasGeo ? { format: 'in_person' } : {};
   const online = ONLINE_HOSTS.test(text) || ONLINE_WORDS.test(text) || /^https?:\/\/\S+$/i.test(text);
   if (/^https?:\/\/\S+$/i.test(text)) return { format: 'online' };
-  const parts = text.split(/\s*[,;()|\n]\s*|\s+[-–]\s+/).filter(Boolean);
-  const place = cityOfParts(parts, preferred) ?? cityOfWords(text, parts);
+  const parts = addressParts(text);
+  const place = cityOfParts(parts, preferred)?.place ?? cityOfWords(text, parts);
   const venue = place && text.toLowerCase() === place.name.toLowerCase() ? undefined : text.slice(0, 300);
   if (!place) return { format: online ? 'online' : 'in_person', venue: online ? undefined : venue };
   return { format: online ? 'hybrid' : 'in_person', city: place.name, country: place.country, venue };

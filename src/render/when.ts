@@ -1,3 +1,4 @@
+import { placeText } from '../catalogue/address.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import { localTime } from '../places/zones.js';
@@ -38,6 +39,6 @@ export function formatDate(date: Date, zone: string): string {
 
 export function whereOf(event: Pick<CatalogueEvent, 'venue' | 'city' | 'format'>): string {
   if (event.format === 'online') return 'Online';
-  const place = [event.venue, event.city].filter(Boolean).join(', ') || 'To be announced';
+  const place = placeText(event.venue, event.city) || 'To be announced';
   return event.format === 'hybrid' ? `${place} · also online` : place;
 }

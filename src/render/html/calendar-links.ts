@@ -1,4 +1,5 @@
 import type { DateTime } from 'luxon';
+import { placeText } from '../../catalogue/address.js';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { localTime } from '../../places/zones.js';
@@ -28,7 +29,7 @@ function span(event: Linked): { start: DateTime; end: DateTime } {
 
 function location(event: Linked): string {
   if (event.format === 'online') return 'Online';
-  return [event.venue, event.city].filter(Boolean).join(', ');
+  return placeText(event.venue, event.city);
 }
 
 export function calendarLinks(event: Linked, pageUrl: string): CalendarLinks {

@@ -1,10 +1,11 @@
+import { placeText } from '../../catalogue/address.js';
 import { type CatalogueEvent, UNKNOWN_ORGANIZER } from '../../catalogue/event.js';
 import type { Translator } from '../../i18n/translator.js';
 
 /** Where an event happens: "Impact Hub, Zürich", "Online", "Impact Hub, Zürich · auch online". */
 export function whereText(event: Pick<CatalogueEvent, 'venue' | 'city' | 'format'>, t: Translator): string {
   if (event.format === 'online') return t.t('where.online');
-  const place = [event.venue, event.city].filter(Boolean).join(', ') || t.t('where.tba');
+  const place = placeText(event.venue, event.city) || t.t('where.tba');
   return event.format === 'hybrid' ? t.t('where.alsoOnline', { place }) : place;
 }
 
