@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { isEnabled } from '../importers/feeds.js';
-import { Remembering } from '../runtime/remembered.js';
+import { Remembering, SOURCES_STATE } from '../runtime/remembered.js';
 import { scheduledNextTry } from './sync-schedule.js';
 
 /**
@@ -12,8 +12,8 @@ export type SourceFreshness =
   | { source: string; kind: 'snapshot'; of: string }
   | { source: string; kind: 'not-read'; nextTry?: Date };
 
-/** What every page shows, remembered for a minute by the service (ctx.remembered). */
-const REMEMBERED_AS = new Remembering<SourceFreshness[]>('catalogue-freshness');
+/** What every page shows, remembered for a minute by the service (ctx.remembered), or until a sync's run. */
+const REMEMBERED_AS = new Remembering<SourceFreshness[]>('catalogue-freshness', SOURCES_STATE);
 
 /**
  * How old the data of each enabled feed is, in the feeds file's order: every page says it in its footer. While the
