@@ -23,6 +23,7 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
   const now = ctx.now().getTime();
   const known = ctx.remembered.get(REMEMBERED_AS);
   if (known && now - known.at < 60_000) return known.value;
+  const generation = ctx.remembered.generation;
   try {
     const states = new Map((await ctx.sources.list()).map((s) => [s.source, s]));
     const value = ctx.feeds.filter(isEnabled).map((feed): SourceFreshness => {
@@ -32,7 +33,8 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
       const next = scheduledNextTry(state, ctx.config.syncIntervalMinutes);
       return { source: feed.source, kind: 'not-read', ...(next === undefined ? {} : { nextTry: new Date(next) }) };
     });
-    ctx.remembered.set(REMEMBERED_AS, now, value);
+    // A sync's run that landed meanwhile may have changed what was read: it is not remembered as current.
+    if (ctx.remembered.generation === generation) ctx.remembered.set(REMEMBERED_AS, now, value);
     return value;
   } catch {
     return known?.value ?? [];

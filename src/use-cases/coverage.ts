@@ -60,21 +60,35 @@ interface SourceGaps {
 /** The sources' state, read at most once a minute, and again as soon as a sync records a run. */
 const REMEMBERED_AS = new Remembering<SourceGaps>('coverage-sources', SOURCES_STATE);
 
-async function sourceGaps(ctx: ServingContext): Promise<SourceGaps | undefined> {
-  const now = ctx.now().getTime();
+/** Reads of the sources' state under way, per service: the reads arriving meanwhile wait for the same one. */
+const reading = new WeakMap<object, Promise<SourceGaps | undefined>>();
+
+function sourceGaps(ctx: ServingContext): Promise<SourceGaps | undefined> {
   const known = ctx.remembered.get(REMEMBERED_AS);
-  if (known && now - known.at < 60_000) return known.value;
+  if (known && ctx.now().getTime() - known.at < 60_000) return Promise.resolve(known.value);
+  let read = reading.get(ctx.remembered);
+  if (!read) {
+    read = readSourceGaps(ctx, known?.value).finally(() => reading.delete(ctx.remembered));
+    reading.set(ctx.remembered, read);
+  }
+  return read;
+}
+
+async function readSourceGaps(ctx: ServingContext, known: SourceGaps | undefined): Promise<SourceGaps | undefined> {
+  const now = ctx.now().getTime();
+  const generation = ctx.remembered.generation;
   try {
     const view = await listSources(ctx);
     const value: SourceGaps = {
       feeds: view.sources.filter((s) => s.feed && s.enabled),
       sync: view.syncIntervalMinutes > 0 ? 'on' : 'off',
     };
-    ctx.remembered.set(REMEMBERED_AS, now, value);
+    // A sync's run that landed meanwhile may have changed what was read: it is not remembered as current.
+    if (ctx.remembered.generation === generation) ctx.remembered.set(REMEMBERED_AS, now, value);
     return value;
   } catch {
     // The database is away: the last state known, else no word rather than a wrong one.
-    return known?.value;
+    return known;
   }
 }
 

@@ -1,6 +1,5 @@
-import { isoDayLabel } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
-import { COUNTRIES, COUNTRY_INFO, type Country } from '../../places/countries.js';
+import { COUNTRIES, type Country } from '../../places/countries.js';
 import type { Coverage, CoverageSource } from '../../use-cases/coverage.js';
 import { monthLabel } from '../coverage.js';
 import { countryName, message, withLanguage } from './i18n.js';
@@ -17,15 +16,21 @@ section.coverage ul { margin: .25rem 0; padding-left: 1.25rem; }
 section.coverage p { margin: .35rem 0; }
 `;
 
+/** "6 August 2026", "6. August 2026", "6 août 2026": a YYYY-MM-DD day, without the weekday it would read as news. */
+function dayLabel(isoDay: string, t: Translator): string {
+  const format = new Intl.DateTimeFormat(t.locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return format.format(new Date(`${isoDay.slice(0, 10)}T12:00:00Z`));
+}
+
 function names(s: CoverageSource, t: Translator): string {
   const all = s.names ?? [];
   const shown = all.slice(0, NAMES_SHOWN).join(', ');
   return all.length > NAMES_SHOWN ? `${shown} ${t.t('coverage.more', { count: all.length - NAMES_SHOWN })}` : shown;
 }
 
-function sourceLine(s: CoverageSource, t: Translator, zone: string): SafeHtml {
+function sourceLine(s: CoverageSource, t: Translator): SafeHtml {
   const source = html`<code>${s.source}</code>`;
-  const since = s.lastSuccess ? isoDayLabel(s.lastSuccess.slice(0, 10), zone, t) : undefined;
+  const since = s.lastSuccess ? dayLabel(s.lastSuccess, t) : undefined;
   if (s.calendars !== undefined) {
     const values = { count: s.calendars, source, names: names(s, t) };
     if (s.state === 'not-read') return message(t, 'coverage.calendarsNotRead', values);
@@ -35,7 +40,7 @@ function sourceLine(s: CoverageSource, t: Translator, zone: string): SafeHtml {
   }
   if (s.state === 'not-read') return message(t, 'coverage.sourceNotRead', { source });
   if (s.state === 'snapshot')
-    return message(t, 'coverage.snapshot', { source, date: s.snapshotOf ? isoDayLabel(s.snapshotOf, zone, t) : '—' });
+    return message(t, 'coverage.snapshot', { source, date: s.snapshotOf ? dayLabel(s.snapshotOf, t) : '—' });
   return since
     ? message(t, 'coverage.sourceFailing', { source, since })
     : message(t, 'coverage.sourceFailingNever', { source });
@@ -66,12 +71,11 @@ function heldIn(coverage: Coverage, country: Country, t: Translator): SafeHtml {
  * by name, what each country holds and in which months, and the sources page.
  */
 export function coverageBanner(coverage: Coverage, t: Translator): SafeHtml {
-  const zone = COUNTRY_INFO[coverage.countries[0] ?? 'ch'].timeZone;
   const notRead = coverage.sources.some((s) => s.state === 'not-read');
   const sources = html`<a href="${withLanguage('/sources', new URLSearchParams(), t.lang)}">${t.t('coverage.sourcesLink')}</a>`;
   return html`<section class="coverage" aria-labelledby="coverage-heading">
 <h2 id="coverage-heading">${t.t('coverage.heading')}</h2>
-<ul>${coverage.sources.map((s) => html`<li>${sourceLine(s, t, zone)}</li>`)}</ul>
+<ul>${coverage.sources.map((s) => html`<li>${sourceLine(s, t)}</li>`)}</ul>
 ${notRead ? html`<p>${t.t(coverage.sync === 'off' ? 'coverage.syncOff' : 'coverage.syncPending')}</p>` : ''}
 <p>${t.t('coverage.held')}</p>
 <ul>${COUNTRIES.map((c) => html`<li>${heldIn(coverage, c, t)}</li>`)}</ul>
