@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchChromium } from './helpers/browser.js';
 import { CITIES, calendarHost, makeGroups, TOPIC_SLUGS } from './helpers/calendar-host.js';
 import { parseMarkdownTable, parsePage } from './helpers/documents.js';
 import { adminSync, request } from './helpers/http.js';
@@ -186,6 +188,40 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
       // The prompt is not what makes this answer thin: no advice to ask for less.
       const all = page.text(page.byTag('main')[0] ?? page.byTag('body')[0]!);
       expect(all).not.toMatch(/asking for less|Suchen Sie nach weniger|demandez moins|chiedi di meno/);
+    }
+  });
+
+  it.skipIf(browserMissing)('in Chromium the banner is styled, comes before the answer, and is axe-clean', async () => {
+    const browser = await launchChromium();
+    try {
+      // axe is injected as a script: the pages' CSP allows none, so this context bypasses it.
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${svc.base}/ch?${query}&lang=en`);
+      const banner = page.locator('section.coverage');
+      await expect(banner.isVisible()).resolves.toBe(true);
+      const style = await banner.evaluate((el) => {
+        const css = (
+          globalThis as unknown as { getComputedStyle(e: unknown): { borderLeftWidth: string } }
+        ).getComputedStyle(el);
+        return css.borderLeftWidth;
+      });
+      expect(Number.parseFloat(style)).toBeGreaterThan(0);
+      const bannerTop = (await banner.boundingBox())!.y;
+      expect(bannerTop).toBeLessThan((await page.locator('section.empty').boundingBox())!.y);
+      await page.addScriptTag({ content: createRequire(import.meta.url)('axe-core').source });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
+        const doc = (globalThis as { document?: unknown }).document;
+        const results = (await axe.run(doc, { resultTypes: ['violations'] })) as {
+          violations: { id: string; impact: string | null }[];
+        };
+        return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      });
+      expect(violations).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
     }
   });
 
