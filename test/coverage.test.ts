@@ -225,10 +225,11 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
     }
   });
 
-  it('MCP search_events and find_events say it for the assistant, with `coverage` in structured content', async () => {
+  it('MCP search_events, find_events and best_next_event say it for the assistant, with `coverage` in structured content', async () => {
     for (const [tool, args] of [
       ['search_events', { q: PROMPT }],
       ['find_events', { country: 'at' }],
+      ['best_next_event', { q: PROMPT }],
     ] as const) {
       const { data, text } = await callTool(client, tool, args);
       expect(data.total, tool).toBe(0);

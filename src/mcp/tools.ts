@@ -7,7 +7,7 @@ import type { ServingContext } from '../context.js';
 import { COUNTRIES } from '../places/countries.js';
 import { parseSearchParams, searchInputShape, toQueryString } from '../query/params.js';
 import type { SearchResult } from '../query/read-index.js';
-import { coverageMessage } from '../render/coverage.js';
+import { toCoverageView } from '../render/coverage.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
 import { searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
@@ -77,6 +77,7 @@ export const TOOLS = {
       runnersUp: z.array(eventViewSchema),
       total: z.number().int(),
       alternatives: searchResponseSchema.shape.alternatives,
+      coverage: searchResponseSchema.shape.coverage,
     }),
     annotations: { title: 'Best next event', ...READ_ONLY },
   },
@@ -273,16 +274,22 @@ async function bestNextEvent(
     ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
     : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;
   const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
-  const coverage = await answerCoverage(ctx, result);
-  const why = coverage && coverageMessage(coverage, baseUrl);
+  const found = await answerCoverage(ctx, result);
+  const coverage = found && toCoverageView(found, baseUrl);
   return {
-    content: [{ type: 'text', text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl, why)].join('\n') }],
+    content: [
+      {
+        type: 'text',
+        text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl, coverage?.message)].join('\n'),
+      },
+    ],
     structuredContent: {
       understood: result.understood,
       best: best ?? null,
       runnersUp: rest,
       total: result.total,
       ...(alternatives ? { alternatives } : {}),
+      ...(coverage ? { coverage } : {}),
     },
   };
 }
