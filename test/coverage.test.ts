@@ -243,8 +243,10 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
 
 describe('a feeds file of local calendars: the notice follows the sources’ state', () => {
   const ADMIN = 'coverage-admin-token';
-  const groups = makeGroups();
-  const host = calendarHost(groups);
+  const all = makeGroups();
+  const host = calendarHost(all);
+  // One group's calendar is a feed of its own, of one country's events.
+  const [single, groups] = [all.at(-1)!, all.slice(0, -1)];
   let svc: TestServer;
   let client: Client;
 
@@ -269,10 +271,16 @@ describe('a feeds file of local calendars: the notice follows the sources’ sta
             })),
           },
         },
+        {
+          source: 'single',
+          format: 'ical',
+          url: `${base}/meetup/${single.id}/events/ical/`,
+          country: CITIES[single.city].country,
+        },
       ]),
     );
     // Every calendar fails at first, as a host that is down would.
-    for (const g of groups) host.setMode(g.id, '500');
+    for (const g of all) host.setMode(g.id, '500');
     svc = await startTestServer('pglite', {
       now: '2026-11-26T10:00:00Z',
       env: { FEEDS_FILE: feedsFile, ADMIN_TOKEN: ADMIN, CALENDARS_ALLOW_PRIVATE_ADDRESSES: '127.0.0.1/32' },
@@ -308,7 +316,17 @@ describe('a feeds file of local calendars: the notice follows the sources’ sta
     const page = await (await fetch(`${svc.base}/ch?q=AI%20Z%C3%BCrich&lang=en`)).text();
     expect(page).toContain('failing, never read');
 
-    for (const g of groups) host.setMode(g.id, 'ok');
+    // A feed of one country counts for that country only.
+    expect(failing!.sources.some((s) => s.source === 'single')).toBe(false);
+    const there = (await request<ListJson>(`${svc.base}/api/events?country=${CITIES[single.city].country}`)).body;
+    expect(there.coverage?.sources.find((s) => s.source === 'single')).toMatchObject({
+      state: 'failing',
+      lastSuccess: null,
+      lastError: expect.stringMatching(/500/),
+    });
+    expect(there.coverage?.message).toMatch(/single \(never read\): [^;]*500/);
+
+    for (const g of all) host.setMode(g.id, 'ok');
     await sync();
     expect(await coverage()).toBeUndefined();
     const res = await fetch(`${svc.base}/ch?q=AI%20Z%C3%BCrich&lang=en`);

@@ -81,8 +81,14 @@ export function coverageText(coverage: Coverage): string {
   }
   const failing = sources.filter((s) => s.state === 'failing');
   if (failing.length) {
+    const when = (s: CoverageSource) =>
+      s.lastSuccess
+        ? `since ${s.lastSuccess.slice(0, 10)}`
+        : s.snapshotOf
+          ? `(never read; its shipped snapshot of ${s.snapshotOf} is loaded)`
+          : '(never read)';
     const one = (s: CoverageSource) =>
-      `${what(s)} ${s.lastSuccess ? `since ${s.lastSuccess.slice(0, 10)}` : '(never read)'}${s.lastError ? `: ${s.lastError}` : ''}`;
+      `${what(s)} ${when(s)}${s.lastError ? `: ${s.lastError.replace(/\.$/, '')}` : ''}`;
     sentences.push(`Failing: ${failing.map(one).join('; ')}.`);
   }
   const snapshots = sources.filter((s) => s.state === 'snapshot');

@@ -93,7 +93,7 @@ async function readSourceGaps(ctx: ServingContext, known: SourceGaps | undefined
 }
 
 /** What of one feed the countries searched draw on and is missing or old. */
-function gapsOf(feed: SourceView, countries: readonly Country[]): CoverageSource[] {
+function gapsOf(feed: SourceView, countries: readonly Country[], country: Country | undefined): CoverageSource[] {
   if (feed.calendars) {
     // A calendar for no country (a community calendar) may hold events anywhere.
     const concerned = feed.calendars.filter((c) => !c.country || countries.includes(c.country as Country));
@@ -118,6 +118,8 @@ function gapsOf(feed: SourceView, countries: readonly Country[]): CoverageSource
     }
     return gaps;
   }
+  // A feed of one country's events says nothing of the others (a calendar's own country decides over it, above).
+  if (country && !countries.includes(country)) return [];
   if (feed.failures > 0 || feed.lastError)
     return [
       {
@@ -158,7 +160,8 @@ export async function answerCoverage(ctx: ServingContext, result: SearchResult):
   const shown = ctx.index.status.shown;
   const upcoming = Object.fromEntries(COUNTRIES.map((c) => [c, shown[c]])) as Record<Country, number>;
   const few = countries.reduce((sum, c) => sum + upcoming[c], 0) < FEW_UPCOMING;
-  const all = state.feeds.flatMap((feed) => gapsOf(feed, countries));
+  const countryOf = new Map(ctx.feeds.map((feed) => [feed.source, feed.country]));
+  const all = state.feeds.flatMap((feed) => gapsOf(feed, countries, countryOf.get(feed.source)));
   // A snapshot is the data's age, which the footer shows: it explains an answer only where it is old and the
   // catalogue thin.
   const oldBefore = new Date(ctx.now().getTime() - SNAPSHOT_OLD_DAYS * 86_400_000).toISOString().slice(0, 10);

@@ -26,6 +26,8 @@ export const de: Messages = {
   'coverage.sourceNotRead': '{source} noch nicht gelesen',
   'coverage.sourceFailing': '{source} scheitert seit {since}',
   'coverage.sourceFailingNever': '{source} scheitert, noch nie gelesen',
+  'coverage.sourceFailingSnapshot':
+    '{source} scheitert, noch nie gelesen: geladen ist der mitgelieferte Stand vom {date}',
   'coverage.snapshot': '{source}: nur der mitgelieferte Stand, mit Daten vom {date}',
   'coverage.more': 'und {count} weitere',
   'coverage.syncOff':

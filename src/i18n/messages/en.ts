@@ -24,6 +24,7 @@ export const en = {
   'coverage.sourceNotRead': '{source} not read yet',
   'coverage.sourceFailing': '{source} failing since {since}',
   'coverage.sourceFailingNever': '{source} failing, never read',
+  'coverage.sourceFailingSnapshot': '{source} failing, never read: its shipped snapshot of {date} is loaded',
   'coverage.snapshot': '{source}: only its shipped snapshot, with data of {date}',
   'coverage.more': 'and {count} more',
   'coverage.syncOff': 'Feed sync is off in this service: nothing reads them until someone runs a sync.',

@@ -27,6 +27,7 @@ export const fr: Messages = {
   'coverage.sourceNotRead': '{source} pas encore lue',
   'coverage.sourceFailing': '{source} en échec depuis le {since}',
   'coverage.sourceFailingNever': '{source} en échec, jamais lue',
+  'coverage.sourceFailingSnapshot': '{source} en échec, jamais lue : son instantané livré du {date} est chargé',
   'coverage.snapshot': '{source} : seulement l’instantané livré, avec des données du {date}',
   'coverage.more': 'et {count} autres',
   'coverage.syncOff':

@@ -26,6 +26,7 @@ export const it: Messages = {
   'coverage.sourceNotRead': '{source} non ancora letta',
   'coverage.sourceFailing': '{source} in errore dal {since}',
   'coverage.sourceFailingNever': '{source} in errore, mai letta',
+  'coverage.sourceFailingSnapshot': '{source} in errore, mai letta: è caricata la sua istantanea fornita del {date}',
   'coverage.snapshot': '{source}: solo l’istantanea fornita, con dati del {date}',
   'coverage.more': 'e altri {count}',
   'coverage.syncOff':

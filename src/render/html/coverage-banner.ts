@@ -41,8 +41,9 @@ function sourceLine(s: CoverageSource, t: Translator): SafeHtml {
   if (s.state === 'not-read') return message(t, 'coverage.sourceNotRead', { source });
   if (s.state === 'snapshot')
     return message(t, 'coverage.snapshot', { source, date: s.snapshotOf ? dayLabel(s.snapshotOf, t) : '—' });
-  return since
-    ? message(t, 'coverage.sourceFailing', { source, since })
+  if (since) return message(t, 'coverage.sourceFailing', { source, since });
+  return s.snapshotOf
+    ? message(t, 'coverage.sourceFailingSnapshot', { source, date: dayLabel(s.snapshotOf, t) })
     : message(t, 'coverage.sourceFailingNever', { source });
 }
 
