@@ -42,22 +42,39 @@ declare module 'fastify' {
   }
 }
 
-/** The minute and the time of the catalogue's latest change when a read began: what its body can at most have seen. */
+/**
+ * The minute, the time of the catalogue's latest change and the generation of what the service remembers of its
+ * sources (the freshness line, answers' coverage) when a read began: what its body can at most have seen.
+ */
 interface ReadBegan {
   minute: number;
   sequence: number;
   attendance: number;
+  remembered: number;
 }
 
 const minuteOf = (ctx: ServingContext) => Math.floor(ctx.now().getTime() / 60_000);
 
 function readBeganNow(ctx: ServingContext): ReadBegan {
-  return { minute: minuteOf(ctx), sequence: ctx.index.sequence, attendance: ctx.index.attendanceVersion };
+  return {
+    minute: minuteOf(ctx),
+    sequence: ctx.index.sequence,
+    attendance: ctx.index.attendanceVersion,
+    remembered: ctx.remembered.generation,
+  };
 }
 
-/** A body's stamp: the minute, the versions of the parts it was made from, and of the crowds if it shows them. */
-function stampOf(read: ReadDependencies, minute: number, versionOf: (part: string) => number, attendance: number) {
-  let stamp = String(minute);
+/**
+ * A body's stamp: the minute and the sources' state it was made in (a sync's run changes what the footer and a
+ * coverage notice say), the versions of the parts it was made from, and of the crowds if it shows them.
+ */
+function stampOf(
+  read: ReadDependencies,
+  at: { minute: number; remembered: number },
+  versionOf: (part: string) => number,
+  attendance: number,
+) {
+  let stamp = `${at.minute}|s${at.remembered}`;
   for (const part of read.parts) stamp += `|${part}${versionOf(part)}`;
   if (read.attendance) stamp += `|a${attendance}`;
   return stamp;
@@ -65,7 +82,12 @@ function stampOf(read: ReadDependencies, minute: number, versionOf: (part: strin
 
 /** Whether a cached body may be served now: nothing it shows changed, and the minute is the same. */
 const current = (ctx: ServingContext, read: ReadStamp) =>
-  stampOf(read.dependencies, minuteOf(ctx), (c) => ctx.index.versionOf(c), ctx.index.attendanceVersion) === read.stamp;
+  stampOf(
+    read.dependencies,
+    { minute: minuteOf(ctx), remembered: ctx.remembered.generation },
+    (c) => ctx.index.versionOf(c),
+    ctx.index.attendanceVersion,
+  ) === read.stamp;
 
 function cacheControlFor(request: FastifyRequest, status: number): string {
   const path = pathOf(request.url);
@@ -177,12 +199,13 @@ export async function registerCaching(
         if (value !== undefined && !PER_EXCHANGE.test(name)) headers[name] = String(value);
       }
       const dependencies = { parts: [...read.record.parts], attendance: read.record.attendance };
-      const { minute, sequence, attendance } = read.began;
-      // A write to a part it shows that landed while the body was made leaves it stale: it is not kept.
+      const { sequence, attendance, remembered } = read.began;
+      // A write to a part it shows (or a sync's run) that landed while the body was made leaves it stale: not kept.
       const changed =
         dependencies.parts.some((part) => ctx.index.versionOf(part) > sequence) ||
-        (dependencies.attendance && ctx.index.attendanceVersion !== attendance);
-      const stamp = stampOf(dependencies, minute, (part) => ctx.index.versionOf(part), attendance);
+        (dependencies.attendance && ctx.index.attendanceVersion !== attendance) ||
+        ctx.remembered.generation !== remembered;
+      const stamp = stampOf(dependencies, read.began, (part) => ctx.index.versionOf(part), attendance);
       if (!changed && (cache.has(read.key) || askedBefore.admit(read.key)))
         cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
     }

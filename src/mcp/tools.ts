@@ -7,9 +7,11 @@ import type { ServingContext } from '../context.js';
 import { COUNTRIES } from '../places/countries.js';
 import { parseSearchParams, searchInputShape, toQueryString } from '../query/params.js';
 import type { SearchResult } from '../query/read-index.js';
+import { toCoverageView } from '../render/coverage.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
 import { searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
+import { answerCoverage } from '../use-cases/coverage.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
 import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
 import { type McpCaller, registrationOutput } from './caller.js';
@@ -31,6 +33,7 @@ const LIST_OUTPUT = searchResponseSchema.pick({
   events: true,
   alternatives: true,
   widen: true,
+  coverage: true,
 });
 
 export const TOOLS = {
@@ -74,6 +77,7 @@ export const TOOLS = {
       runnersUp: z.array(eventViewSchema),
       total: z.number().int(),
       alternatives: searchResponseSchema.shape.alternatives,
+      coverage: searchResponseSchema.shape.coverage,
     }),
     annotations: { title: 'Best next event', ...READ_ONLY },
   },
@@ -158,28 +162,32 @@ const guarded =
 /** The caller of a tool, gone once it cancels the call or its connection closes. */
 const askerOf = (extra: { signal: AbortSignal }) => ({ gone: () => extra.signal.aborted });
 
-function listText(result: SearchResult, baseUrl: string): string {
+function listText(result: SearchResult, baseUrl: string, coverage?: string): string {
   const lines = [`${result.understood} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
   result.events.forEach(({ event: e, reasons }, i) => {
     lines.push(
       `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — ${e.organizer}\n   ${eventPageUrl(baseUrl, e)}\n   Why: ${reasons.join('; ')}`,
     );
   });
-  lines.push(...apartText(result, baseUrl));
+  lines.push(...apartText(result, baseUrl, coverage));
   return lines.join('\n');
 }
 
-/** What an answer says beside its matches: nothing matches (and what would widen it), and the near misses apart. */
-function apartText(result: SearchResult, baseUrl: string): string[] {
+/**
+ * What an answer says beside its matches: nothing matches (and what would widen it), the near misses apart, and why
+ * the catalogue may be thin here (its coverage: then the prompt is not told to ask for less).
+ */
+function apartText(result: SearchResult, baseUrl: string, coverage?: string): string[] {
   const lines: string[] = [];
   if (result.total === 0) {
     const widen = (result.widen ?? []).map((w) => `without “${w.without}”: ${w.total}`);
     lines.push(
       widen.length
         ? `No event matches all of this. Dropping one thing would find more — ${widen.join('; ')}.`
-        : 'No event matches all of this, and none misses only one thing: ask for less.',
+        : `No event matches all of this, and none misses only one thing${coverage ? '.' : ': ask for less.'}`,
     );
   }
+  if (coverage) lines.push(`The catalogue may be thin here (in structured content as \`coverage\`): ${coverage}`);
   if (result.alternatives?.length) {
     lines.push(`Near misses — not matches, each misses one thing asked (in structured content as \`alternatives\`):`);
     result.alternatives.forEach(({ event: e, differs }, i) => {
@@ -212,12 +220,12 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
   server.registerTool(
     'search_events',
     TOOLS.search_events,
-    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)), baseUrl)),
+    guarded(async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
   );
   server.registerTool(
     'find_events',
     TOOLS.find_events,
-    guarded(async (args, extra) => listResult(await searchEvents(ctx, args, askerOf(extra)), baseUrl)),
+    guarded(async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
   );
   server.registerTool(
     'best_next_event',
@@ -241,11 +249,12 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
   );
 }
 
-function listResult(result: SearchPage, baseUrl: string): CallToolResult {
-  const { query: _, ...structured } = toSearchResponse(result, baseUrl);
+async function listResult(ctx: ServingContext, result: SearchPage): Promise<CallToolResult> {
+  const baseUrl = ctx.config.baseUrl;
+  const { query: _, ...structured } = toSearchResponse(result, baseUrl, await answerCoverage(ctx, result));
   const more = result.nextCursor ? `\nMore: call again with cursor "${result.nextCursor}".` : '';
   return {
-    content: [{ type: 'text', text: `${listText(result, baseUrl)}${more}` }],
+    content: [{ type: 'text', text: `${listText(result, baseUrl, structured.coverage?.message)}${more}` }],
     structuredContent: { ...structured, ...(result.nextCursor ? { cursor: result.nextCursor } : {}) },
   };
 }
@@ -265,14 +274,22 @@ async function bestNextEvent(
     ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
     : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;
   const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
+  const found = await answerCoverage(ctx, result);
+  const coverage = found && toCoverageView(found, baseUrl);
   return {
-    content: [{ type: 'text', text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl)].join('\n') }],
+    content: [
+      {
+        type: 'text',
+        text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl, coverage?.message)].join('\n'),
+      },
+    ],
     structuredContent: {
       understood: result.understood,
       best: best ?? null,
       runnersUp: rest,
       total: result.total,
       ...(alternatives ? { alternatives } : {}),
+      ...(coverage ? { coverage } : {}),
     },
   };
 }

@@ -1,6 +1,8 @@
 import { expectedCrowd } from '../catalogue/crowd.js';
 import { toQueryString } from '../query/params.js';
 import { type SearchResult, zoneOf } from '../query/read-index.js';
+import type { Coverage } from '../use-cases/coverage.js';
+import { coverageText } from './coverage.js';
 import { eventPageUrl } from './event-json.js';
 import { formatDate, formatWhen, whereOf } from './when.js';
 
@@ -32,6 +34,8 @@ export interface MarkdownOptions {
   now: Date;
   /** Registrations per event id (they floor the crowd figure). */
   registrations?: ReadonlyMap<string, number>;
+  /** Why the answer may be thin for want of data (see answerCoverage): a note above the table. */
+  coverage?: Coverage;
 }
 
 /** The paste-ready markdown document: title, summary, live-source note, and the table. */
@@ -44,6 +48,12 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
     '',
     `> This is a snapshot. The live list is always at <${live}>`,
     '',
+    ...(options.coverage
+      ? [
+          `**Note:** ${escapeCell(coverageText(options.coverage))} Every source’s state: <${options.baseUrl}/sources>`,
+          '',
+        ]
+      : []),
     '| When | Event | Where | Host | Crowd |',
     '|---|---|---|---|---|',
   ];

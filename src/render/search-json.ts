@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { toQueryString } from '../query/params.js';
 import { type Alternative, CONSTRAINT_NAMES, type SearchResult } from '../query/read-index.js';
+import type { Coverage } from '../use-cases/coverage.js';
+import { coverageSchema, toCoverageView } from './coverage.js';
 import { eventViewSchema, toEventView } from './event-json.js';
 
 /** A near miss: an event that misses exactly one constraint of the query, and how it differs. */
@@ -40,6 +42,7 @@ export const searchResponseSchema = z.object({
     .string()
     .optional()
     .describe('When more events match: the URL of the next page (also in the Link header, rel="next")'),
+  coverage: coverageSchema.optional(),
 });
 export type SearchResponse = z.output<typeof searchResponseSchema>;
 
@@ -59,6 +62,7 @@ export function nextPageUrl(baseUrl: string, result: SearchResult, cursor: strin
 export function toSearchResponse(
   result: SearchResult & { nextCursor?: string | undefined },
   baseUrl: string,
+  coverage?: Coverage,
 ): SearchResponse {
   const topics = [...new Set([...result.params.topics, ...result.understanding.topics.map((t) => t.slug)])];
   return {
@@ -72,6 +76,7 @@ export function toSearchResponse(
     ...(result.alternatives ? { alternatives: result.alternatives.map((a) => toAlternativeView(a, baseUrl)) } : {}),
     ...(result.widen ? { widen: result.widen } : {}),
     ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
+    ...(coverage ? { coverage: toCoverageView(coverage, baseUrl) } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { isEnabled } from '../importers/feeds.js';
-import { Remembering } from '../runtime/remembered.js';
+import { Remembering, SOURCES_STATE } from '../runtime/remembered.js';
 import { scheduledNextTry } from './sync-schedule.js';
 
 /**
@@ -12,8 +12,8 @@ export type SourceFreshness =
   | { source: string; kind: 'snapshot'; of: string }
   | { source: string; kind: 'not-read'; nextTry?: Date };
 
-/** What every page shows, remembered for a minute by the service (ctx.remembered). */
-const REMEMBERED_AS = new Remembering<SourceFreshness[]>('catalogue-freshness');
+/** What every page shows, remembered for a minute by the service (ctx.remembered), or until a sync's run. */
+const REMEMBERED_AS = new Remembering<SourceFreshness[]>('catalogue-freshness', SOURCES_STATE);
 
 /**
  * How old the data of each enabled feed is, in the feeds file's order: every page says it in its footer. While the
@@ -23,6 +23,7 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
   const now = ctx.now().getTime();
   const known = ctx.remembered.get(REMEMBERED_AS);
   if (known && now - known.at < 60_000) return known.value;
+  const generation = ctx.remembered.generation;
   try {
     const states = new Map((await ctx.sources.list()).map((s) => [s.source, s]));
     const value = ctx.feeds.filter(isEnabled).map((feed): SourceFreshness => {
@@ -32,7 +33,8 @@ export async function catalogueFreshness(ctx: AppContext): Promise<SourceFreshne
       const next = scheduledNextTry(state, ctx.config.syncIntervalMinutes);
       return { source: feed.source, kind: 'not-read', ...(next === undefined ? {} : { nextTry: new Date(next) }) };
     });
-    ctx.remembered.set(REMEMBERED_AS, now, value);
+    // A sync's run that landed meanwhile may have changed what was read: it is not remembered as current.
+    if (ctx.remembered.generation === generation) ctx.remembered.set(REMEMBERED_AS, now, value);
     return value;
   } catch {
     return known?.value ?? [];

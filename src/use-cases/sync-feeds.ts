@@ -10,6 +10,7 @@ import {
   type RecordError,
 } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
+import { SOURCES_STATE } from '../runtime/remembered.js';
 import { validatorsOf } from '../storage/source-parts.repository.js';
 import type { RunCounts } from '../storage/sources.repository.js';
 import { backgroundPacer, type ImportProgress, type ImportReport, runCounts, storeRecords } from './import-records.js';
@@ -325,9 +326,9 @@ export { runCounts };
 export const feedLocation = (feed: Feed) => (Array.isArray(feed.url) ? feed.url.join(' ') : feed.url);
 
 /** Records a run in the sources' state (`GET /api/sources`). */
-export function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
+export async function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
   const { feed, report } = result;
-  return ctx.sources.recordRun({
+  await ctx.sources.recordRun({
     source: feed.source,
     format: feed.format,
     url: feedLocation(feed),
@@ -336,6 +337,8 @@ export function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
     error: result.error,
     counts: report && runCounts(report, { urls: result.urls, missing: result.missing }),
   });
+  // The pages' freshness line and answers' coverage say what the run changed at once, not a minute later.
+  ctx.remembered.changed(SOURCES_STATE);
 }
 
 /** The fields a synced run is logged with, by the schedule and for an operator's sync alike. */

@@ -4,6 +4,7 @@ import type { ServingContext } from '../../context.js';
 import { toEventDetail } from '../../render/event-json.js';
 import { toOwnEventsResponse } from '../../render/own-events-json.js';
 import { toSearchResponse } from '../../render/search-json.js';
+import { answerCoverage } from '../../use-cases/coverage.js';
 import { requireHost } from '../../use-cases/keys.js';
 import { getEvent, listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
@@ -16,7 +17,7 @@ import { bearerToken } from '../authenticate.js';
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
     const result = await searchEvents(ctx, query, askerOf(request));
-    return toSearchResponse(result, ctx.config.baseUrl);
+    return toSearchResponse(result, ctx.config.baseUrl, await answerCoverage(ctx, result));
   };
   const ownEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
     const host = await requireHost(ctx, bearerToken(request));

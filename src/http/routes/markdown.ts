@@ -5,6 +5,7 @@ import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
 import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
+import { answerCoverage } from '../../use-cases/coverage.js';
 import { searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 
@@ -23,7 +24,9 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
     // A markdown document is whole: no pages.
     const { cursor: _, ...whole } = query;
     const result = await searchEvents(ctx, whole, askerOf(request));
+    const coverage = await answerCoverage(ctx, result);
     const body = renderMarkdown(result, {
+      ...(coverage ? { coverage } : {}),
       baseUrl: ctx.config.baseUrl,
       filterLabel: filterLabel(result.params),
       now: ctx.now(),

@@ -6,12 +6,14 @@ import { translator } from '../../i18n/translator.js';
 import { isCountry } from '../../places/countries.js';
 import { SCOPES, type Scope } from '../../query/params.js';
 import { zoneOf } from '../../query/read-index.js';
+import { COVERAGE_CSS } from '../../render/html/coverage-banner.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
 import { MAP_SVG } from '../../render/html/map.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
 import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
+import { answerCoverage } from '../../use-cases/coverage.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 import { pathOf } from '../url-path.js';
@@ -86,7 +88,8 @@ async function searchPage(ctx: ServingContext, request: FastifyRequest, reply: F
   try {
     // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
     const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
-    return sendHtml(reply, 200, language, renderSearchPage({ ...page, result }));
+    const coverage = await answerCoverage(ctx, result);
+    return sendHtml(reply, 200, language, renderSearchPage({ ...page, result, ...(coverage ? { coverage } : {}) }));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     return sendHtml(reply, 422, language, renderSearchPage({ ...page, errors: error.errors }));
@@ -127,7 +130,10 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
   const baseUrl = ctx.config.baseUrl;
 
   app.get('/assets/site.css', (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').send(SITE_CSS),
+    reply
+      .type('text/css; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=86400')
+      .send(SITE_CSS + COVERAGE_CSS),
   );
   app.get('/assets/map.svg', (_request, reply) =>
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(MAP_SVG),

@@ -16,6 +16,32 @@ export const de: Messages = {
   'site.sourceNotRead': '{source} noch nicht gelesen',
   'site.sourceNotReadNext': '{source} noch nicht gelesen, nächster Versuch {time}',
 
+  'coverage.heading': 'Warum diese Liste kurz sein kann',
+  'coverage.calendarsNotRead':
+    '{count, plural, one {# Kalender} other {# Kalender}} von {source} noch nicht gelesen: {names}',
+  'coverage.calendarsFailing':
+    '{count, plural, one {# Kalender} other {# Kalender}} von {source} scheitern seit {since}: {names}',
+  'coverage.calendarsFailingNever':
+    '{count, plural, one {# Kalender} other {# Kalender}} von {source} scheitern, noch nie gelesen: {names}',
+  'coverage.sourceNotRead': '{source} noch nicht gelesen',
+  'coverage.sourceFailing': '{source} scheitert seit {since}',
+  'coverage.sourceFailingNever': '{source} scheitert, noch nie gelesen',
+  'coverage.sourceFailingSnapshot':
+    '{source} scheitert, noch nie gelesen: geladen ist der mitgelieferte Stand vom {date}',
+  'coverage.snapshot': '{source}: nur der mitgelieferte Stand, mit Daten vom {date}',
+  'coverage.more': 'und {count} weitere',
+  'coverage.syncOff':
+    'Der Abgleich der Quellen ist in diesem Dienst ausgeschaltet: Niemand liest sie, bis jemand einen Abgleich startet.',
+  'coverage.syncPending':
+    'Der Dienst liest sie nach seinem Zeitplan: Er hat es noch nicht getan oder erreicht sie nicht (kein Netzzugang).',
+  'coverage.held': 'Was der Katalog jetzt enthält:',
+  'coverage.country':
+    '{country}: {count, plural, =0 {keine kommenden Veranstaltungen} one {# kommende Veranstaltung} other {# kommende Veranstaltungen}}',
+  'coverage.countryMonths':
+    '{country}: {count, plural, one {# kommende Veranstaltung} other {# kommende Veranstaltungen}}, die nächsten: {months}',
+  'coverage.sources': 'Jede Quelle und jeder Kalender mit Zustand: {link}.',
+  'coverage.sourcesLink': 'Quellen',
+
   'country.name':
     '{country, select, ch {Schweiz} de {Deutschland} all {Schweiz, Deutschland und Österreich} other {Österreich}}',
   'country.in': IN,

@@ -14,6 +14,30 @@ export const en = {
   'site.sourceNotRead': '{source} not read yet',
   'site.sourceNotReadNext': '{source} not read yet, next try {time}',
 
+  'coverage.heading': 'Why this list may be short',
+  'coverage.calendarsNotRead':
+    '{count, plural, one {# calendar} other {# calendars}} of {source} not read yet: {names}',
+  'coverage.calendarsFailing':
+    '{count, plural, one {# calendar} other {# calendars}} of {source} failing since {since}: {names}',
+  'coverage.calendarsFailingNever':
+    '{count, plural, one {# calendar} other {# calendars}} of {source} failing, never read: {names}',
+  'coverage.sourceNotRead': '{source} not read yet',
+  'coverage.sourceFailing': '{source} failing since {since}',
+  'coverage.sourceFailingNever': '{source} failing, never read',
+  'coverage.sourceFailingSnapshot': '{source} failing, never read: its shipped snapshot of {date} is loaded',
+  'coverage.snapshot': '{source}: only its shipped snapshot, with data of {date}',
+  'coverage.more': 'and {count} more',
+  'coverage.syncOff': 'Feed sync is off in this service: nothing reads them until someone runs a sync.',
+  'coverage.syncPending':
+    'The service reads them on its schedule: it has not yet, or cannot reach them (no network access).',
+  'coverage.held': 'What the catalogue holds now:',
+  'coverage.country':
+    '{country}: {count, plural, =0 {no upcoming events} one {# upcoming event} other {# upcoming events}}',
+  'coverage.countryMonths':
+    '{country}: {count, plural, one {# upcoming event} other {# upcoming events}}, next in {months}',
+  'coverage.sources': 'Every source and calendar with its state: {link}.',
+  'coverage.sourcesLink': 'Sources',
+
   'country.name':
     '{country, select, ch {Switzerland} de {Germany} all {Switzerland, Germany and Austria} other {Austria}}',
   'country.in':

@@ -17,6 +17,31 @@ export const fr: Messages = {
   'site.sourceNotRead': '{source} pas encore lue',
   'site.sourceNotReadNext': '{source} pas encore lue, prochain essai {time}',
 
+  'coverage.heading': 'Pourquoi cette liste peut être courte',
+  'coverage.calendarsNotRead':
+    '{count, plural, one {# calendrier} other {# calendriers}} de {source} pas encore lus : {names}',
+  'coverage.calendarsFailing':
+    '{count, plural, one {# calendrier} other {# calendriers}} de {source} en échec depuis le {since} : {names}',
+  'coverage.calendarsFailingNever':
+    '{count, plural, one {# calendrier} other {# calendriers}} de {source} en échec, jamais lus : {names}',
+  'coverage.sourceNotRead': '{source} pas encore lue',
+  'coverage.sourceFailing': '{source} en échec depuis le {since}',
+  'coverage.sourceFailingNever': '{source} en échec, jamais lue',
+  'coverage.sourceFailingSnapshot': '{source} en échec, jamais lue : son instantané livré du {date} est chargé',
+  'coverage.snapshot': '{source} : seulement l’instantané livré, avec des données du {date}',
+  'coverage.more': 'et {count} autres',
+  'coverage.syncOff':
+    'La synchronisation des sources est désactivée dans ce service : rien ne les lit tant que personne ne lance de synchronisation.',
+  'coverage.syncPending':
+    'Le service les lit selon son calendrier : il ne l’a pas encore fait, ou ne peut pas les joindre (pas d’accès au réseau).',
+  'coverage.held': 'Ce que le catalogue contient maintenant :',
+  'coverage.country':
+    '{country} : {count, plural, =0 {aucun événement à venir} one {# événement à venir} other {# événements à venir}}',
+  'coverage.countryMonths':
+    '{country} : {count, plural, one {# événement à venir} other {# événements à venir}}, les prochains en {months}',
+  'coverage.sources': 'Chaque source et chaque calendrier avec son état : {link}.',
+  'coverage.sourcesLink': 'Sources',
+
   'country.name': '{country, select, ch {Suisse} de {Allemagne} all {Suisse, Allemagne et Autriche} other {Autriche}}',
   'country.in': IN,
 

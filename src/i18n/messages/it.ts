@@ -16,6 +16,31 @@ export const it: Messages = {
   'site.sourceNotRead': '{source} non ancora letta',
   'site.sourceNotReadNext': '{source} non ancora letta, prossimo tentativo {time}',
 
+  'coverage.heading': 'Perché questo elenco può essere breve',
+  'coverage.calendarsNotRead':
+    '{count, plural, one {# calendario} other {# calendari}} di {source} non ancora letti: {names}',
+  'coverage.calendarsFailing':
+    '{count, plural, one {# calendario} other {# calendari}} di {source} in errore dal {since}: {names}',
+  'coverage.calendarsFailingNever':
+    '{count, plural, one {# calendario} other {# calendari}} di {source} in errore, mai letti: {names}',
+  'coverage.sourceNotRead': '{source} non ancora letta',
+  'coverage.sourceFailing': '{source} in errore dal {since}',
+  'coverage.sourceFailingNever': '{source} in errore, mai letta',
+  'coverage.sourceFailingSnapshot': '{source} in errore, mai letta: è caricata la sua istantanea fornita del {date}',
+  'coverage.snapshot': '{source}: solo l’istantanea fornita, con dati del {date}',
+  'coverage.more': 'e altri {count}',
+  'coverage.syncOff':
+    'La sincronizzazione delle fonti è disattivata in questo servizio: nessuno le legge finché qualcuno non avvia una sincronizzazione.',
+  'coverage.syncPending':
+    'Il servizio le legge secondo il suo calendario: non l’ha ancora fatto, oppure non le raggiunge (nessun accesso alla rete).',
+  'coverage.held': 'Cosa contiene ora il catalogo:',
+  'coverage.country':
+    '{country}: {count, plural, =0 {nessun evento in programma} one {# evento in programma} other {# eventi in programma}}',
+  'coverage.countryMonths':
+    '{country}: {count, plural, one {# evento in programma} other {# eventi in programma}}, i prossimi: {months}',
+  'coverage.sources': 'Ogni fonte e ogni calendario con il suo stato: {link}.',
+  'coverage.sourcesLink': 'Fonti',
+
   'country.name': '{country, select, ch {Svizzera} de {Germania} all {Svizzera, Germania e Austria} other {Austria}}',
   'country.in': IN,
 

@@ -5,7 +5,9 @@ import type { Translator } from '../../i18n/translator.js';
 import { COUNTRIES, COUNTRY_INFO } from '../../places/countries.js';
 import { type Scope, toQueryString } from '../../query/params.js';
 import { type RankedEvent, type SearchResult, zoneOf } from '../../query/read-index.js';
+import type { Coverage } from '../../use-cases/coverage.js';
 import { eventPageUrl } from '../event-json.js';
+import { coverageBanner } from './coverage-banner.js';
 import { differenceText } from './differs.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
 import { organizerText, siteOf, whereText } from './event-text.js';
@@ -34,6 +36,8 @@ export interface SearchPageInput {
   result?: SearchResult;
   errors?: FieldError[];
   freshness?: PageMeta['freshness'];
+  /** Why the answer may be thin for want of data (see answerCoverage): a banner above the results. */
+  coverage?: Coverage;
 }
 
 function select(name: string, label: string, current: string, options: [string, string][]) {
@@ -136,7 +140,7 @@ function apartSection(input: SearchPageInput, result: SearchResult): SafeHtml {
       ? html`<section class="empty">
 <p>${plain && result.country !== 'all' ? t.t('empty.country', { country: result.country }) : t.t('alternatives.none')}</p>
 ${widen.length ? html`<ul class="widen">${widen.map((w) => html`<li>${t.t('alternatives.widen', { what: constraintText(result, w.constraint, t, now), count: w.total })}</li>`)}</ul>` : ''}
-${!plain && alternatives.length === 0 ? html`<p>${t.t('alternatives.nothingClose')}</p>` : ''}
+${!plain && alternatives.length === 0 && !input.coverage ? html`<p>${t.t('alternatives.nothingClose')}</p>` : ''}
 ${plain && alternatives.length === 0 ? html`<p>${t.t('empty.nothing')}</p>` : ''}
 </section>`
       : ''
@@ -167,6 +171,7 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
   const count = t.t('results.count', { count: result.total });
   const shown = { ...input, order };
   return html`${applied}
+${input.coverage ? coverageBanner(input.coverage, t) : ''}
 <p class="understood" aria-live="polite">${t.t('results.summary', { understood, count })}</p>
 <p class="muted">${message(t, 'results.outputs', {
     markdown: html`<a href="${input.baseUrl}/api/md?${qs}">${t.t('results.markdown')}</a>`,
