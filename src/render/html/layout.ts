@@ -173,8 +173,8 @@ table.calendars td { padding-top: .15rem; padding-bottom: .15rem; }
   table.sources thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   table.sources, table.sources tbody { display: block; }
   table.sources tr { display: block; padding: .4rem 0; border-bottom: 1px solid var(--muted); }
-  table.sources td { display: block; position: relative; border: none; padding: .1rem 0 .1rem 8.5rem; }
-  table.sources td::before { content: attr(data-label); position: absolute; left: 0; width: 8rem; font-weight: 600; }
+  table.sources td { display: grid; grid-template-columns: 8rem minmax(0, 1fr); gap: .5rem; border: none; padding: .1rem 0; }
+  table.sources td::before { content: attr(data-label); font-weight: 600; }
   table.sources a.url { white-space: normal; overflow-wrap: anywhere; }
 }
 figure.map { margin: 0; }
@@ -186,7 +186,7 @@ figure.map text.count { fill: var(--bg); text-anchor: middle; }
 figure.map text.place { fill: #1b1b1f; stroke: #fff; stroke-linejoin: round; paint-order: stroke; font-weight: 600; }
 figure.map figcaption { font-size: .85rem; color: var(--muted); margin-top: .35rem; }
 .listing { display: grid; gap: 1rem; margin-top: .75rem; }
-.listing > .list > :first-child { margin-top: 0; }
+.listing > .list > :first-child, .listing > .list > h2.visually-hidden + ol.results { margin-top: 0; }
 @media (min-width: 60rem) {
   .listing { grid-template-columns: minmax(0, 1fr) 23rem; gap: 1.5rem; }
   .listing > figure.map { grid-column: 2; grid-row: 1; position: sticky; top: 1rem; align-self: start; }

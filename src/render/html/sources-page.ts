@@ -59,7 +59,7 @@ function row(s: SourceView, t: Translator): SafeHtml {
     upcoming: t.number(s.counts.listed),
     cancelled: t.number(s.counts.cancelled),
   };
-  return html`<tr>${COLUMNS.map((column) => html`<td data-label="${t.t('sources.column', { column })}">${cells[column]}</td>`)}</tr>`;
+  return html`<tr>${COLUMNS.map((column) => html`<td data-label="${t.t('sources.column', { column })}"><span>${cells[column]}</span></td>`)}</tr>`;
 }
 
 /** One calendar of a feed of calendars: the group (linked to its feed), its city, its state, when it last changed. */
@@ -75,7 +75,7 @@ function calendarRow(c: Calendar, t: Translator): SafeHtml {
     state,
     html`${when(c.lastChanged, t)}`,
   ];
-  return html`<tr>${CALENDAR_COLUMNS.map((column, i) => html`<td data-label="${t.t('sources.calendarColumn', { column })}">${cells[i] ?? t.number(c.counts.listed)}</td>`)}</tr>`;
+  return html`<tr>${CALENDAR_COLUMNS.map((column, i) => html`<td data-label="${t.t('sources.calendarColumn', { column })}"><span>${cells[i] ?? t.number(c.counts.listed)}</span></td>`)}</tr>`;
 }
 
 type Calendar = NonNullable<SourceView['calendars']>[number];
