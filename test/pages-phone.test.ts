@@ -102,12 +102,16 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
     }
   });
 
-  it('keeps the form open where no search ran, and focused', async () => {
+  it('keeps the form open and focused where no search ran, folds it for a place’s list', async () => {
     const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${server.base}/de?lang=en`);
     await expect(page.locator('details.search').count()).resolves.toBe(0);
     await expect(page.locator('input[name="q"]:focus').count()).resolves.toBe(1);
+    // A place's list, as a map marker links it, is a search too: folded, showing the place.
+    await page.goto(`${server.base}/ch?lang=en&city=${encodeURIComponent('Zürich')}`);
+    await expect(page.locator('details.search summary strong').textContent()).resolves.toBe('Zürich');
+    await expect(page.locator('details.search').getAttribute('open')).resolves.toBeNull();
     // A search with a problem keeps its form open, to be mended.
     await page.goto(`${server.base}/ch?lang=en&q=rust&from=notadate`);
     await expect(page.locator('details.search').getAttribute('open')).resolves.toBe('');

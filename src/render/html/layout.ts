@@ -168,6 +168,7 @@ details.calendars > summary h2 { display: inline; font-size: 1.2rem; margin: 0; 
 table.calendars td { padding-top: .15rem; padding-bottom: .15rem; }
 @media (max-width: 40rem) {
   header.site > .muted { display: none; }
+  p.applied, p.understood, main > p.muted, nav.order { font-size: .9rem; margin: .5rem 0; }
   /* Above the list on a phone the map's names say where; its caption stays the text alternative, unseen. */
   figure.map figcaption { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   table.sources thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }

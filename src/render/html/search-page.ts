@@ -208,12 +208,31 @@ function embedSection(input: SearchPageInput, qs: string): SafeHtml {
 }
 
 /**
+ * What a search asked, as the folded form shows it: the text typed, else the fields chosen ("Berlin · AI & ML"), as
+ * a marker's link to a place's list sets them; empty when nothing was asked beyond the country.
+ */
+function searchedFor({ t, form }: SearchPageInput): string {
+  const q = form.q?.trim();
+  if (q) return q;
+  const topic = TOPICS.find((x) => x.slug === form.topic);
+  const format = FORMATS.find((f) => f === form.format);
+  return [
+    form.city?.trim(),
+    topic && t.t(`topic.${topic.slug}`),
+    format && t.t(`format.${format}`),
+    form.who === 'founders' && t.t('search.founders'),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
  * The search form. Once a search ran it folds into one line that shows the search (a `<details>`, no script), so that
  * on a phone the results start on the first screen; with no search it is open, its box focused.
  */
 function searchForm(input: SearchPageInput, country: Scope): SafeHtml {
   const { t, form } = input;
-  const q = form.q?.trim() ?? '';
+  const q = searchedFor(input);
   const fields = html`<form class="search" method="get" action="/" role="search">
   <input type="hidden" name="lang" value="${t.lang}">
   <label class="wide">${t.t('search.label')}
