@@ -1,31 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from './helpers/browser.js';
+import { browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
 import { request } from './helpers/http.js';
 import { ROOT } from './helpers/process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const SCREENSHOTS = join(ROOT, 'test-output');
-const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 
-/** axe-core's serious and critical violations (injected into a second page of the context: the CSP allows no script). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
-    const results = (await axe.run((globalThis as { document?: unknown }).document, {
-      resultTypes: ['violations'],
-    })) as { violations: { id: string; impact: string | null }[] };
-    return results.violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}
-
-/** The map of the country and search pages: the service's own SVG, a marker per place, in Chromium. */
 describe.skipIf(browserMissing)('the map', () => {
   let server: TestServer;
   let browser: Browser;
@@ -77,6 +61,20 @@ describe.skipIf(browserMissing)('the map', () => {
     expect(await page.locator('figure.map figcaption').textContent()).toMatch(
       /^Wo diese .*: Berlin: 2 Veranstaltungen · /,
     );
+    // Each place is named on the map, beside its marker.
+    expect(await page.locator('figure.map text.place').allTextContents()).toEqual(
+      expect.arrayContaining(['Berlin', 'Hamburg', 'München', 'Köln']),
+    );
+    // The view fits the listed places: every marker and every name inside the map's box, which fills the figure.
+    const frame = (await page.locator('figure.map svg').boundingBox())!;
+    expect(frame.width).toBeGreaterThan((await page.locator('figure.map').boundingBox())!.width - 1);
+    for (const mark of await page.locator('figure.map circle, figure.map text.place').all()) {
+      const b = (await mark.boundingBox())!;
+      expect(b.x).toBeGreaterThanOrEqual(frame.x);
+      expect(b.y).toBeGreaterThanOrEqual(frame.y);
+      expect(b.x + b.width).toBeLessThanOrEqual(frame.x + frame.width);
+      expect(b.y + b.height).toBeLessThanOrEqual(frame.y + frame.height);
+    }
     // Berlin lies north-east of München: up and to the right on the map.
     const box = async (label: string) =>
       (await page.locator(`figure.map a[aria-label^="${label}"] circle`).boundingBox())!;
@@ -103,21 +101,40 @@ describe.skipIf(browserMissing)('the map', () => {
     await page.close();
   });
 
-  it('is axe-clean and keeps the list first', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
-    const page = await context.newPage();
-    await page.goto(`${server.base}/de?lang=en`);
-    expect(await seriousViolations(page)).toEqual([]);
-    const order = await page.evaluate(() => {
-      const doc = (
-        globalThis as unknown as {
-          document: { querySelector(s: string): { compareDocumentPosition(o: unknown): number } };
-        }
-      ).document;
-      return doc.querySelector('.results, section.day')!.compareDocumentPosition(doc.querySelector('figure.map'));
-    });
-    expect(order & 4).toBe(4); // DOCUMENT_POSITION_FOLLOWING: the map comes after the list
-    await context.close();
+  it('zooms to one place with its surroundings, not to all three countries', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${server.base}/de?lang=de&city=Hamburg`);
+    const view = (await page.locator('figure.map svg').getAttribute('viewBox'))!.split(' ').map(Number);
+    // The base map is 640 units across (the three countries); one city is shown about 200 km across.
+    expect(view[2]).toBeLessThan(160);
+    expect(view[2]).toBeGreaterThanOrEqual(100);
+    const frame = (await page.locator('figure.map svg').boundingBox())!;
+    const marker = (await page.locator('figure.map circle').boundingBox())!;
+    const middle = { x: marker.x + marker.width / 2, y: marker.y + marker.height / 2 };
+    expect(Math.abs(middle.x - (frame.x + frame.width / 2))).toBeLessThan(frame.width / 4);
+    expect(Math.abs(middle.y - (frame.y + frame.height / 2))).toBeLessThan(frame.height / 4);
+    await expect(page.locator('figure.map text.place').allTextContents()).resolves.toEqual(['Hamburg']);
+    await page.locator('figure.map').screenshot({ path: join(SCREENSHOTS, 'map-de-hamburg.png') });
+    await page.close();
+  });
+
+  it('is axe-clean, beside the list on a wide screen and above it on a phone', async () => {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const context = await browser.newContext({ bypassCSP: true, viewport });
+      const page = await context.newPage();
+      await page.goto(`${server.base}/de?lang=en`);
+      expect(await seriousViolations(page)).toEqual([]);
+      const map = (await page.locator('figure.map').boundingBox())!;
+      const first = (await page.locator('section.day li, ol.results > li').first().boundingBox())!;
+      if (viewport.width > 1000) {
+        expect(map.x).toBeGreaterThan(first.x + first.width); // to the right of the list
+        expect(map.y).toBeLessThan(first.y + first.height); // and level with its start
+      } else expect(map.y + map.height).toBeLessThanOrEqual(first.y); // above the list
+      await context.close();
+    }
   });
 
   it('adds little weight: the base map is one cached SVG', async () => {

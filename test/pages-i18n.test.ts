@@ -56,6 +56,14 @@ describe('message catalogue', () => {
     }
   });
 
+  it('writes French with a no-break space before : ; ? ! and inside guillemets, in every message', () => {
+    const space = /[\u00a0\u202f]/;
+    for (const [id, text] of Object.entries(MESSAGES.fr as Record<string, string>)) {
+      for (const m of text.matchAll(/(.)([:;?!»])/gu)) expect(m[1], `fr ${id}: ${text}`).toMatch(space);
+      for (const m of text.matchAll(/«(.)/gu)) expect(m[1], `fr ${id}: ${text}`).toMatch(space);
+    }
+  });
+
   it('names every topic, format, kind and seniority level of the taxonomy in every language', () => {
     for (const lang of LANGUAGES) {
       const t = translator(lang);
@@ -257,7 +265,7 @@ describe('match reasons in the reader language', () => {
     expect(show('Call for papers open until Tue 1 Dec 2026', 'en').text).toBe(
       'Call for papers open until Tue 1 Dec 2026',
     );
-    expect(show('Language: German', 'fr')).toEqual({ text: 'Langue : allemand' });
+    expect(show('Language: German', 'fr')).toEqual({ text: 'Langue\u00a0: allemand' });
     expect(show('Language: German', 'en')).toEqual({ text: 'Language: German' });
     expect(show('12 km from your base in München', 'de')).toEqual({ text: '12 km von Ihrem Ort München' });
     expect(show('Online: no travel from Wien', 'fr').lang).toBeUndefined();

@@ -270,26 +270,26 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
     expect(sources).toContain('1 mars 2025, 10:00 UTC+1');
   });
 
-  it('translates /sources and wraps a failed sync’s long error at 1280 px', async () => {
+  it('translates /sources, a failed sync’s cause in words and its long address shortened, at 1280 px', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    for (const [lang, heading] of [
-      ['de', 'Quellen'],
-      ['fr', 'Sources'],
-      ['it', 'Fonti'],
-      ['en', 'Sources'],
+    for (const [lang, heading, refused] of [
+      ['de', 'Quellen', 'der Server hat die Verbindung abgelehnt'],
+      ['fr', 'Sources', 'le serveur a refusé la connexion'],
+      ['it', 'Fonti', 'il server ha rifiutato la connessione'],
+      ['en', 'Sources', 'the server refused the connection'],
     ] as const) {
       await page.goto(`${base}/sources?lang=${lang}`);
       await expect(page.locator('h1').textContent()).resolves.toBe(heading);
-      const error = page
-        .locator('table.sources')
-        .first()
-        .locator('tr', { hasText: 'zuercher-kalender' })
-        .locator('.error-text');
-      await expect(error.getAttribute('lang')).resolves.toBe('en');
-      await expect(error.textContent()).resolves.toContain(LONG_PATH);
-      await expect(error.textContent()).resolves.not.toContain('geheim');
-      // Each calendar of a feed of calendars with its own state, its long error wrapped too.
+      const row = page.locator('table.sources').first().locator('tr', { hasText: 'zuercher-kalender' });
+      await expect(row.textContent()).resolves.toContain(refused);
+      // The address it failed at: short on the page, whole (without its token) in the link.
+      const link = row.locator('a.url');
+      await expect(link.getAttribute('href')).resolves.toMatch(new RegExp(`${LONG_PATH}$`));
+      await expect(link.textContent()).resolves.toMatch(/^127\.0\.0\.1:\d+\/calendars\/…$/);
+      await expect(row.textContent()).resolves.not.toContain('geheim');
+      await expect(row.textContent()).resolves.not.toContain('ECONNREFUSED');
+      // Each calendar of a feed of calendars with its own state (a feed of two shows them unfolded).
       await expect(page.locator('h2', { hasText: 'gruppen' }).textContent()).resolves.toMatch(/2/);
       await expect(page.locator('table.sources').nth(1).locator('tbody tr').count()).resolves.toBe(2);
       const { scroll, client } = await page.evaluate(() => {

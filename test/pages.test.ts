@@ -1,41 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../src/i18n/languages.js';
-import { browserMissing, launchChromium } from './helpers/browser.js';
+import { browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
 import { request } from './helpers/http.js';
 import { ROOT } from './helpers/process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const SCREENSHOTS = join(ROOT, 'test-output');
-const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 
 const KI_TITLE = 'KI Meetup Zürich <script>alert(1)</script>';
 const KI_ID = 'ki-meetup-zurich-script-alert-1-script';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/** axe-core's serious and critical violations on the page as it is now (injected: the test context bypasses the CSP). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<unknown> } })
-      .axe;
-    const document = (globalThis as { document?: unknown }).document;
-    const results = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: AxeViolation[] };
-    return results.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
-}
 
 describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () => {
   let server: TestServer;
@@ -131,7 +107,11 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
     );
     await expect(first.locator('.also a').textContent()).resolves.toBe('mirror.example');
 
-    // By date: the results under day headings (a wider search: every event in Zürich next week).
+    // By date: the results under day headings (a wider search: every event in Zürich next week). Once a search ran,
+    // the form is folded under a line that shows it; opening it shows the fields with the search in them.
+    await expect(page.locator('input[name="q"]').isVisible()).resolves.toBe(false);
+    await page.locator('details.search > summary').click();
+    await expect(page.locator('input[name="q"]').inputValue()).resolves.toBe('AI meetups in Zürich next week');
     await page.locator('input[name="q"]').fill('Zürich next week');
     await page.keyboard.press('Enter');
     await page.waitForURL(/q=Z/);
@@ -192,6 +172,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
     expect(reasons).toEqual(expect.arrayContaining(['Thema: KI & ML', 'In Zürich', 'Nächste Woche: Mi., 5. März']));
     await expect(page.locator('title').textContent()).resolves.toBe('AI meetups in Zürich next week · Tech-Events');
     // The next search stays in German: the form carries the language.
+    await page.getByText('Ihre Suche: AI meetups in Zürich next week').click();
     await page.locator('input[name="q"]').fill('Rust');
     await page.keyboard.press('Enter');
     await page.waitForURL(/q=Rust/);

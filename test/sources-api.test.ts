@@ -159,9 +159,9 @@ describe.each(ENGINES)('GET /api/sources and /sources on %s', (engine) => {
     expect(page).toContain('<h1>Sources</h1>');
     expect(page).toContain('Feeds are synced every 6 hours.');
     expect(page).toMatch(/<a href="https:\/\/github.com\/tech-conferences\/conference-data"><code>confs<\/code><\/a>/);
-    // Never read yet: said so, with why the last try failed and when the next one is.
+    // Never read yet: said so, with why the last try failed in words, where (a short link) and when the next one is.
     expect(page).toMatch(
-      /not read yet: <span class="error-text" lang="en">GET http:\/\/127\.0\.0\.1:\d+\/calendar\.ics failed: ECONNREFUSED<\/span>; next try /,
+      /not read yet: the server refused the connection \(<a href="http:\/\/127\.0\.0\.1:\d+\/calendar\.ics" class="url"><code>127\.0\.0\.1:\d+\/calendar\.ics<\/code><\/a>\); next try /,
     );
     expect(page).toContain('off (listed in the feeds file, not synced)');
     expect(page).not.toContain('secret');

@@ -110,7 +110,7 @@ type ChildNode = DefaultTreeAdapterMap['childNode'];
 
 /** The elements our templates emit; anything else in a page would have come from data. */
 const TAGS = new Set(
-  'html head body meta title link script header main footer a span h1 h2 h3 p form label input select option button div ul ol li strong article dl dt dd section code nav time figure figcaption svg image circle text details summary pre'.split(
+  'html head body meta title link script header main footer a span h1 h2 h3 p form label input select option button div ul ol li strong article dl dt dd section code nav time figure figcaption svg image circle text g details summary pre'.split(
     ' ',
   ),
 );

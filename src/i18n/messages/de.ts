@@ -9,6 +9,7 @@ export const de: Messages = {
   'site.languages': 'Sprache',
   'site.footer':
     'Frei und offen: {api} · {openapi} · MCP unter {mcp}. Wir verkaufen keine Tickets; jede Veranstaltung verlinkt auf ihren Veranstalter.',
+  'site.labelled': '{label}: {value}',
   'site.api': 'API',
   'site.dataAsOf': 'Datenstand: {sources}.',
   'site.sourceAsOf': '{source} {time}',
@@ -48,7 +49,7 @@ export const de: Messages = {
 
   'home.title': `Tech-Events ${IN}`,
   'home.description':
-    'Tech-Events in der Schweiz, in Deutschland und Österreich finden – in eigenen Worten, auf Deutsch, Englisch oder Französisch.',
+    'Tech-Events in der Schweiz, in Deutschland und Österreich finden – in eigenen Worten, auf Deutsch, Englisch, Französisch oder Italienisch.',
   'search.title': '{q} · Tech-Events',
   'search.label': 'Wonach suchen Sie?',
   'search.placeholder': 'z. B. KI-Meetups in Zürich für Gründer nächste Woche',
@@ -62,6 +63,8 @@ export const de: Messages = {
   'search.everyone': 'alle',
   'search.founders': 'Gründer & Führungskräfte',
   'search.submit': 'Suchen',
+  'search.folded': 'Ihre Suche: {q}',
+  'search.change': 'ändern',
 
   'errors.title': 'Bitte prüfen:',
   'errors.city': `„{value}“ kennen wir nicht als Ort ${IN}.`,
@@ -202,7 +205,7 @@ export const de: Messages = {
 
   'search.allCountries': 'Alle drei Länder',
   'results.applied':
-    'Gesucht {country, select, ch {in der Schweiz} de {in Deutschland} all {in allen drei Ländern} other {in Österreich}}: Ihre Suche nennt es, und sie geht dem Menü vor.',
+    'Gesucht {country, select, ch {in der Schweiz} de {in Deutschland} all {in allen drei Ländern} other {in Österreich}}, wie Ihre Suche es verlangt, statt im Land, das im Menü gewählt ist.',
   'facet.orHybrid': '{format} oder hybrid',
   'facet.cfp': 'Call for Papers offen',
   'facet.languageFirst': 'auf {language} zuerst',
@@ -212,7 +215,8 @@ export const de: Messages = {
   'alternatives.none': 'Nichts passt zu allem.',
   'alternatives.widen': 'Ohne „{what}“: {count, plural, one {# Veranstaltung} other {# Veranstaltungen}}',
   'alternatives.nothingClose': 'Auch nichts verfehlt nur eine Sache: Suchen Sie nach weniger.',
-  'differs.when': '{when}, nicht {asked}',
+  'differs.when':
+    '{when}, nicht {period, select, today {heute} tomorrow {morgen} thisWeek {diese Woche} nextWeek {nächste Woche} thisWeekend {dieses Wochenende} nextWeekend {nächstes Wochenende} other {{asked}}}',
   'differs.distance': '{city}, {km} km von {place}',
   'differs.subject': 'zu {topic}',
   'differs.notKind': 'kein(e) {kind}',
@@ -268,6 +272,7 @@ export const de: Messages = {
     '{state, select, off {aus (in der Quellendatei aufgeführt, wird nicht abgeglichen)} ok {in Ordnung} snapshot {mitgelieferter Stand, noch nicht abgeglichen} pending {noch nicht abgeglichen} other {—}}',
   'sources.failing': 'fehlerhaft ({failures, plural, one {# Durchlauf} other {# Durchläufe}}):',
   'sources.notRead': 'noch nicht gelesen',
+  'sources.notReadFailed': 'noch nicht gelesen:',
   'sources.nextTry': 'nächster Versuch {time}',
   'sources.calendarsNotRead':
     'Noch keiner dieser Kalender wurde gelesen, ihre Termine sind daher nicht aufgeführt; nächster Versuch {time}.',
@@ -278,6 +283,14 @@ export const de: Messages = {
   'sources.calendarState':
     '{state, select, ok {in Ordnung} pending {noch nicht abgeglichen} gone {verschwunden (seine Termine bleiben):} unread {noch nicht gelesen:} other {fehlerhaft (seine Termine bleiben):}}',
 
+  'sources.summary': '{count, plural, one {# Quelle} other {# Quellen}}: {parts}.',
+  'sources.summaryPart':
+    '{state, select, read {{count, plural, other {# gelesen}}} snapshot {{count, plural, other {# nur aus dem mitgelieferten Stand}}} failing {{count, plural, other {# fehlerhaft}}} unread {{count, plural, other {# noch nicht gelesen}}} off {{count, plural, other {# ausgeschaltet}}} other {{count, plural, other {# von Veranstaltern gesendet oder importiert}}}}',
+  'sources.summaryCalendars': '{read, number} von {count, plural, one {# Kalender} other {# Kalendern}} gelesen.',
+  'sources.calendarCount':
+    '{state, select, ok {{count, number} in Ordnung} pending {{count, number} noch nicht abgeglichen} gone {{count, number} verschwunden} unread {{count, number} noch nicht gelesen} other {{count, number} fehlerhaft}}',
+  'sources.cause':
+    '{cause, select, refused {der Server hat die Verbindung abgelehnt} dns {der Server wurde nicht gefunden} network {die Netzverbindung brach ab} timeout {keine Antwort in der Zeit} http {der Server antwortete mit HTTP {status}} redirects {zu viele Weiterleitungen} tooLarge {die Antwort war zu groß} other {das Lesen ist fehlgeschlagen}}',
   'notFound.title': 'Nicht gefunden · Tech-Events',
   'notFound.heading': 'Nicht gefunden',
   'notFound.country': 'Hier gibt es kein Land „{country}“.',

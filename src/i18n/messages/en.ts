@@ -7,6 +7,7 @@ export const en = {
   'site.countries': 'Switzerland · Germany · Austria',
   'site.languages': 'Language',
   'site.footer': 'Free and open: {api} · {openapi} · MCP at {mcp}. We sell no tickets; every event links to its host.',
+  'site.labelled': '{label}: {value}',
   'site.api': 'API',
   'site.dataAsOf': 'Data as of: {sources}.',
   'site.sourceAsOf': '{source} {time}',
@@ -46,7 +47,7 @@ export const en = {
   'home.title':
     'Tech events {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}',
   'home.description':
-    'Find tech events in Switzerland, Germany and Austria — in plain words, in English, German or French.',
+    'Find tech events in Switzerland, Germany and Austria — in plain words, in English, German, French or Italian.',
   'search.title': '{q} · Tech events',
   'search.label': 'What are you looking for?',
   'search.placeholder': 'e.g. AI meetups in Zürich for founders next week',
@@ -60,6 +61,8 @@ export const en = {
   'search.everyone': 'everyone',
   'search.founders': 'founders & executives',
   'search.submit': 'Search',
+  'search.folded': 'Your search: {q}',
+  'search.change': 'change',
 
   'errors.title': 'Please check:',
   'errors.city':
@@ -201,7 +204,7 @@ export const en = {
 
   'search.allCountries': 'All three countries',
   'results.applied':
-    'Searched {country, select, ch {in Switzerland} de {in Germany} all {in all three countries} other {in Austria}}: your search names it, and it decides over the menu.',
+    'Searched {country, select, ch {in Switzerland} de {in Germany} all {in all three countries} other {in Austria}}, as your search asks, rather than in the country chosen in the menu.',
   'facet.orHybrid': '{format} or hybrid',
   'facet.cfp': 'call for papers open',
   'facet.languageFirst': 'held in {language} first',
@@ -211,7 +214,8 @@ export const en = {
   'alternatives.none': 'Nothing matches all of this.',
   'alternatives.widen': 'Without “{what}”: {count, plural, one {# event} other {# events}}',
   'alternatives.nothingClose': 'Nothing misses only one thing either: try asking for less.',
-  'differs.when': '{when}, not {asked}',
+  'differs.when':
+    '{when}, not {period, select, today {today} tomorrow {tomorrow} thisWeek {this week} nextWeek {next week} thisWeekend {this weekend} nextWeekend {next weekend} other {{asked}}}',
   'differs.distance': '{city}, {km} km from {place}',
   'differs.subject': 'about {topic}',
   'differs.notKind': 'not {kind}',
@@ -269,6 +273,7 @@ export const en = {
     '{state, select, off {off (listed in the feeds file, not synced)} ok {ok} snapshot {shipped snapshot, not synced yet} pending {not synced yet} other {—}}',
   'sources.failing': 'failing ({failures, plural, one {# run} other {# runs}}):',
   'sources.notRead': 'not read yet',
+  'sources.notReadFailed': 'not read yet:',
   'sources.nextTry': 'next try {time}',
   'sources.calendarsNotRead':
     'None of these calendars has been read yet, so their events are not listed; the next try is {time}.',
@@ -279,6 +284,14 @@ export const en = {
   'sources.calendarState':
     '{state, select, ok {ok} pending {not synced yet} gone {gone (its events stay):} unread {not read yet:} other {failing (its events stay):}}',
 
+  'sources.summary': '{count, plural, one {# source} other {# sources}}: {parts}.',
+  'sources.summaryPart':
+    '{state, select, read {{count, plural, other {# read}}} snapshot {{count, plural, other {# only from the shipped snapshot}}} failing {{count, plural, other {# failing}}} unread {{count, plural, other {# not read yet}}} off {{count, plural, other {# off}}} other {{count, plural, other {# pushed by hosts or imported}}}}',
+  'sources.summaryCalendars': '{read, number} of {count, plural, one {# calendar} other {# calendars}} read.',
+  'sources.calendarCount':
+    '{state, select, ok {{count, number} ok} pending {{count, number} not synced yet} gone {{count, number} gone} unread {{count, number} not read yet} other {{count, number} failing}}',
+  'sources.cause':
+    '{cause, select, refused {the server refused the connection} dns {its host was not found} network {the network failed} timeout {no answer in time} http {the server answered HTTP {status}} redirects {too many redirects} tooLarge {the answer was too large} other {the read failed}}',
   'notFound.title': 'Not found · Tech events',
   'notFound.heading': 'Not found',
   'notFound.country': 'There is no country “{country}” here.',

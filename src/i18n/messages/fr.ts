@@ -10,6 +10,7 @@ export const fr: Messages = {
   'site.languages': 'Langue',
   'site.footer':
     'Libre et ouvert\u00a0: {api} · {openapi} · MCP sur {mcp}. Nous ne vendons aucun billet\u00a0; chaque événement renvoie à son organisateur.',
+  'site.labelled': '{label}\u00a0: {value}',
   'site.api': 'API',
   'site.dataAsOf': 'État des données\u00a0: {sources}.',
   'site.sourceAsOf': '{source} {time}',
@@ -47,7 +48,7 @@ export const fr: Messages = {
 
   'home.title': `Événements tech ${IN}`,
   'home.description':
-    'Trouvez des événements tech en Suisse, en Allemagne et en Autriche — avec vos propres mots, en français, en allemand ou en anglais.',
+    'Trouvez des événements tech en Suisse, en Allemagne et en Autriche — avec vos propres mots, en français, en allemand, en italien ou en anglais.',
   'search.title': '{q} · Événements tech',
   'search.label': 'Que cherchez-vous\u00a0?',
   'search.placeholder': 'p. ex. meetups IA à Genève pour fondateurs la semaine prochaine',
@@ -61,6 +62,8 @@ export const fr: Messages = {
   'search.everyone': 'tout le monde',
   'search.founders': 'fondateurs et dirigeants',
   'search.submit': 'Rechercher',
+  'search.folded': 'Votre recherche\u00a0: {q}',
+  'search.change': 'modifier',
 
   'errors.title': 'Veuillez vérifier\u00a0:',
   'errors.city': `«\u00a0{value}\u00a0» n’est pas une ville que nous connaissons ${IN}.`,
@@ -78,13 +81,13 @@ export const fr: Messages = {
   'results.outputs': 'Cette liste en {markdown} · {json} · calendrier {https} / {webcal} · {feed}',
   'results.feed': 'flux Atom',
   'map.caption': 'Où ont lieu ces événements, par ville',
-  'map.marker': '{place} : {count, plural, one {# événement} other {# événements}}',
+  'map.marker': '{place}\u00a0: {count, plural, one {# événement} other {# événements}}',
   'embed.none': 'Aucun événement à venir ne correspond à cette recherche.',
   'embed.more': 'Cette recherche sur tech-events',
   'embed.failed': 'Les événements n’ont pas pu être chargés pour le moment.',
   'embed.title': 'Intégrer cette liste',
   'embed.help':
-    'Collez ceci dans n’importe quelle page web pour y afficher cette liste, toujours à jour ; aucune clé n’est nécessaire :',
+    'Collez ceci dans n’importe quelle page web pour y afficher cette liste, toujours à jour\u00a0; aucune clé n’est nécessaire\u00a0:',
   'results.markdown': 'Markdown',
   'results.order': 'Ordre',
   'results.byRelevance': 'les plus pertinents d’abord',
@@ -137,10 +140,10 @@ export const fr: Messages = {
   'reason.general': 'Événement tech généraliste',
   'reason.nearBase': 'Près de chez vous, à {place}',
   'reason.distanceFromBase': 'À {km} km de chez vous ({place})',
-  'reason.onlineFromBase': 'En ligne : pas de trajet depuis {place}',
+  'reason.onlineFromBase': 'En ligne\u00a0: pas de trajet depuis {place}',
   'reason.worthTrip': 'Vaut le déplacement depuis {place}',
   'reason.cfpOpen': 'Appel à conférences ouvert jusqu’au {date}',
-  'reason.language': 'Langue : {language}',
+  'reason.language': 'Langue\u00a0: {language}',
   'reason.upcoming': 'À venir',
 
   'topic.ai-ml': 'IA & ML',
@@ -201,17 +204,18 @@ export const fr: Messages = {
 
   'search.allCountries': 'Les trois pays',
   'results.applied':
-    'Recherche {country, select, ch {en Suisse} de {en Allemagne} all {dans les trois pays} other {en Autriche}} : votre recherche le nomme, et elle l’emporte sur le menu.',
+    'Recherche {country, select, ch {en Suisse} de {en Allemagne} all {dans les trois pays} other {en Autriche}}, comme le demande votre recherche, plutôt que dans le pays choisi dans le menu.',
   'facet.orHybrid': '{format} ou hybride',
   'facet.cfp': 'appel à conférences ouvert',
   'facet.languageFirst': 'en {language} d’abord',
   'alternatives.heading': 'Presque',
-  'alternatives.intro': 'Ce ne sont pas des résultats : chacun manque une chose que vous avez demandée.',
-  'alternatives.differs': 'Diffère : {what}',
+  'alternatives.intro': 'Ce ne sont pas des résultats\u00a0: chacun manque une chose que vous avez demandée.',
+  'alternatives.differs': 'Diffère\u00a0: {what}',
   'alternatives.none': 'Rien ne correspond à tout cela.',
-  'alternatives.widen': 'Sans « {what} » : {count, plural, one {# événement} other {# événements}}',
-  'alternatives.nothingClose': 'Rien ne manque non plus une seule chose : demandez moins.',
-  'differs.when': '{when}, pas {asked}',
+  'alternatives.widen': 'Sans «\u00a0{what}\u00a0»\u00a0: {count, plural, one {# événement} other {# événements}}',
+  'alternatives.nothingClose': 'Rien ne manque non plus une seule chose\u00a0: demandez moins.',
+  'differs.when':
+    '{when}, pas {period, select, today {aujourd’hui} tomorrow {demain} thisWeek {cette semaine} nextWeek {la semaine prochaine} thisWeekend {ce week-end} nextWeekend {le week-end prochain} other {{asked}}}',
   'differs.distance': '{city}, à {km} km de {place}',
   'differs.subject': 'sur {topic}',
   'differs.notKind': 'pas {kind}',
@@ -269,6 +273,7 @@ export const fr: Messages = {
     '{state, select, off {désactivée (dans le fichier des sources, non synchronisée)} ok {à jour} snapshot {instantané livré, pas encore synchronisée} pending {pas encore synchronisée} other {—}}',
   'sources.failing': 'en échec ({failures, plural, one {# tentative} other {# tentatives}})\u00a0:',
   'sources.notRead': 'pas encore lue',
+  'sources.notReadFailed': 'pas encore lue\u00a0:',
   'sources.nextTry': 'prochain essai {time}',
   'sources.calendarsNotRead':
     'Aucun de ces calendriers n’a encore été lu, leurs événements ne sont donc pas listés\u00a0; prochain essai {time}.',
@@ -279,6 +284,14 @@ export const fr: Messages = {
   'sources.calendarState':
     '{state, select, ok {à jour} pending {pas encore synchronisé} gone {disparu (ses événements restent)\u00a0:} unread {pas encore lu\u00a0:} other {en échec (ses événements restent)\u00a0:}}',
 
+  'sources.summary': '{count, plural, one {# source} other {# sources}}\u00a0: {parts}.',
+  'sources.summaryPart':
+    '{state, select, read {{count, plural, one {# lue} other {# lues}}} snapshot {{count, plural, other {# seulement par l’instantané livré}}} failing {{count, plural, other {# en échec}}} unread {{count, plural, one {# pas encore lue} other {# pas encore lues}}} off {{count, plural, one {# désactivée} other {# désactivées}}} other {{count, plural, one {# envoyée par les organisateurs ou importée} other {# envoyées par les organisateurs ou importées}}}}',
+  'sources.summaryCalendars': '{read, number} sur {count, plural, one {# calendrier lu} other {# calendriers lus}}.',
+  'sources.calendarCount':
+    '{state, select, ok {{count, number} en ordre} pending {{count, number} pas encore synchronisés} gone {{count, number} disparus} unread {{count, number} pas encore lus} other {{count, number} en échec}}',
+  'sources.cause':
+    '{cause, select, refused {le serveur a refusé la connexion} dns {son serveur est introuvable} network {la connexion a été coupée} timeout {pas de réponse à temps} http {le serveur a répondu HTTP {status}} redirects {trop de redirections} tooLarge {la réponse était trop grande} other {la lecture a échoué}}',
   'notFound.title': 'Introuvable · Événements tech',
   'notFound.heading': 'Introuvable',
   'notFound.country': 'Il n’y a pas de pays «\u00a0{country}\u00a0» ici.',

@@ -9,6 +9,7 @@ export const it: Messages = {
   'site.languages': 'Lingua',
   'site.footer':
     'Libero e aperto: {api} · {openapi} · MCP su {mcp}. Non vendiamo biglietti; ogni evento rimanda al suo organizzatore.',
+  'site.labelled': '{label}: {value}',
   'site.api': 'API',
   'site.dataAsOf': 'Dati aggiornati a: {sources}.',
   'site.sourceAsOf': '{source} {time}',
@@ -60,6 +61,8 @@ export const it: Messages = {
   'search.everyone': 'tutti',
   'search.founders': 'fondatori e dirigenti',
   'search.submit': 'Cerca',
+  'search.folded': 'La tua ricerca: {q}',
+  'search.change': 'modifica',
 
   'errors.title': 'Controlla:',
   'errors.city': `«{value}» non è una città che conosciamo ${IN}.`,
@@ -200,7 +203,7 @@ export const it: Messages = {
 
   'search.allCountries': 'Tutti e tre i paesi',
   'results.applied':
-    'Cercato {country, select, ch {in Svizzera} de {in Germania} all {in tutti e tre i paesi} other {in Austria}}: la tua ricerca lo nomina, e prevale sul menu.',
+    'Cercato {country, select, ch {in Svizzera} de {in Germania} all {in tutti e tre i paesi} other {in Austria}}, come chiede la tua ricerca, anziché nel paese scelto nel menu.',
   'facet.orHybrid': '{format} o ibrido',
   'facet.cfp': 'call for paper aperto',
   'facet.languageFirst': 'in {language} prima',
@@ -210,7 +213,8 @@ export const it: Messages = {
   'alternatives.none': 'Nulla corrisponde a tutto questo.',
   'alternatives.widen': 'Senza «{what}»: {count, plural, one {# evento} other {# eventi}}',
   'alternatives.nothingClose': 'Nemmeno un evento manca di una sola cosa: chiedi di meno.',
-  'differs.when': '{when}, non {asked}',
+  'differs.when':
+    '{when}, non {period, select, today {oggi} tomorrow {domani} thisWeek {questa settimana} nextWeek {la prossima settimana} thisWeekend {questo fine settimana} nextWeekend {il prossimo fine settimana} other {{asked}}}',
   'differs.distance': '{city}, a {km} km da {place}',
   'differs.subject': 'su {topic}',
   'differs.notKind': 'non {kind}',
@@ -266,6 +270,7 @@ export const it: Messages = {
     '{state, select, off {disattivata (nel file delle fonti, non sincronizzata)} ok {aggiornata} snapshot {istantanea inclusa, non ancora sincronizzata} pending {non ancora sincronizzata} other {—}}',
   'sources.failing': 'in errore ({failures, plural, one {# tentativo} other {# tentativi}}):',
   'sources.notRead': 'non ancora letta',
+  'sources.notReadFailed': 'non ancora letta:',
   'sources.nextTry': 'prossimo tentativo {time}',
   'sources.calendarsNotRead':
     'Nessuno di questi calendari è ancora stato letto, quindi i loro eventi non sono elencati; prossimo tentativo {time}.',
@@ -276,6 +281,14 @@ export const it: Messages = {
   'sources.calendarState':
     '{state, select, ok {aggiornato} pending {non ancora sincronizzato} gone {scomparso (i suoi eventi restano):} unread {non ancora letto:} other {in errore (i suoi eventi restano):}}',
 
+  'sources.summary': '{count, plural, one {# fonte} other {# fonti}}: {parts}.',
+  'sources.summaryPart':
+    '{state, select, read {{count, plural, one {# letta} other {# lette}}} snapshot {{count, plural, other {# solo dall’istantanea fornita}}} failing {{count, plural, other {# in errore}}} unread {{count, plural, one {# non ancora letta} other {# non ancora lette}}} off {{count, plural, one {# disattivata} other {# disattivate}}} other {{count, plural, one {# inviata dagli organizzatori o importata} other {# inviate dagli organizzatori o importate}}}}',
+  'sources.summaryCalendars': '{read, number} su {count, plural, one {# calendario letto} other {# calendari letti}}.',
+  'sources.calendarCount':
+    '{state, select, ok {{count, number} a posto} pending {{count, number} non ancora sincronizzati} gone {{count, number} scomparsi} unread {{count, number} non ancora letti} other {{count, number} in errore}}',
+  'sources.cause':
+    '{cause, select, refused {il server ha rifiutato la connessione} dns {il suo server non è stato trovato} network {la connessione si è interrotta} timeout {nessuna risposta in tempo} http {il server ha risposto HTTP {status}} redirects {troppi reindirizzamenti} tooLarge {la risposta era troppo grande} other {la lettura non è riuscita}}',
   'notFound.title': 'Non trovato · Eventi tech',
   'notFound.heading': 'Non trovato',
   'notFound.country': 'Qui non c’è nessun paese «{country}».',

@@ -5,7 +5,7 @@ import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
 import { type Alternative, type SearchResult, zoneOf } from '../../query/read-index.js';
 import { countryName } from './i18n.js';
-import { windowPeriod } from './understood.js';
+import { windowPeriod, windowPeriodKey } from './understood.js';
 
 /**
  * How a near miss differs from what was asked, in the reader's language: the engine says it in English (the JSON,
@@ -25,8 +25,10 @@ export function differenceText(alt: Alternative, result: SearchResult, t: Transl
         day.slice(0, 7) === first.slice(0, 7)
           ? dayText(day, t, 'short')
           : calendarDay(day, t).toFormat(day.slice(0, 4) === first.slice(0, 4) ? 'LLLL' : 'LLLL yyyy');
+      // A relative period is named in the sentence's own words ("not next week"), not as its capitalised label.
+      const period = windowPeriodKey(window, zoneOf(result.country), now) ?? 'other';
       const asked = windowPeriod(window, zoneOf(result.country), now, t) ?? dayText(first, t, 'short');
-      return t.t('differs.when', { when, asked });
+      return t.t('differs.when', { when, period, asked });
     }
     case 'place': {
       const here = u.place!.place;

@@ -16,6 +16,8 @@ export interface PageMeta {
   /** Canonical URL, absolute; by default this page in its language. */
   canonical?: string;
   head?: SafeHtml;
+  /** Lists and tables take a wider page (a list beside its map, the sources' columns) than the text of an event. */
+  wide?: boolean;
   /** How old each source's data is, and in which zone to show times; without it the line is left out. */
   freshness?: { sources: readonly SourceFreshness[]; zone: string };
 }
@@ -52,7 +54,7 @@ ${LANGUAGES.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${
 <link rel="stylesheet" href="/assets/site.css">
 ${meta.head}
 </head>
-<body>
+<body${meta.wide ? html` class="wide"` : ''}>
 <header class="site">
 <a href="${withLanguage('/', new URLSearchParams(), t.lang)}" class="brand">${t.t('site.name')}</a> <span class="muted">${t.t('site.countries')}</span>
 <nav class="languages" aria-label="${t.t('site.languages')}"><ul>${LANGUAGES.map(
@@ -108,9 +110,11 @@ export const SITE_CSS = `
 @media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --muted: #a0a4a8; --accent: #8ab4f8; --bg: #121316; --card: #1d1f23; --good: #6dd58c; } }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 56rem; padding: 1rem; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+body.wide { max-width: 76rem; }
+h1 { font-size: clamp(1.3rem, .8rem + 2vw, 2rem); line-height: 1.2; margin: .5rem 0 1rem; }
 a { color: var(--accent); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-header.site { display: flex; flex-wrap: wrap; gap: .75rem; align-items: baseline; padding: .5rem 0; }
+header.site { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: baseline; padding: .25rem 0; }
 footer.site { padding: 1rem 0; font-size: .9rem; }
 footer.site p { margin: .25rem 0; }
 .brand { font-weight: 700; font-size: 1.2rem; text-decoration: none; }
@@ -118,7 +122,11 @@ nav.languages { margin-left: auto; }
 nav.languages ul { display: flex; gap: .6rem; list-style: none; margin: 0; padding: 0; }
 nav.languages a[aria-current] { font-weight: 700; color: var(--fg); text-decoration: none; }
 .muted { color: var(--muted); }
-form.search { display: grid; gap: .5rem; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); background: var(--card); padding: 1rem; border-radius: .5rem; }
+form.search { display: grid; gap: .5rem; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); background: var(--card); padding: 1rem; border-radius: .5rem; }
+details.search > summary { cursor: pointer; background: var(--card); padding: .6rem 1rem; border-radius: .5rem; overflow-wrap: anywhere; }
+details.search > summary .change { color: var(--accent); text-decoration: underline; white-space: nowrap; }
+details.search[open] > summary { border-radius: .5rem .5rem 0 0; }
+details.search[open] > form.search { border-radius: 0 0 .5rem .5rem; padding-top: .25rem; }
 form.search .wide { grid-column: 1 / -1; }
 label { display: flex; flex-direction: column; font-size: .9rem; gap: .2rem; }
 input, select, button { font: inherit; padding: .45rem .6rem; border-radius: .35rem; border: 1px solid var(--muted); background: var(--bg); color: var(--fg); }
@@ -152,10 +160,37 @@ ul.inline li + li::before { content: ", "; }
 table.sources { width: 100%; border-collapse: collapse; font-size: .9rem; }
 table.sources th, table.sources td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--card); }
 table.sources .error-text { overflow-wrap: anywhere; }
-figure.map { margin: 1.5rem 0; }
-figure.map svg { display: block; width: 100%; max-width: 32rem; height: auto; }
-figure.map circle { fill: var(--accent); fill-opacity: .85; stroke: var(--bg); stroke-width: 1.5; }
+table.sources a.url { white-space: nowrap; }
+ul.summary { list-style: none; padding: .75rem 1rem; margin: 0 0 1rem; background: var(--card); border-radius: .5rem; font-weight: 600; }
+details.calendars { margin: 1.25rem 0; }
+details.calendars > summary { cursor: pointer; }
+details.calendars > summary h2 { display: inline; font-size: 1.2rem; margin: 0; }
+table.calendars td { padding-top: .15rem; padding-bottom: .15rem; }
+@media (max-width: 40rem) {
+  header.site > .muted { display: none; }
+  p.applied, p.understood, main > p.muted, nav.order { font-size: .9rem; margin: .5rem 0; }
+  /* Above the list on a phone the map's names say where; its caption stays the text alternative, unseen. */
+  figure.map figcaption { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  table.sources thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.sources, table.sources tbody { display: block; }
+  table.sources tr { display: block; padding: .4rem 0; border-bottom: 1px solid var(--muted); }
+  table.sources td { display: grid; grid-template-columns: 8rem minmax(0, 1fr); gap: .5rem; border: none; padding: .1rem 0; }
+  table.sources td::before { content: attr(data-label); font-weight: 600; }
+  table.sources a.url { white-space: normal; overflow-wrap: anywhere; }
+}
+figure.map { margin: 0; }
+figure.map svg { display: block; width: 100%; height: auto; background: #f4f7fa; border-radius: .5rem; }
+figure.map circle { fill: var(--accent); fill-opacity: .9; stroke: var(--bg); stroke-width: 1.5; vector-effect: non-scaling-stroke; }
 figure.map a:focus-visible circle, figure.map a:hover circle { stroke: var(--fg); stroke-width: 3; }
-figure.map text { fill: var(--bg); font-size: 11px; font-weight: 700; text-anchor: middle; pointer-events: none; }
-figure.map figcaption { font-size: .9rem; color: var(--muted); }
+figure.map text { pointer-events: none; font-weight: 700; }
+figure.map text.count { fill: var(--bg); text-anchor: middle; }
+figure.map text.place { fill: #1b1b1f; stroke: #fff; stroke-linejoin: round; paint-order: stroke; font-weight: 600; }
+figure.map figcaption { font-size: .85rem; color: var(--muted); margin-top: .35rem; }
+.listing { display: grid; gap: 1rem; margin-top: .75rem; }
+.listing > .list > :first-child, .listing > .list > h2.visually-hidden + ol.results { margin-top: 0; }
+@media (min-width: 60rem) {
+  .listing { grid-template-columns: minmax(0, 1fr) 23rem; gap: 1.5rem; }
+  .listing > figure.map { grid-column: 2; grid-row: 1; position: sticky; top: 1rem; align-self: start; }
+  .listing > .list { grid-column: 1; grid-row: 1; }
+}
 `;

@@ -4,6 +4,7 @@ import { resolveCity } from '../../places/gazetteer.js';
 import type { RankedEvent } from '../../query/read-index.js';
 import { withLanguage } from './i18n.js';
 import { MAP_BORDERS, MAP_PROJECTION, MAP_SHAPES, MAP_SIZE } from './map-base.js';
+import { fitView, fontSize, type MapPoint, markerRadius, placeLabels, unitsPerPixel } from './map-view.js';
 import { html, type SafeHtml } from './template.js';
 
 const { width, height } = MAP_SIZE;
@@ -18,12 +19,8 @@ export const MAP_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w
 </svg>
 `;
 
-interface Marker {
-  name: string;
+interface Marker extends MapPoint {
   country: string;
-  x: number;
-  y: number;
-  count: number;
 }
 
 /**
@@ -51,23 +48,35 @@ function markersOf(events: readonly RankedEvent[]): Marker[] {
 }
 
 /**
- * Where the listed events are: a figure with the base map (this service's own asset, no tile server), a marker per
- * place with its number of events linking to that place's list, and the places and counts as its caption.
+ * Where the listed events are: a figure with the base map (this service's own asset, no tile server) zoomed to the
+ * listed places, a marker per place with its number of events linking to that place's list, each place's name, and
+ * the places and counts as its caption.
  */
 export function mapFigure(events: readonly RankedEvent[], t: Translator): SafeHtml {
   const markers = markersOf(events);
   if (markers.length === 0) return html``;
   const label = (m: Marker) => t.t('map.marker', { place: m.name, count: m.count });
   const byCount = [...markers].reverse();
+  const view = fitView(markers);
+  const k = unitsPerPixel(view);
+  const names = placeLabels(markers, view);
+  const n = (value: number) => value.toFixed(1);
+  const font = n(fontSize(k));
   return html`<figure class="map" aria-labelledby="map-caption">
-<svg viewBox="0 0 ${String(width)} ${String(height)}" role="group" aria-labelledby="map-caption">
+<svg viewBox="${n(view.x)} ${n(view.y)} ${n(view.width)} ${n(view.height)}" role="group" aria-labelledby="map-caption">
 <image href="/assets/map.svg" width="${String(width)}" height="${String(height)}"/>
 ${markers.map((m) => {
-  const r = Math.min(18, 7 + 3 * Math.log2(m.count));
   const href = withLanguage(`/${m.country}`, new URLSearchParams({ city: m.name }), t.lang);
-  return html`<a href="${href}" aria-label="${label(m)}"><circle cx="${m.x.toFixed(1)}" cy="${m.y.toFixed(1)}" r="${r.toFixed(1)}"/><text x="${m.x.toFixed(1)}" y="${(m.y + 4).toFixed(1)}" aria-hidden="true">${String(m.count)}</text></a>`;
+  return html`<a href="${href}" aria-label="${label(m)}"><circle cx="${n(m.x)}" cy="${n(m.y)}" r="${n(markerRadius(m.count, k))}"/><text class="count" x="${n(m.x)}" y="${n(m.y + 3.8 * k)}" font-size="${n(fontSize(k) * 0.9)}" aria-hidden="true">${String(m.count)}</text></a>`;
 })}
+<g aria-hidden="true">${markers.map((m, i) => {
+    // Names are drawn over every marker and outside the links, whose labels say them with the count.
+    const name = names[i];
+    return name
+      ? html`<text class="place" x="${n(name.x)}" y="${n(name.y)}" text-anchor="${name.anchor}" font-size="${font}" stroke-width="${n(3 * k)}">${m.name}</text>`
+      : '';
+  })}</g>
 </svg>
-<figcaption id="map-caption">${t.t('map.caption')}: ${byCount.map(label).join(' · ')}</figcaption>
+<figcaption id="map-caption">${t.t('site.labelled', { label: t.t('map.caption'), value: byCount.map(label).join(' · ') })}</figcaption>
 </figure>`;
 }

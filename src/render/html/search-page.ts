@@ -125,7 +125,7 @@ function orderSwitch(input: SearchPageInput, order: ResultOrder): SafeHtml {
       ? html`<a href="${withLanguage(input.path, query, t.lang)}" aria-current="page">${label}</a>`
       : html`<a href="${withLanguage(input.path, query, t.lang)}">${label}</a>`;
   };
-  return html`<nav class="order" aria-label="${t.t('results.order')}">${t.t('results.order')}: ${link('relevance', t.t('results.byRelevance'))} · ${link('date', t.t('results.byDate'))}</nav>`;
+  return html`<nav class="order" aria-label="${t.t('results.order')}">${message(t, 'site.labelled', { label: t.t('results.order'), value: html`${link('relevance', t.t('results.byRelevance'))} · ${link('date', t.t('results.byDate'))}` })}</nav>`;
 }
 
 /** The near misses, under their own heading after the matches; an empty answer says so and what would widen it. */
@@ -181,6 +181,9 @@ ${input.coverage ? coverageBanner(input.coverage, t) : ''}
     feed: html`<a href="${input.baseUrl}/api/feed?${qs}" type="application/atom+xml">${t.t('results.feed')}</a>`,
   })}</p>
 ${result.params.q && result.events.length > 1 ? orderSwitch(input, order) : ''}
+<div class="listing">
+${mapFigure(result.events, t)}
+<div class="list">
 ${
   result.events.length === 0
     ? ''
@@ -190,7 +193,8 @@ ${
 <ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
 }
 ${apartSection(input, result)}
-${mapFigure(result.events, t)}
+</div>
+</div>
 ${embedSection(input, qs)}`;
 }
 
@@ -208,16 +212,36 @@ function embedSection(input: SearchPageInput, qs: string): SafeHtml {
 </details>`;
 }
 
-/** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
-export function renderSearchPage(input: SearchPageInput): string {
-  const { t, form, result } = input;
-  const country = result?.country ?? input.country;
-  const body = html`
-<h1>${t.t('home.title', { country })}</h1>
-<form class="search" method="get" action="/" role="search">
+/**
+ * What a search asked, as the folded form shows it: the text typed, else the fields chosen ("Berlin · AI & ML"), as
+ * a marker's link to a place's list sets them; empty when nothing was asked beyond the country.
+ */
+function searchedFor({ t, form }: SearchPageInput): string {
+  const q = form.q?.trim();
+  if (q) return q;
+  const topic = TOPICS.find((x) => x.slug === form.topic);
+  const format = FORMATS.find((f) => f === form.format);
+  return [
+    form.city?.trim(),
+    topic && t.t(`topic.${topic.slug}`),
+    format && t.t(`format.${format}`),
+    form.who === 'founders' && t.t('search.founders'),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
+ * The search form. Once a search ran it folds into one line that shows the search (a `<details>`, no script), so that
+ * on a phone the results start on the first screen; with no search it is open, its box focused.
+ */
+function searchForm(input: SearchPageInput, country: Scope): SafeHtml {
+  const { t, form } = input;
+  const q = searchedFor(input);
+  const fields = html`<form class="search" method="get" action="/" role="search">
   <input type="hidden" name="lang" value="${t.lang}">
   <label class="wide">${t.t('search.label')}
-    <input type="search" name="q" value="${form.q ?? ''}" placeholder="${t.t('search.placeholder')}" autofocus>
+    <input type="search" name="q" value="${form.q ?? ''}" placeholder="${t.t('search.placeholder')}"${q ? '' : html` autofocus`}>
   </label>
   ${select('country', t.t('search.country'), country, [
     ['all', t.t('search.allCountries')],
@@ -237,7 +261,22 @@ export function renderSearchPage(input: SearchPageInput): string {
     ['founders', t.t('search.founders')],
   ])}
   <button type="submit">${t.t('search.submit')}</button>
-</form>
+</form>`;
+  if (!q) return fields;
+  // A search with problems stays open: the reader is there to mend it.
+  return html`<details class="search"${input.errors?.length ? html` open` : ''}>
+<summary>${message(t, 'search.folded', { q: html`<strong>${q}</strong>` })} <span class="change">${t.t('search.change')}</span></summary>
+${fields}
+</details>`;
+}
+
+/** `/` and `/{country}`: a search that works without JavaScript (a GET form), with links to every output. */
+export function renderSearchPage(input: SearchPageInput): string {
+  const { t, form, result } = input;
+  const country = result?.country ?? input.country;
+  const body = html`
+<h1>${t.t('home.title', { country })}</h1>
+${searchForm(input, country)}
 ${input.errors?.length ? html`<div class="error" role="alert"><p>${t.t('errors.title')}</p><ul>${input.errors.map((e) => html`<li>${errorText(e, input)}</li>`)}</ul></div>` : ''}
 ${result ? resultsSection(input, result) : ''}`;
   return layout(
@@ -245,6 +284,7 @@ ${result ? resultsSection(input, result) : ''}`;
       t,
       title: form.q ? t.t('search.title', { q: form.q }) : t.t('home.title', { country }),
       description: t.t('home.description'),
+      wide: true,
       baseUrl: input.baseUrl,
       path: input.path,
       query: pageQuery(input),

@@ -111,12 +111,15 @@ export function windowPeriod(window: DateWindowHit, zone: string, now: Date, t: 
 
 const windowNames = new WeakMap<DateWindowHit, Record<string, string | undefined>>();
 
-function nameWindow(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
+/** The relative period a window is ("next week", "this weekend"), when it is one; its label is `period.<key>`. */
+export type WindowPeriod = 'today' | 'tomorrow' | 'thisWeek' | 'nextWeek' | 'thisWeekend' | 'nextWeekend';
+
+export function windowPeriodKey(window: DateWindowHit, zone: string, now: Date): WindowPeriod | undefined {
   const first = localDay(window.from, zone);
   switch (window.kind) {
     case 'day': {
       const period = periodOf(first, zone, now);
-      return period === 'today' || period === 'tomorrow' ? t.t(`period.${period}`) : undefined;
+      return period === 'today' || period === 'tomorrow' ? period : undefined;
     }
     case 'week':
     case 'weekend': {
@@ -124,11 +127,15 @@ function nameWindow(window: DateWindowHit, zone: string, now: Date, t: Translato
       const weeks = weeksAhead(first, zone, now);
       const [current, next] =
         window.kind === 'week' ? (['thisWeek', 'nextWeek'] as const) : (['thisWeekend', 'nextWeekend'] as const);
-      return weeks === 0 ? t.t(`period.${current}`) : weeks === 1 ? t.t(`period.${next}`) : undefined;
+      return weeks === 0 ? current : weeks === 1 ? next : undefined;
     }
-    case 'month':
-      return calendarDay(first, t).toFormat('LLLL yyyy');
     default:
       return undefined;
   }
+}
+
+function nameWindow(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
+  const period = windowPeriodKey(window, zone, now);
+  if (period) return t.t(`period.${period}`);
+  return window.kind === 'month' ? calendarDay(localDay(window.from, zone), t).toFormat('LLLL yyyy') : undefined;
 }
