@@ -191,6 +191,17 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
     }
   });
 
+  it('above a list that has events the banner is folded to its heading, the events first in view', async () => {
+    const res = await fetch(`${svc.base}/de?q=conference&lang=en`);
+    const page = parsePage(await res.text());
+    expect(page.byTag('ol').some((o) => page.attr(o, 'class') === 'results')).toBe(true);
+    const folded = page.byTag('details').find((d) => page.attr(d, 'class') === 'coverage');
+    expect(folded).toBeDefined();
+    expect(page.attr(folded!, 'open')).toBeUndefined();
+    expect(page.text(folded!)).toContain('Why this list may be short');
+    expect(page.text(folded!)).toMatch(/\d+ calendars of/);
+  });
+
   it.skipIf(browserMissing)('in Chromium the banner is styled, comes before the answer, and is axe-clean', async () => {
     const browser = await launchChromium();
     try {

@@ -10,10 +10,13 @@ const NAMES_SHOWN = 6;
 
 /** The banner's own style, appended to the site's stylesheet. */
 export const COVERAGE_CSS = `
-section.coverage { margin: 1rem 0; padding: .75rem 1rem; border-radius: .5rem; border-left: .35rem solid #b06000; background: var(--card); }
-section.coverage h2 { font-size: 1rem; margin: 0 0 .35rem; }
-section.coverage ul { margin: .25rem 0; padding-left: 1.25rem; }
-section.coverage p { margin: .35rem 0; }
+.coverage { margin: 1rem 0; padding: .75rem 1rem; border-radius: .5rem; border-left: .35rem solid #b06000; background: var(--card); }
+.coverage h2 { font-size: 1rem; margin: 0 0 .35rem; }
+details.coverage { padding: .4rem 1rem; }
+details.coverage summary { cursor: pointer; }
+details.coverage summary h2 { display: inline; margin: 0; }
+.coverage ul { margin: .25rem 0; padding-left: 1.25rem; }
+.coverage p { margin: .35rem 0; }
 `;
 
 /** "6 August 2026", "6. August 2026", "6 août 2026": a YYYY-MM-DD day, without the weekday it would read as news. */
@@ -69,17 +72,18 @@ function heldIn(coverage: Coverage, country: Country, t: Translator): SafeHtml {
 
 /**
  * Why the answer may be thin for want of data, in the page's language: the unread or failing sources and calendars
- * by name, what each country holds and in which months, and the sources page.
+ * by name, what each country holds and in which months, and the sources page. Above a list that has events it is
+ * folded to its heading, so that on a phone the events still start within the first screen.
  */
-export function coverageBanner(coverage: Coverage, t: Translator): SafeHtml {
+export function coverageBanner(coverage: Coverage, t: Translator, folded = false): SafeHtml {
   const notRead = coverage.sources.some((s) => s.state === 'not-read');
   const sources = html`<a href="${withLanguage('/sources', new URLSearchParams(), t.lang)}">${t.t('coverage.sourcesLink')}</a>`;
-  return html`<section class="coverage" aria-labelledby="coverage-heading">
-<h2 id="coverage-heading">${t.t('coverage.heading')}</h2>
+  const heading = html`<h2 id="coverage-heading">${t.t('coverage.heading')}</h2>`;
+  return html`${folded ? html`<details class="coverage"><summary>${heading}</summary>` : html`<section class="coverage" aria-labelledby="coverage-heading">${heading}`}
 <ul>${coverage.sources.map((s) => html`<li>${sourceLine(s, t)}</li>`)}</ul>
 ${notRead ? html`<p>${t.t(coverage.sync === 'off' ? 'coverage.syncOff' : 'coverage.syncPending')}</p>` : ''}
 <p>${t.t('coverage.held')}</p>
 <ul>${COUNTRIES.map((c) => html`<li>${heldIn(coverage, c, t)}</li>`)}</ul>
 <p>${message(t, 'coverage.sources', { link: sources })}</p>
-</section>`;
+${folded ? html`</details>` : html`</section>`}`;
 }

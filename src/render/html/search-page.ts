@@ -171,7 +171,7 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
   const count = t.t('results.count', { count: result.total });
   const shown = { ...input, order };
   return html`${applied}
-${input.coverage ? coverageBanner(input.coverage, t) : ''}
+${input.coverage ? coverageBanner(input.coverage, t, result.events.length > 0) : ''}
 <p class="understood" aria-live="polite">${t.t('results.summary', { understood, count })}</p>
 <p class="muted">${message(t, 'results.outputs', {
     markdown: html`<a href="${input.baseUrl}/api/md?${qs}">${t.t('results.markdown')}</a>`,
