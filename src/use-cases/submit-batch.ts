@@ -3,6 +3,7 @@ import { ServiceError, ValidationError } from '../catalogue/errors.js';
 import { type CatalogueEvent, type EventContent, HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { resolveSubmission } from '../catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js';
+import { type WriteWarning, writeWarnings } from '../catalogue/write-warnings.js';
 import type { AppContext } from '../context.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import { retiresAbsent, storeList } from './store-many.js';
@@ -23,7 +24,7 @@ const batchSchema = z.strictObject({
 
 /** What became of one item of a batch, in request order: stored, or refused alone with why. */
 export type BatchItemResult =
-  | { externalId: string; event: CatalogueEvent; created: boolean }
+  | { externalId: string; event: CatalogueEvent; created: boolean; warnings: WriteWarning[] }
   | { externalId: string | undefined; error: ServiceError };
 
 export interface BatchResult {
@@ -42,6 +43,7 @@ interface Prepared {
   externalId: string;
   content: EventContent;
   submission: unknown;
+  endGiven: boolean;
 }
 
 /** Validates and resolves one item as POST /api/events would, with field names prefixed `events[i].`. */
@@ -55,7 +57,7 @@ function prepare(host: ApiKeyRecord, item: unknown, index: number, taken: Set<st
   taken.add(externalId);
   try {
     const content = resolveSubmission(submission, { country: host.country, organizer: host.name });
-    return { externalId, content, submission: item };
+    return { externalId, content, submission: item, endGiven: submission.endAt !== undefined };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError(error.errors.map((e) => ({ ...e, field: `${prefix}${e.field}` })));
@@ -91,17 +93,19 @@ export async function submitBatch(ctx: AppContext, host: ApiKeyRecord, body: unk
     }
   });
   const retires = complete === true && retiresAbsent(good.length, events.length - good.length);
+  const now = ctx.now();
   // Not one usable item: nothing to store, and (a broken list, not an empty one) nothing to cancel.
   if (good.length === 0 && !retires) return { results: results as BatchItemResult[], cancelled: [] };
   const { results: stored, cancelled } = await storeList(
     ctx.storage,
     identity,
     good.map((g) => ({ ...g, ...(complete ? { lifecycle: 'listed' as const } : {}) })),
-    retires ? { named, now: ctx.now() } : undefined,
+    retires ? { named, now } : undefined,
   );
   stored.forEach((result, n) => {
-    const { index, externalId } = good[n]!;
-    results[index] = { externalId, event: result.event, created: result.created };
+    const { index, externalId, content, endGiven } = good[n]!;
+    const warnings = writeWarnings(content, endGiven, now);
+    results[index] = { externalId, event: result.event, created: result.created, warnings };
     ctx.index?.apply(result.event);
     if (result.changed) ctx.metrics?.writes.inc({ action: result.created ? 'create' : 'update' });
     if (result.lifecycleChanged) ctx.metrics?.writes.inc({ action: 'restore' });
