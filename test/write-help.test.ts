@@ -147,6 +147,11 @@ describe.each(ENGINES)('errors and warnings that help the writer on %s', (engine
       { field: 'events[1].capacity', message: 'must be at least 1', given: '-3' },
     ]);
     expect(res.body.results[1].error.detail).toBe('events[1].capacity -3: must be at least 1');
+    const envelope = await request(`${api}/batch`, { key, json: { events: 'all of them' } });
+    expect(envelope.status).toBe(422);
+    expect(envelope.body.detail).toBe(
+      'events "all of them": must be a list of 1 to 1000 event submissions, each with its externalId',
+    );
   });
 
   describe('an event already over', () => {

@@ -14,7 +14,7 @@ export const PROBLEMS = {
     status: 422,
     title: 'The request has invalid fields',
     explanation:
-      'One or more fields or query parameters are invalid. `errors` lists each as `{field, message}`. Nothing was changed.',
+      'One or more fields or query parameters are invalid. `errors` lists each as `{field, message, given}`: the field, what it accepts, and the value given (cut short; absent when the field was missing). Nothing was changed.',
   },
   'malformed-json': {
     status: 400,

@@ -11,16 +11,19 @@ import { retiresAbsent, storeList } from './store-many.js';
 /** Events one batch may carry. */
 export const MAX_BATCH = 1_000;
 
-const batchSchema = z.strictObject({
-  events: z
-    .array(z.unknown())
-    .min(1, 'must hold at least one event')
-    .max(MAX_BATCH, `must hold at most ${MAX_BATCH} events; send more batches`),
-  complete: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .describe("true: the batch is the key's complete list of upcoming events; those missing from it are cancelled"),
-});
+const batchSchema = z.strictObject(
+  {
+    events: z
+      .array(z.unknown(), { error: `must be a list of 1 to ${MAX_BATCH} event submissions, each with its externalId` })
+      .min(1, 'must hold at least one event')
+      .max(MAX_BATCH, `must hold at most ${MAX_BATCH} events; send more batches`),
+    complete: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe("true: the batch is the key's complete list of upcoming events; those missing from it are cancelled"),
+  },
+  { error: 'must be a JSON object {"events": [ … ], "complete": true|false}' },
+);
 
 /** What became of one item of a batch, in request order: stored, or refused alone with why. */
 export type BatchItemResult =
