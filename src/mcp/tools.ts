@@ -13,6 +13,7 @@ import { searchResponseSchema, toAlternativeView, toSearchResponse } from '../re
 import { formatWhen, whereOf } from '../render/when.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
 import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
+import { withPublishedInputs } from './arguments.js';
 import { type McpCaller, registrationOutput } from './caller.js';
 
 /** Who the person is, for best_next_event. */
@@ -177,21 +178,8 @@ const guarded =
     }
   };
 
-/**
- * What the SDK is given for a tool's input: an object schema that takes any arguments, carrying the tool's own input
- * schema as its JSON Schema. The SDK lists a tool's schema as the JSON Schema of the zod schema it holds and
- * validates arguments with that same schema before the handler, answering a failure in words of its own; this way
- * `tools/list` shows the exact schema and `guarded` alone validates (the same draft-7 JSON Schema the SDK would list).
- */
-function publishedInput(schema: z.ZodObject): z.ZodObject {
-  const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', target: 'draft-7' });
-  return z.looseObject({}).meta({ additionalProperties: undefined, ...jsonSchema });
-}
-
-/** Each tool's definition as registered: its input published whole, validated by `guarded`. */
-const REGISTERED = Object.fromEntries(
-  Object.entries(TOOLS).map(([name, tool]) => [name, { ...tool, inputSchema: publishedInput(tool.inputSchema) }]),
-) as { [T in ToolName]: Omit<(typeof TOOLS)[T], 'inputSchema'> & { inputSchema: z.ZodObject } };
+/** Each tool's definition as registered: its input schema published whole, the arguments validated by `guarded`. */
+const REGISTERED = withPublishedInputs(TOOLS);
 
 /** The caller of a tool, gone once it cancels the call or its connection closes. */
 const askerOf = (extra: { signal: AbortSignal }) => ({ gone: () => extra.signal.aborted });
