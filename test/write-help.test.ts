@@ -127,6 +127,15 @@ describe.each(ENGINES)('errors and warnings that help the writer on %s', (engine
     ['a language', { language: 'klingon' }, 'language', '"klingon"', /must be one of en, de, fr, it/],
     ['a seniority', { seniority: ['guru'] }, 'seniority[0]', '"guru"', /must be one of student, junior/],
     ['a url', { url: 'example.org' }, 'url', '"example.org"', /absolute http\(s\) URL, e\.g\. https:/],
+    ['an unknown city', { city: 'Atlantis' }, 'city', '"Atlantis"', /not a known city in Switzerland, .*: give one/],
+    ['a point abroad', { lat: 48.85, lng: 2.35 }, 'lat', '[48.85,2.35]', /the point is not in Switzerland/],
+    [
+      'an end before the start',
+      { endAt: '2026-12-03T17:00:00+01:00' },
+      'endAt',
+      '"2026-12-03T17:00:00+01:00"',
+      /before startAt \(2026-12-03T18:30:00\+01:00\)/,
+    ],
   ];
   it.each(writes)('a write with %s names the field, the value and the form', async (_n, change, field, given, form) => {
     const res = await request(api, { key, json: event({ externalId: `bad-${field}`, ...change }) });
@@ -147,6 +156,14 @@ describe.each(ENGINES)('errors and warnings that help the writer on %s', (engine
       { field: 'events[1].capacity', message: 'must be at least 1', given: '-3' },
     ]);
     expect(res.body.results[1].error.detail).toBe('events[1].capacity -3: must be at least 1');
+    const twice = await request(`${api}/batch`, {
+      key,
+      json: { events: [event({ externalId: 'b-3' }), event({ externalId: 'b-3' }), event({ externalId: undefined })] },
+    });
+    expect(twice.body.results[1].error.errors).toEqual([
+      { field: 'events[1].externalId', message: expect.stringMatching(/^repeats an earlier item/), given: '"b-3"' },
+    ]);
+    expect(twice.body.results[2].error.detail).toMatch(/^events\[2\]\.externalId: is required in a batch: the host/);
     const envelope = await request(`${api}/batch`, { key, json: { events: 'all of them' } });
     expect(envelope.status).toBe(422);
     expect(envelope.body.detail).toBe(

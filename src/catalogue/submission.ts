@@ -172,7 +172,7 @@ export const eventSubmissionSchema = z
     }
     // All-day ranges are checked as local dates once the event's country is known (see resolveSubmission).
     if (s.endAt && s.startAt && !s.allDay && DateTime.fromISO(s.endAt) < DateTime.fromISO(s.startAt)) {
-      ctx.addIssue({ code: 'custom', path: ['endAt'], message: 'must not be before startAt' });
+      ctx.addIssue({ code: 'custom', path: ['endAt'], message: `must not be before startAt (${s.startAt})` });
     }
     if (s.priceAmount !== undefined && s.price !== 'paid') {
       ctx.addIssue({ code: 'custom', path: ['priceAmount'], message: 'is only allowed with price = paid' });

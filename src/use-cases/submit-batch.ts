@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { ServiceError, shownValue, ValidationError } from '../catalogue/errors.js';
 import { type CatalogueEvent, type EventContent, HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { resolveSubmission } from '../catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js';
@@ -54,9 +54,14 @@ function prepare(host: ApiKeyRecord, item: unknown, index: number, taken: Set<st
   const prefix = `events[${index}].`;
   const submission = parseOrThrow(eventSubmissionSchema, item, prefix);
   const { externalId } = submission;
-  if (!externalId) throw new ValidationError([{ field: `${prefix}externalId`, message: 'is required in a batch' }]);
-  if (taken.has(externalId))
-    throw new ValidationError([{ field: `${prefix}externalId`, message: 'repeats an earlier item of this batch' }]);
+  if (!externalId) {
+    const message = "is required in a batch: the host's own stable id of the event, once per batch";
+    throw new ValidationError([{ field: `${prefix}externalId`, message }]);
+  }
+  if (taken.has(externalId)) {
+    const message = 'repeats an earlier item of this batch: each event once, under its own externalId';
+    throw new ValidationError([{ field: `${prefix}externalId`, message, given: shownValue(externalId) }]);
+  }
   taken.add(externalId);
   try {
     const content = resolveSubmission(submission, { country: host.country, organizer: host.name });
