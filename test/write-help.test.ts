@@ -127,6 +127,7 @@ describe.each(ENGINES)('errors and warnings that help the writer on %s', (engine
     ['a language', { language: 'klingon' }, 'language', '"klingon"', /must be one of en, de, fr, it/],
     ['a seniority', { seniority: ['guru'] }, 'seniority[0]', '"guru"', /must be one of student, junior/],
     ['a url', { url: 'example.org' }, 'url', '"example.org"', /absolute http\(s\) URL, e\.g\. https:/],
+    ['a field in another spelling', { start_at: '2026-12-03' }, 'start_at', undefined, /did you mean startAt\?$/],
     ['an unknown city', { city: 'Atlantis' }, 'city', '"Atlantis"', /not a known city in Switzerland, .*: give one/],
     ['a point abroad', { lat: 48.85, lng: 2.35 }, 'lat', '[48.85,2.35]', /the point is not in Switzerland/],
     [

@@ -198,6 +198,14 @@ export type EventAction = z.output<typeof eventActionSchema>;
 export const cancelQuerySchema = target;
 export type EventTarget = z.output<typeof target>;
 
+const foldKey = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** An unknown field, with the known one it likely means (`start_at`, `StartAt` → startAt) when there is one. */
+function unknownFieldMessage(key: string, known: readonly string[]): string {
+  const meant = known.find((k) => foldKey(k) === foldKey(key));
+  return meant ? `is not a known field; did you mean ${meant}?` : 'is not a known field';
+}
+
 /** The value at `path` of what was parsed, own properties only. */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
@@ -212,10 +220,15 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
  * Every issue of `error` as `{field, message, given}`: the field's dotted path (`topics[0]`), what it accepts (the
  * schema's own message) and the value `input` (what was parsed) holds there, quoted and cut short.
  */
-export function fieldErrors(error: z.ZodError, input: unknown, prefix = ''): FieldError[] {
+export function fieldErrors(
+  error: z.ZodError,
+  input: unknown,
+  prefix = '',
+  known: readonly string[] = [],
+): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: prefix + key, message: 'is not a known field' }));
+      return issue.keys.map((key) => ({ field: prefix + key, message: unknownFieldMessage(key, known) }));
     }
     const field = issue.path
       .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
@@ -241,6 +254,9 @@ export function fieldErrors(error: z.ZodError, input: unknown, prefix = ''): Fie
 /** Parses `input` with `schema` or throws a ValidationError listing every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw new ValidationError(fieldErrors(result.error, input ?? null, prefix));
+  if (!result.success) {
+    const known = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+    throw new ValidationError(fieldErrors(result.error, input ?? null, prefix, known));
+  }
   return result.data;
 }
