@@ -192,7 +192,7 @@ describe.each(ENGINES)('key rotation on %s', (engine) => {
       expect(res.body.code).toBe('invalid-request');
     }
     expect((await rotate(id, { grace: 'soon' })).body.errors).toEqual([
-      { field: 'grace', message: 'must be a duration such as 30m, 2h or 1d (at most 30d)' },
+      { field: 'grace', message: 'must be a duration such as 30m, 2h or 1d (at most 30d)', given: '"soon"' },
     ]);
     for (const token of [undefined, 'wrong-token', key]) {
       const res = await request(`${admin}/${id}/rotate`, { method: 'POST', ...(token ? { key: token } : {}) });

@@ -157,6 +157,7 @@ describe.each(ENGINES)('write API on %s', (engine) => {
       expect(paris.body.errors).toContainEqual({
         field: 'lat',
         message: expect.stringContaining('not in Switzerland'),
+        given: '[48.8566,2.3522]',
       });
     });
 
@@ -192,7 +193,11 @@ describe.each(ENGINES)('write API on %s', (engine) => {
       expect(paris.body.errors[0].field).toBe('city');
       const mismatch = await request(api, { key, json: event({ externalId: 'mm', city: 'Berlin', country: 'ch' }) });
       expect(mismatch.status).toBe(422);
-      expect(mismatch.body.errors[0]).toEqual({ field: 'city', message: 'is in de, not in ch' });
+      expect(mismatch.body.errors[0]).toEqual({
+        field: 'city',
+        message: 'is in de, not in ch: give a city of ch, or the country it is in',
+        given: '"Berlin"',
+      });
     });
   });
 

@@ -14,7 +14,7 @@ export const PROBLEMS = {
     status: 422,
     title: 'The request has invalid fields',
     explanation:
-      'One or more fields or query parameters are invalid. `errors` lists each as `{field, message}`. Nothing was changed.',
+      'One or more fields or query parameters are invalid. `errors` lists each as `{field, message, given}`: the field, what it accepts, and the value given (cut short; absent when the field was missing). Nothing was changed.',
   },
   'malformed-json': {
     status: 400,
@@ -147,8 +147,30 @@ export type ProblemCode = keyof typeof PROBLEMS;
 
 export interface FieldError {
   field: string;
+  /** What is wrong and what the field accepts. */
   message: string;
+  /** The value given, as JSON, cut short (see shownValue); absent when the field was missing. */
+  given?: string;
 }
+
+/** Characters of a value an error quotes back: enough to recognise it, never a whole body. */
+const GIVEN_MAX = 40;
+
+/**
+ * A value as an error quotes it back: JSON (control characters, NUL and lone surrogates escaped), cut to
+ * GIVEN_MAX characters with an ellipsis.
+ */
+export function shownValue(value: unknown): string {
+  const cut = (s: string) => {
+    const chars = Array.from(s);
+    return chars.length > GIVEN_MAX ? `${chars.slice(0, GIVEN_MAX).join('')}…` : s;
+  };
+  if (typeof value === 'string') return JSON.stringify(cut(value));
+  return cut(JSON.stringify(value) ?? String(value));
+}
+
+/** `field "given": message`, the line a problem's detail and a tool error say for each bad field. */
+export const fieldErrorLine = (e: FieldError) => `${e.field}${e.given ? ` ${e.given}` : ''}: ${e.message}`;
 
 export class ServiceError extends Error {
   readonly status: number;
@@ -170,7 +192,7 @@ export class ValidationError extends ServiceError {
     readonly errors: FieldError[],
     detail?: string,
   ) {
-    super('invalid-request', detail ?? errors.map((e) => `${e.field}: ${e.message}`).join('; '), { errors });
+    super('invalid-request', detail ?? errors.map(fieldErrorLine).join('; '), { errors });
   }
 }
 

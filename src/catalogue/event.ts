@@ -82,7 +82,7 @@ export const PLAIN_FIELD_NAMES = Object.keys(PLAIN_FIELDS) as PlainFieldName[];
 /** The zod schema of one plain field's value (null when unknown). */
 export function plainFieldSchema(name: PlainFieldName) {
   const field: PlainField = PLAIN_FIELDS[name];
-  return z.enum(field.values).describe(field.description);
+  return z.enum(field.values, { error: `must be one of ${field.values.join(', ')}` }).describe(field.description);
 }
 
 /** The plain fields of anything that may carry them (a submission, a record), unknown ones as null. */
@@ -123,6 +123,14 @@ export interface EventContent extends PlainContent {
   cfpUrl: string | null;
   /** The call's deadline as given: a local date YYYY-MM-DD (the whole day counts) or an ISO date-time with offset. */
   cfpUntil: string | null;
+}
+
+/** Events without an end are taken to last this long (a typical evening meetup). */
+const ASSUMED_DURATION_MS = 3 * 60 * 60 * 1000;
+
+/** When an event ends, in epoch ms: its end, or its start plus three hours when it has none. */
+export function endsAt(event: Pick<EventContent, 'start' | 'end'>): number {
+  return event.end ? event.end.getTime() : event.start.getTime() + ASSUMED_DURATION_MS;
 }
 
 /** An event as stored: content plus identity, ownership and lifecycle. */

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { classifySeniority, classifyTopics } from './classify.js';
-import { type FieldError, ValidationError } from './errors.js';
+import { type FieldError, shownValue, ValidationError } from './errors.js';
 import { type EventContent, plainContentOf } from './event.js';
 import { locate, pointOf } from './locate.js';
 import type { EventSubmission } from './submission.js';
@@ -25,14 +25,24 @@ export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaul
       return {
         field: 'city',
         message: problem.elsewhere
-          ? `is in ${problem.elsewhere.country}, not in ${s.country}`
-          : 'is not a known city in Switzerland, Germany or Austria',
+          ? `is in ${problem.elsewhere.country}, not in ${s.country}: give a city of ${s.country}, or the country it is in`
+          : 'is not a known city in Switzerland, Germany or Austria: give one in any common spelling (Zürich, Genf, München, Wien), or leave city out for an online event',
+        given: shownValue(s.city),
       };
     }
+    const point = shownValue([s.lat, s.lng]);
     if (problem.kind === 'point-outside') {
-      return { field: 'lat', message: 'the point is not in Switzerland, Germany or Austria' };
+      return {
+        field: 'lat',
+        message: 'with lng, the point is not in Switzerland, Germany or Austria (lat, lng in decimal degrees)',
+        given: point,
+      };
     }
-    return { field: 'lat', message: `the point is in ${problem.pointCountry}, not in ${problem.country}` };
+    return {
+      field: 'lat',
+      message: `with lng, the point is in ${problem.pointCountry}, not in ${problem.country}`,
+      given: point,
+    };
   });
   if (errors.length > 0) throw new ValidationError(errors);
 
@@ -97,7 +107,11 @@ function timesOf(s: EventSubmission, zone: string): Pick<EventContent, 'start' |
   if (s.allDay) {
     const first = localDay(s.startAt, zone);
     const last = s.endAt ? lastDay(s.endAt, zone, first) : first;
-    if (last < first) throw new ValidationError([{ field: 'endAt', message: 'must not be before startAt' }]);
+    if (last < first) {
+      throw new ValidationError([
+        { field: 'endAt', message: `must not be before startAt (${s.startAt})`, given: shownValue(s.endAt) },
+      ]);
+    }
     return { start: first.toJSDate(), end: last.plus({ days: 1 }).toJSDate(), allDay: true };
   }
   const start = DateTime.fromISO(s.startAt, { setZone: true }).setZone(zone);

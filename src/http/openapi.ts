@@ -29,14 +29,32 @@ const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'st
 
 const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
 
-const queryParameters = (schema: z.ZodType) => {
-  const jsonSchema = inputSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
-  return Object.entries(jsonSchema.properties ?? {}).map(([name, s]) => ({
+type JsonSchema = { anyOf?: JsonSchema[]; type?: string; items?: { enum?: unknown[] }; description?: string };
+
+/**
+ * A list parameter of the grammar (a comma list, or the parameter repeated; its items' values enumerated) as OpenAPI
+ * serialises one: an array in `style: form, explode: false` (`topic=ai-ml,data`). Other parameters as they are.
+ */
+const queryParameter = (name: string, required: boolean, s: JsonSchema) => {
+  const list = s.anyOf?.find((branch) => branch.type === 'array' && branch.items?.enum);
+  if (!list) return { name, in: 'query', required, schema: s };
+  const description = `${s.description ? `${s.description}. ` : ''}Any of these values, as a comma list (${name}=a,b) or the parameter repeated (${name}=a&${name}=b).`;
+  return {
     name,
     in: 'query',
-    required: jsonSchema.required?.includes(name) ?? false,
-    schema: s,
-  }));
+    required,
+    style: 'form',
+    explode: false,
+    description,
+    schema: { type: 'array', items: list.items },
+  };
+};
+
+const queryParameters = (schema: z.ZodType) => {
+  const jsonSchema = inputSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(jsonSchema.properties ?? {}).map(([name, s]) =>
+    queryParameter(name, jsonSchema.required?.includes(name) ?? false, s),
+  );
 };
 
 /**
@@ -63,7 +81,30 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         WriteResult: {
           type: 'object',
           required: ['id', 'url', 'created'],
-          properties: { id: { type: 'string' }, url: { type: 'string', format: 'uri' }, created: { type: 'boolean' } },
+          properties: {
+            id: { type: 'string' },
+            url: { type: 'string', format: 'uri' },
+            created: { type: 'boolean' },
+            warnings: {
+              type: 'array',
+              description: 'Present when the event was stored but something about it needs the host’s eye.',
+              items: { $ref: '#/components/schemas/WriteWarning' },
+            },
+          },
+        },
+        WriteWarning: {
+          type: 'object',
+          required: ['code', 'field', 'detail'],
+          properties: {
+            code: {
+              enum: ['event-over'],
+              description:
+                'event-over: the event has already ended (without endAt: three hours after startAt), so listings, ' +
+                'feeds, calendars and MCP answers will not show it; it is stored all the same (a host may send its history).',
+            },
+            field: { enum: ['endAt', 'startAt'], description: 'endAt when the submission has one, else startAt' },
+            detail: { type: 'string' },
+          },
         },
         CancelResult: {
           type: 'object',
@@ -101,7 +142,17 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
               items: {
                 type: 'object',
                 required: ['field', 'message'],
-                properties: { field: { type: 'string' }, message: { type: 'string' } },
+                properties: {
+                  field: {
+                    type: 'string',
+                    description: 'The field or parameter, e.g. `topics[0]`, `events[3].startAt`',
+                  },
+                  message: { type: 'string', description: 'What is wrong and what the field accepts' },
+                  given: {
+                    type: 'string',
+                    description: 'The value given, as JSON, cut after 40 characters; absent when the field was missing',
+                  },
+                },
               },
             },
           },

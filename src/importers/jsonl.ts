@@ -84,7 +84,7 @@ function submissionOf(line: string): EventSubmission | string {
   }
   const parsed = eventSubmissionSchema.safeParse(json);
   if (parsed.success) return parsed.data;
-  return fieldErrors(parsed.error)
+  return fieldErrors(parsed.error, json)
     .map((e) => `${e.field}: ${e.message}`)
     .join('; ');
 }

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { fieldErrorLine, ServiceError, ValidationError } from '../catalogue/errors.js';
+import { parseOrThrow } from '../catalogue/submission.js';
 import { SENIORITIES } from '../catalogue/taxonomy.js';
 import type { ServingContext } from '../context.js';
 import { COUNTRIES } from '../places/countries.js';
@@ -14,7 +15,11 @@ import { formatWhen, whereOf } from '../render/when.js';
 import { answerCoverage } from '../use-cases/coverage.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
 import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
+import { withPublishedInputs } from './arguments.js';
 import { type McpCaller, registrationOutput } from './caller.js';
+
+/** Who the person is, for best_next_event. */
+const AUDIENCES = ['founders', ...SENIORITIES] as const;
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -65,9 +70,13 @@ export const TOOLS = {
       'Say in `q` where the person lives or is ("I live in Munich", "j\'habite à Genève"): nearer events win among those that fit, ' +
       'without ruling out a conference worth the trip; "events in Munich" asks for that place instead.',
     inputSchema: GRAMMAR_INPUT.extend({
-      wishes: z.string().max(500).optional().describe('Same as q (kept for older clients)'),
+      wishes: z
+        .string({ error: 'must be free text, at most 500 characters (the same as q)' })
+        .max(500, 'must be free text, at most 500 characters (the same as q)')
+        .optional()
+        .describe('Same as q (kept for older clients)'),
       audience: z
-        .enum(['founders', ...SENIORITIES])
+        .enum(AUDIENCES, { error: `must be one of ${AUDIENCES.join(', ')}` })
         .optional()
         .describe('Who the person is'),
     }),
@@ -86,9 +95,17 @@ export const TOOLS = {
     description:
       'The full record of one event by its id and country, or by its page URL: details, page, calendar file, whether it is cancelled.',
     inputSchema: z.object({
-      id: z.string().max(200).optional().describe('Event id (slug)'),
-      country: z.enum(COUNTRIES).optional(),
-      url: z.string().max(500).optional().describe('The event page URL, e.g. https://…/ch/events/<id>'),
+      id: z
+        .string({ error: "must be an event's id (its slug, as search_events gives it), at most 200 characters" })
+        .max(200, "must be an event's id (its slug), at most 200 characters")
+        .optional()
+        .describe('Event id (slug)'),
+      country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
+      url: z
+        .string({ error: 'must be an event page URL, e.g. https://…/ch/events/<id>' })
+        .max(500, 'must be an event page URL, at most 500 characters')
+        .optional()
+        .describe('The event page URL, e.g. https://…/ch/events/<id>'),
     }),
     outputSchema: z.object({
       event: eventDetailSchema,
@@ -140,7 +157,9 @@ function toolError(message: string): CallToolResult {
 /** Maps a ServiceError once for the MCP transport: an `isError` tool result the assistant can read and act on. */
 function asToolError(error: unknown): CallToolResult {
   if (error instanceof ValidationError) {
-    return toolError(`Invalid arguments: ${error.errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`);
+    return toolError(
+      `Invalid arguments — ${error.errors.map(fieldErrorLine).join('; ')}. Call the tool again with these corrected.`,
+    );
   }
   if (error instanceof ServiceError && error.code === 'event-not-found')
     return toolError(`${error.message} Use search_events to find events and their ids.`);
@@ -148,16 +167,23 @@ function asToolError(error: unknown): CallToolResult {
   throw error;
 }
 
-/** A handler whose coded errors become tool errors. */
+/**
+ * The tool's handler behind its own validation: the arguments are parsed with the tool's input schema here, so a bad
+ * one is a tool error worded like every other (which argument, what was given, what it accepts), and any coded error
+ * of the handler becomes a tool error too.
+ */
 const guarded =
-  <A, E>(handler: (args: A, extra: E) => CallToolResult | Promise<CallToolResult>) =>
-  async (args: A, extra: E): Promise<CallToolResult> => {
+  <T extends ToolName, E>(name: T, handler: (args: ArgsOf<T>, extra: E) => CallToolResult | Promise<CallToolResult>) =>
+  async (raw: Record<string, unknown>, extra: E): Promise<CallToolResult> => {
     try {
-      return await handler(args, extra);
+      return await handler(parseOrThrow(TOOLS[name].inputSchema as z.ZodType, raw) as ArgsOf<T>, extra);
     } catch (error) {
       return asToolError(error);
     }
   };
+
+/** Each tool's definition as registered: its input schema published whole, the arguments validated by `guarded`. */
+const REGISTERED = withPublishedInputs(TOOLS);
 
 /** The caller of a tool, gone once it cancels the call or its connection closes. */
 const askerOf = (extra: { signal: AbortSignal }) => ({ gone: () => extra.signal.aborted });
@@ -219,33 +245,33 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
   const baseUrl = ctx.config.baseUrl;
   server.registerTool(
     'search_events',
-    TOOLS.search_events,
-    guarded(async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
+    REGISTERED.search_events,
+    guarded('search_events', async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
   );
   server.registerTool(
     'find_events',
-    TOOLS.find_events,
-    guarded(async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
+    REGISTERED.find_events,
+    guarded('find_events', async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
   );
   server.registerTool(
     'best_next_event',
-    TOOLS.best_next_event,
-    guarded((args, extra) => bestNextEvent(ctx, args, askerOf(extra))),
+    REGISTERED.best_next_event,
+    guarded('best_next_event', (args, extra) => bestNextEvent(ctx, args, askerOf(extra))),
   );
   server.registerTool(
     'get_event',
-    TOOLS.get_event,
-    guarded((args) => oneEvent(ctx, args)),
+    REGISTERED.get_event,
+    guarded('get_event', (args) => oneEvent(ctx, args)),
   );
   server.registerTool(
     'subscribe_calendar',
-    TOOLS.subscribe_calendar,
-    guarded((args) => subscription(baseUrl, args)),
+    REGISTERED.subscribe_calendar,
+    guarded('subscribe_calendar', (args) => subscription(baseUrl, args)),
   );
   server.registerTool(
     'rsvp',
-    TOOLS.rsvp,
-    guarded((args, extra) => rsvpOf(ctx, callerOf(extra), args)),
+    REGISTERED.rsvp,
+    guarded('rsvp', (args, extra) => rsvpOf(ctx, callerOf(extra), args)),
   );
 }
 

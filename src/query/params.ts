@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '../catalogue/errors.js';
+import { shownValue, ValidationError } from '../catalogue/errors.js';
 import {
   type EventFormat,
   PLAIN_FIELD_NAMES,
@@ -26,10 +26,18 @@ export const MAX_LIMIT = 100;
 export const NEAR_RADIUS_KM = 45;
 
 /** A list parameter as a URL or a tool call carries it: "a,b", or ["a", "b"] (a repeated URL parameter, a JSON list). */
-const listInput = z.union([z.string().max(500), z.array(z.string().max(100)).max(50)]);
+const listOf = (allowed: readonly string[]) => {
+  const error = `must be a comma list of ${allowed.join(', ')} (or a list of them), at most 50`;
+  // The values are published as the items' enum (OpenAPI, MCP); parsing takes them in any case and reports unknown ones.
+  const item = z
+    .string()
+    .max(100, error)
+    .meta({ enum: [...allowed] });
+  return z.union([z.string().max(500, error), z.array(item).max(50, error)], { error });
+};
 
 const list = (name: string, valid: (v: string) => boolean, allowed: readonly string[]) =>
-  listInput
+  listOf(allowed)
     .transform((value) => [
       ...new Set(
         (Array.isArray(value) ? value : [value])
@@ -44,11 +52,17 @@ const list = (name: string, valid: (v: string) => boolean, allowed: readonly str
         ctx.addIssue({
           code: 'custom',
           message: `unknown ${name} ${unknown.map((u) => `"${u}"`).join(', ')}; use ${allowed.join(', ')}`,
+          params: { quoted: true },
         });
       }
     });
 
-const limitMessage = `must be a whole number from 1 to ${MAX_LIMIT}`;
+const limitMessage = `must be a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`;
+const countryMessage = 'must be ch, de, at or all';
+const nearMessage = `must be 1 or true (with city: widen it to about ${NEAR_RADIUS_KM} km around), or 0 or false`;
+const dateMessage = 'must be a date YYYY-MM-DD, e.g. 2026-12-03';
+const cursorMessage = 'must be the cursor of the previous page’s `next` link, unchanged';
+const textMessage = (what: string, max: number) => `must be ${what}, at most ${max} characters`;
 
 /**
  * The query grammar shared by every output (docs/contract.md, Reading: the query grammar): /api/events, /api/md, /api/calendar, the pages and the MCP
@@ -62,62 +76,96 @@ export type Scope = (typeof SCOPES)[number];
 
 const GRAMMAR = {
   country: {
-    input: z.enum(SCOPES).describe('ch (default), de, at, or all three; a place or country named in q decides over it'),
-    parse: z.enum(SCOPES, { error: 'must be ch, de, at or all' }),
+    input: z
+      .enum(SCOPES, { error: countryMessage })
+      .describe('ch (default), de, at, or all three; a place or country named in q decides over it'),
+    parse: z.enum(SCOPES, { error: countryMessage }),
   },
   q: {
-    input: z.string().describe('Free text in English, German, French or Italian: ranks events and explains matches'),
-    parse: z.string().max(500, 'must be at most 500 characters'),
+    input: z
+      .string({ error: textMessage('free text', 500) })
+      .describe('Free text in English, German, French or Italian: ranks events and explains matches'),
+    parse: z.string({ error: textMessage('free text', 500) }).max(500, textMessage('free text', 500)),
   },
   topic: {
-    input: listInput.describe(`Topic slugs, comma-separated or a list; any of them (${TOPIC_SLUGS.join(', ')})`),
+    input: listOf(TOPIC_SLUGS).describe(
+      `Topic slugs, comma-separated or a list; any of them (${TOPIC_SLUGS.join(', ')}; docs/taxonomy.md)`,
+    ),
     parse: list('topic', isTopic, TOPIC_SLUGS),
   },
   seniority: {
-    input: listInput.describe(`Seniority levels, comma-separated or a list (${SENIORITIES.join(', ')})`),
+    input: listOf(SENIORITIES).describe(`Seniority levels, comma-separated or a list (${SENIORITIES.join(', ')})`),
     parse: list('seniority', isSeniority, SENIORITIES),
   },
   city: {
-    input: z.string().describe('City in any spelling (Zürich, Zurich, Genf, Munich…); a hard filter'),
-    parse: z.string().trim().min(1, 'must not be empty').max(120),
+    input: z
+      .string({ error: textMessage('a city name in any spelling, e.g. Zürich or Munich', 120) })
+      .describe('City in any spelling (Zürich, Zurich, Genf, Munich…); a hard filter'),
+    parse: z
+      .string({ error: textMessage('a city name in any spelling, e.g. Zürich or Munich', 120) })
+      .trim()
+      .min(1, 'must not be empty: a city name in any spelling, e.g. Zürich or Munich')
+      .max(120, textMessage('a city name', 120)),
   },
   near: {
-    input: z.union([z.enum(['1', '0', 'true', 'false']), z.boolean()]).describe('With city: widen to about 45 km'),
-    parse: z.union([z.enum(['1', '0', 'true', 'false'], { error: 'must be 1' }), z.boolean()]),
+    input: z
+      .union([z.enum(['1', '0', 'true', 'false']), z.boolean()], { error: nearMessage })
+      .describe('With city: widen to about 45 km'),
+    parse: z.union([z.enum(['1', '0', 'true', 'false']), z.boolean()], { error: nearMessage }),
   },
   format: {
-    input: z.enum(FORMATS).describe('in_person, online or hybrid'),
+    input: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).describe('in_person, online or hybrid'),
     parse: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }),
   },
   org: {
-    input: z.string().describe("One organizer's events (exact name)"),
-    parse: z.string().trim().min(1, 'must not be empty').max(200),
+    input: z.string({ error: textMessage("an organizer's name", 200) }).describe("One organizer's events (exact name)"),
+    parse: z
+      .string({ error: textMessage("an organizer's name", 200) })
+      .trim()
+      .min(1, "must not be empty: an organizer's exact name")
+      .max(200, textMessage("an organizer's name", 200)),
   },
   who: {
-    input: z.enum(['founders']).describe('founders: rooms where founders and executives actually go'),
+    input: z
+      .enum(['founders'], { error: 'must be founders' })
+      .describe('founders: rooms where founders and executives actually go'),
     parse: z.enum(['founders'], { error: 'must be founders' }),
   },
   cfp: {
-    input: z.enum(['open']).describe('open: events whose call for papers is still open, soonest deadline first'),
+    input: z
+      .enum(['open'], { error: 'must be open' })
+      .describe('open: events whose call for papers is still open, soonest deadline first'),
     parse: z.enum(['open'], { error: 'must be open' }),
   },
   limit: {
-    input: z.union([z.string(), z.number()]).describe(`Events returned, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+    input: z
+      .union(
+        [
+          z.string().regex(/^\d+$/, limitMessage),
+          z.number().int(limitMessage).min(1, limitMessage).max(MAX_LIMIT, limitMessage),
+        ],
+        { error: limitMessage },
+      )
+      .describe(`Events returned, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
     parse: z
-      .union([z.string().regex(/^\d+$/, limitMessage).transform(Number), z.number({ error: limitMessage })])
+      .union([z.string().regex(/^\d+$/, limitMessage).transform(Number), z.number({ error: limitMessage })], {
+        error: limitMessage,
+      })
       .pipe(z.number().int(limitMessage).min(1, limitMessage).max(MAX_LIMIT, limitMessage)),
   },
   from: {
-    input: z.string().describe('Earliest local start date, YYYY-MM-DD'),
-    parse: z.iso.date('must be a date YYYY-MM-DD'),
+    input: z.string({ error: dateMessage }).describe('Earliest local start date, YYYY-MM-DD'),
+    parse: z.iso.date({ error: dateMessage }),
   },
   to: {
-    input: z.string().describe('Latest local start date, YYYY-MM-DD'),
-    parse: z.iso.date('must be a date YYYY-MM-DD'),
+    input: z.string({ error: dateMessage }).describe('Latest local start date, YYYY-MM-DD'),
+    parse: z.iso.date({ error: dateMessage }),
   },
   cursor: {
-    input: z.string().describe('Where the next page starts: the cursor of the previous page’s `next` link'),
-    parse: z.string().min(1, 'must not be empty').max(16_384, 'is not a cursor of ours'),
+    input: z
+      .string({ error: cursorMessage })
+      .describe('Where the next page starts: the cursor of the previous page’s `next` link'),
+    parse: z.string({ error: cursorMessage }).min(1, cursorMessage).max(16_384, cursorMessage),
   },
 };
 
@@ -130,7 +178,9 @@ const PLAIN_FILTERS = PLAIN_FIELD_NAMES.flatMap((field) => {
     {
       field,
       param: spec.filter,
-      input: listInput.describe(`${spec.description}: ${values.join(', ')}, comma-separated or a list (any of them)`),
+      input: listOf(values).describe(
+        `${spec.description}: ${values.join(', ')}, comma-separated or a list (any of them)`,
+      ),
       parse: list(spec.title.toLowerCase(), (v) => values.includes(v), values),
     },
   ];
@@ -197,7 +247,7 @@ export function parseSearchParams(raw: Record<string, unknown>): SearchParams {
       .map(([k, v]) => [k, Array.isArray(v) && !LISTS.has(k) ? v.join(',') : v]),
   );
   const parsed = searchQuerySchema.safeParse(given);
-  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error, given));
   const p = parsed.data;
   const country = p.country ?? 'ch';
   const near = p.near === true || p.near === '1' || p.near === 'true';
@@ -206,10 +256,18 @@ export function parseSearchParams(raw: Record<string, unknown>): SearchParams {
   if (p.city) {
     city = resolveCity(p.city, country === 'all' ? undefined : country);
     const where = country === 'all' ? 'ch, de or at' : country;
-    if (!city) errors.push({ field: 'city', message: `"${p.city}" is not a known city in ${where}` });
+    if (!city) {
+      errors.push({
+        field: 'city',
+        message: `"${p.city}" is not a known city in ${where}; give a city there in any common spelling (Zürich, Genf, München, Wien)`,
+      });
+    }
   }
-  if (near && !p.city) errors.push({ field: 'near', message: 'needs city' });
-  if (p.from && p.to && p.to < p.from) errors.push({ field: 'to', message: 'must not be before from' });
+  if (near && !p.city)
+    errors.push({ field: 'near', message: `needs city: near=1 widens a city to about ${NEAR_RADIUS_KM} km` });
+  if (p.from && p.to && p.to < p.from) {
+    errors.push({ field: 'to', message: `must not be before from (${p.from})`, given: shownValue(p.to) });
+  }
   if (errors.length > 0) throw new ValidationError(errors);
   const plain: SearchParams['plain'] = {};
   for (const { field, param } of PLAIN_FILTERS) {

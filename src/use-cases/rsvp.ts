@@ -29,9 +29,12 @@ export interface RsvpResult {
  * The event row is locked for the whole transaction, so concurrent RSVPs never overfill it.
  */
 export const rsvpSchema = z.strictObject({
-  id: z.string().max(200).describe('Event id'),
-  country: z.enum(COUNTRIES).optional(),
-  action: z.enum(['register', 'withdraw']).default('register'),
+  id: z
+    .string({ error: "must be an event's id (its slug, as search_events gives it), at most 200 characters" })
+    .max(200, "must be an event's id (its slug), at most 200 characters")
+    .describe('Event id'),
+  country: z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` }).optional(),
+  action: z.enum(['register', 'withdraw'], { error: 'must be register or withdraw' }).default('register'),
 });
 
 export async function rsvp(ctx: AppContext, host: ApiKeyRecord, input: unknown): Promise<RsvpResult> {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { ServiceError, shownValue, ValidationError } from '../catalogue/errors.js';
 import { type CatalogueEvent, type EventContent, HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { resolveSubmission } from '../catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js';
+import { type WriteWarning, writeWarnings } from '../catalogue/write-warnings.js';
 import type { AppContext } from '../context.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import { retiresAbsent, storeList } from './store-many.js';
@@ -10,20 +11,23 @@ import { retiresAbsent, storeList } from './store-many.js';
 /** Events one batch may carry. */
 export const MAX_BATCH = 1_000;
 
-const batchSchema = z.strictObject({
-  events: z
-    .array(z.unknown())
-    .min(1, 'must hold at least one event')
-    .max(MAX_BATCH, `must hold at most ${MAX_BATCH} events; send more batches`),
-  complete: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .describe("true: the batch is the key's complete list of upcoming events; those missing from it are cancelled"),
-});
+const batchSchema = z.strictObject(
+  {
+    events: z
+      .array(z.unknown(), { error: `must be a list of 1 to ${MAX_BATCH} event submissions, each with its externalId` })
+      .min(1, 'must hold at least one event')
+      .max(MAX_BATCH, `must hold at most ${MAX_BATCH} events; send more batches`),
+    complete: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe("true: the batch is the key's complete list of upcoming events; those missing from it are cancelled"),
+  },
+  { error: 'must be a JSON object {"events": [ … ], "complete": true|false}' },
+);
 
 /** What became of one item of a batch, in request order: stored, or refused alone with why. */
 export type BatchItemResult =
-  | { externalId: string; event: CatalogueEvent; created: boolean }
+  | { externalId: string; event: CatalogueEvent; created: boolean; warnings: WriteWarning[] }
   | { externalId: string | undefined; error: ServiceError };
 
 export interface BatchResult {
@@ -42,6 +46,7 @@ interface Prepared {
   externalId: string;
   content: EventContent;
   submission: unknown;
+  endGiven: boolean;
 }
 
 /** Validates and resolves one item as POST /api/events would, with field names prefixed `events[i].`. */
@@ -49,13 +54,18 @@ function prepare(host: ApiKeyRecord, item: unknown, index: number, taken: Set<st
   const prefix = `events[${index}].`;
   const submission = parseOrThrow(eventSubmissionSchema, item, prefix);
   const { externalId } = submission;
-  if (!externalId) throw new ValidationError([{ field: `${prefix}externalId`, message: 'is required in a batch' }]);
-  if (taken.has(externalId))
-    throw new ValidationError([{ field: `${prefix}externalId`, message: 'repeats an earlier item of this batch' }]);
+  if (!externalId) {
+    const message = "is required in a batch: the host's own stable id of the event, once per batch";
+    throw new ValidationError([{ field: `${prefix}externalId`, message }]);
+  }
+  if (taken.has(externalId)) {
+    const message = 'repeats an earlier item of this batch: each event once, under its own externalId';
+    throw new ValidationError([{ field: `${prefix}externalId`, message, given: shownValue(externalId) }]);
+  }
   taken.add(externalId);
   try {
     const content = resolveSubmission(submission, { country: host.country, organizer: host.name });
-    return { externalId, content, submission: item };
+    return { externalId, content, submission: item, endGiven: submission.endAt !== undefined };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     throw new ValidationError(error.errors.map((e) => ({ ...e, field: `${prefix}${e.field}` })));
@@ -91,17 +101,19 @@ export async function submitBatch(ctx: AppContext, host: ApiKeyRecord, body: unk
     }
   });
   const retires = complete === true && retiresAbsent(good.length, events.length - good.length);
+  const now = ctx.now();
   // Not one usable item: nothing to store, and (a broken list, not an empty one) nothing to cancel.
   if (good.length === 0 && !retires) return { results: results as BatchItemResult[], cancelled: [] };
   const { results: stored, cancelled } = await storeList(
     ctx.storage,
     identity,
     good.map((g) => ({ ...g, ...(complete ? { lifecycle: 'listed' as const } : {}) })),
-    retires ? { named, now: ctx.now() } : undefined,
+    retires ? { named, now } : undefined,
   );
   stored.forEach((result, n) => {
-    const { index, externalId } = good[n]!;
-    results[index] = { externalId, event: result.event, created: result.created };
+    const { index, externalId, content, endGiven } = good[n]!;
+    const warnings = writeWarnings(content, endGiven, now);
+    results[index] = { externalId, event: result.event, created: result.created, warnings };
     ctx.index?.apply(result.event);
     if (result.changed) ctx.metrics?.writes.inc({ action: result.created ? 'create' : 'update' });
     if (result.lifecycleChanged) ctx.metrics?.writes.inc({ action: 'restore' });

@@ -1,6 +1,7 @@
 import { type CatalogueEvent, HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { resolveSubmission } from '../catalogue/resolve-content.js';
 import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js';
+import { type WriteWarning, writeWarnings } from '../catalogue/write-warnings.js';
 import type { AppContext } from '../context.js';
 import { claimedKeyId, requireHost } from './keys.js';
 import { type StoredRead, upsertEvent } from './store-events.js';
@@ -9,6 +10,8 @@ export interface SubmitResult {
   event: CatalogueEvent;
   /** True when the event was created; false when the host's externalId named one it had sent before. */
   created: boolean;
+  /** What the host should know about what was stored (an event already over). */
+  warnings: WriteWarning[];
 }
 
 /**
@@ -32,7 +35,7 @@ export async function submitEvent(ctx: AppContext, token: string | undefined, bo
   const { event, created, changed } = await upsertEvent(ctx.events, identity, content, body, stored);
   ctx.index?.apply(event);
   if (changed) ctx.metrics?.writes.inc({ action: created ? 'create' : 'update' });
-  return { event, created };
+  return { event, created, warnings: writeWarnings(content, submission.endAt !== undefined, ctx.now()) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ValidationError } from '../../catalogue/errors.js';
+import { shownValue, ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
 import { toEventDetail } from '../../render/event-json.js';
 import { toOwnEventsResponse } from '../../render/own-events-json.js';
@@ -27,7 +27,9 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
   app.get('/api/events', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     if (query.mine !== undefined && query.mine !== '1' && query.mine !== '0')
-      throw new ValidationError([{ field: 'mine', message: 'must be 1' }]);
+      throw new ValidationError([
+        { field: 'mine', message: 'must be 1 (with a key: your own events) or 0', given: shownValue(query.mine) },
+      ]);
     const body = query.mine === '1' ? await ownEvents(request, query) : await publicEvents(request, query);
     if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
     return body;

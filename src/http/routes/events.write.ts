@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import { eventActionSchema, parseOrThrow } from '../../catalogue/submission.js';
+import type { WriteWarning } from '../../catalogue/write-warnings.js';
 import type { ServingContext } from '../../context.js';
 import { eventPageUrl } from '../../render/event-json.js';
 import { cancelEvent, restoreEvent } from '../../use-cases/event-lifecycle.js';
@@ -11,6 +12,9 @@ import { submitEvent } from '../../use-cases/submit-event.js';
 import { bearerToken } from '../authenticate.js';
 import { ItemAllowance } from '../limits.js';
 import { problemBody } from '../problem.js';
+
+/** `warnings` in a write's answer, only when there is something to say. */
+const warned = (warnings: readonly WriteWarning[]) => (warnings.length > 0 ? { warnings } : {});
 
 /** A batch of up to 1,000 events: a platform's listings, a few kilobytes each. */
 export const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
@@ -43,10 +47,10 @@ export function registerEventWriteRoutes(app: FastifyInstance, ctx: ServingConte
       if (action === 'cancel') return cancelled(await cancelEvent(ctx, host, target));
       return restored(await restoreEvent(ctx, host, target));
     }
-    const { event, created } = await submitEvent(ctx, token, body);
+    const { event, created, warnings } = await submitEvent(ctx, token, body);
     const url = eventPageUrl(baseUrl, event);
     if (created) reply.status(201).header('Location', url);
-    return { id: event.id, url, created };
+    return { id: event.id, url, created, ...warned(warnings) };
   });
 
   const batchItems = new ItemAllowance(ctx.config.rateLimits.batchItemsPerMinute);
@@ -60,7 +64,13 @@ export function registerEventWriteRoutes(app: FastifyInstance, ctx: ServingConte
       results: results.map((r) =>
         'error' in r
           ? { externalId: r.externalId, error: problemBody(baseUrl, r.error, '/api/events/batch') }
-          : { externalId: r.externalId, id: r.event.id, url: eventPageUrl(baseUrl, r.event), created: r.created },
+          : {
+              externalId: r.externalId,
+              id: r.event.id,
+              url: eventPageUrl(baseUrl, r.event),
+              created: r.created,
+              ...warned(r.warnings),
+            },
       ),
       ...((request.body as { complete?: unknown }).complete === true
         ? { cancelled: cancelled.map((e) => ({ externalId: e.externalId, id: e.id })) }

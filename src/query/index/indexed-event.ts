@@ -1,6 +1,6 @@
 import { classifyKinds } from '../../catalogue/classify-kind.js';
 import { duplicateKey } from '../../catalogue/duplicates.js';
-import type { CatalogueEvent } from '../../catalogue/event.js';
+import { type CatalogueEvent, endsAt } from '../../catalogue/event.js';
 import { founderFit } from '../../catalogue/founders.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import type { EventKind } from '../../catalogue/taxonomy.js';
@@ -33,15 +33,11 @@ export interface IndexedEvent {
   slot: number;
 }
 
-/** Events without an end are taken to last this long (a typical evening meetup). */
-const DEFAULT_DURATION_MS = 3 * 60 * 60 * 1000;
-
 /** How long an ended event stays in the index (its page and duplicates resolve from memory a little longer). */
 export const ENDED_KEPT_MS = 86_400_000;
 
-export function endsAt(event: Pick<CatalogueEvent, 'start' | 'end'>): number {
-  return event.end ? event.end.getTime() : event.start.getTime() + DEFAULT_DURATION_MS;
-}
+/** One rule of when an event ends, for the index as for the writes (catalogue/event.ts). */
+export { endsAt };
 
 /** Whether the index holds an event at `nowMs`: listed, public, and not ended more than ENDED_KEPT_MS ago. */
 export function belongsInIndex(event: CatalogueEvent, nowMs: number): boolean {
