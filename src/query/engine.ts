@@ -21,15 +21,17 @@ import {
 import type { Scope, SearchParams } from './params.js';
 import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best, type ShardRanking } from './rank-shard.js';
+import { best, type ShardQuery, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
-import { describeQuery } from './restate.js';
+import { titled } from './ranking/fits.js';
+import { type AppliedFilters, appliedFilters, describeQuery } from './restate.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
 export { scopeOf, zoneOf } from './plan.js';
+export type { AppliedFilters } from './restate.js';
 
 /** A listed event as answers show it: its fields, and the other sources listing it. */
 export interface ListedEvent {
@@ -72,6 +74,8 @@ export interface SearchResult {
   dependsOn: readonly string[];
   understanding: Understanding;
   understood: string;
+  /** Every filter applied, from the parameters and the prompt: what the answers echo as their query. */
+  filters: AppliedFilters;
   /** Every match, before `limit`. */
   total: number;
   events: RankedEvent[];
@@ -175,13 +179,29 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
     dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
-    understood: describeQuery(params, p.understanding, p.scope, searched[0]!.q, asked),
+    understood: describeQuery(
+      params,
+      p.understanding,
+      p.scope,
+      searched[0]!.q,
+      asked,
+      prompted && anyTitled(searched, rankings),
+    ),
+    filters: appliedFilters(params, p.understanding, zoneOf(p.scope)),
     total,
     events,
     alternatives,
     widen,
     next,
   };
+}
+
+/** Whether an event the prompt names by its title is among the matches (rankings[i] ranks searched[i]). */
+function anyTitled(searched: readonly ShardQuery[], rankings: readonly ShardRanking[]): boolean {
+  return rankings.some((r, i) => {
+    const words = searched[i]!.q.titleWords;
+    return words.length > 0 && r.matches.some((slot) => titled(r.shard, slot, words));
+  });
 }
 
 /** The parts of the catalogue the rankings were made from: a country's parts, or the whole country. */

@@ -14,8 +14,32 @@ export const alternativeViewSchema = eventViewSchema.extend({
 /** The event list response (docs/contract.md, An event, as read: the list response), defined once for JSON, MCP and OpenAPI. */
 export const searchResponseSchema = z.object({
   query: z
-    .object({ country: z.string(), q: z.string(), topics: z.array(z.string()), limit: z.number().int() })
-    .describe('The query as interpreted'),
+    .object({
+      country: z.string(),
+      q: z.string(),
+      topics: z.array(z.string()),
+      limit: z.number().int(),
+      city: z.string().optional().describe('The city events are held to: the city parameter, or the place q names'),
+      near: z.boolean().optional().describe('The city stands for about 45 km around it'),
+      window: z
+        .object({ from: z.string(), to: z.string() })
+        .optional()
+        .describe('The date window q names, local dates (inclusive)'),
+      from: z.string().optional(),
+      to: z.string().optional(),
+      seniority: z.array(z.string()).optional(),
+      kinds: z.array(z.string()).optional().describe('Kinds of event q names'),
+      formats: z.array(z.string()).optional(),
+      price: z.enum(['free', 'paid']).optional(),
+      org: z.string().optional(),
+      who: z.enum(['founders']).optional(),
+      cfp: z.enum(['open']).optional(),
+      plain: z
+        .record(z.string(), z.array(z.string()))
+        .optional()
+        .describe('Filters by plain fields, by parameter (lang, access): the values asked'),
+    })
+    .describe('The query as interpreted: every filter applied, from the parameters and from q'),
   count: z.number().int().describe('Events in this response'),
   total: z.number().int().describe('Matching events overall'),
   understood: z.string().describe('How the prompt was understood, in one sentence'),
@@ -64,7 +88,7 @@ export function toSearchResponse(
 ): SearchResponse {
   const topics = [...new Set([...result.params.topics, ...result.understanding.topics.map((t) => t.slug)])];
   return {
-    query: { country: result.country, q: result.params.q, topics, limit: result.params.limit },
+    query: { country: result.country, q: result.params.q, topics, limit: result.params.limit, ...result.filters },
     count: result.events.length,
     total: result.total,
     understood: result.understood,
