@@ -8,7 +8,7 @@ import { COUNTRIES } from '../places/countries.js';
 import { parseSearchParams, searchInputShape, toQueryString } from '../query/params.js';
 import type { SearchResult } from '../query/read-index.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
-import { searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
+import { followText, searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
 import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
@@ -172,14 +172,16 @@ function listText(result: SearchResult, baseUrl: string): string {
 /** What an answer says beside its matches: nothing matches (and what would widen it), and the near misses apart. */
 function apartText(result: SearchResult, baseUrl: string): string[] {
   const lines: string[] = [];
+  const widen = (result.widen ?? []).map(
+    (w) => `without “${w.without}”: ${w.total}${followText(w, result, baseUrl, '/api/events')}`,
+  );
   if (result.total === 0) {
-    const widen = (result.widen ?? []).map((w) => `without “${w.without}”: ${w.total}`);
     lines.push(
       widen.length
         ? `No event matches all of this. Dropping one thing would find more — ${widen.join('; ')}.`
         : 'No event matches all of this, and none misses only one thing: ask for less.',
     );
-  }
+  } else if (widen.length) lines.push(`Other countries hold more — ${widen.join('; ')}.`);
   if (result.alternatives?.length) {
     lines.push(`Near misses — not matches, each misses one thing asked (in structured content as \`alternatives\`):`);
     result.alternatives.forEach(({ event: e, differs }, i) => {

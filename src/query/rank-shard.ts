@@ -1,4 +1,5 @@
 import type { CountryShard } from './index/country-shard.js';
+import { titlePart } from './index/parts.js';
 import { forEachSlot, tallyLanes } from './index/slot-bits.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
@@ -215,13 +216,15 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
   }
   // A match is on the smallest constraint's lists, a near miss on them or the next's: an event on neither, before
   // and after a write, is neither. Full-text points are relative to the whole country's statistics.
-  // (An event named by its title is on none of them: the whole country then.)
-  if (q.text.length === 0 && q.titleWords.length === 0)
+  if (q.text.length === 0) {
     out.parts = partsHolding(
       (nearSought ? order.slice(0, 2) : order.slice(0, 1)).flatMap((i) => constraints[i]!.facets),
       shard,
       q,
     );
+    // An event named by its title is on none of them.
+    if (out.parts && q.titleWords.length > 0) out.parts = [...out.parts, titlePart(q.titleWords)];
+  }
   return out;
 }
 

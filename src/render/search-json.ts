@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { COUNTRIES, COUNTRY_INFO } from '../places/countries.js';
 import { toQueryString } from '../query/params.js';
-import { type Alternative, CONSTRAINT_NAMES, type SearchResult } from '../query/read-index.js';
+import { type Alternative, CONSTRAINT_NAMES, type SearchResult, type Widening } from '../query/read-index.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { OwnEventsPage } from '../use-cases/read-events.js';
 import { eventViewSchema, toEventView, toOwnEventView } from './event-json.js';
@@ -58,16 +59,32 @@ export const searchResponseSchema = z.object({
         constraint: z.enum(CONSTRAINT_NAMES),
         without: z.string().describe('The constraint as `understood` says it'),
         total: z.number().int().describe('Events dropping it would find'),
+        country: z.enum(COUNTRIES).optional().describe('For a place or country dropped: the country holding them'),
+        url: z.string().optional().describe('For a place or country dropped: the query that lists them there'),
       }),
     )
     .optional()
-    .describe('When nothing matches: how many events dropping each constraint would find, most first'),
+    .describe(
+      'When nothing matches: how many events dropping each constraint would find, most first; when few match (under 5), the other countries holding matches, each with the query to follow',
+    ),
   next: z
     .string()
     .optional()
     .describe('When more events match: the URL of the next page (also in the Link header, rel="next")'),
 });
 export type SearchResponse = z.output<typeof searchResponseSchema>;
+
+/** The query string of a widening to another country: the same parameters, that country, the prompt to ask there. */
+export function followQuery(result: SearchResult, follow: NonNullable<Widening['follow']>): string {
+  return toQueryString({ ...result.params, country: follow.country, q: follow.q });
+}
+
+/** For a widening to another country, where those events are and the URL listing them: " in Germany (<url>)". */
+export function followText(w: Widening, result: SearchResult, baseUrl: string, path: string): string {
+  return w.follow
+    ? ` in ${COUNTRY_INFO[w.follow.country].name} (<${baseUrl}${path}?${followQuery(result, w.follow)}>)`
+    : '';
+}
 
 export function calendarUrl(baseUrl: string, result: SearchResult): string {
   return `${baseUrl}/api/calendar?${toQueryString({ ...result.params, country: result.country })}`;
@@ -96,9 +113,15 @@ export function toSearchResponse(
     feed: feedUrl(baseUrl, result),
     events: result.events.map((r) => toEventView(r.event, baseUrl, r.reasons)),
     ...(result.alternatives ? { alternatives: result.alternatives.map((a) => toAlternativeView(a, baseUrl)) } : {}),
-    ...(result.widen ? { widen: result.widen } : {}),
+    ...(result.widen ? { widen: result.widen.map((w) => toWideningView(w, baseUrl, result)) } : {}),
     ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
   };
+}
+
+/** A way to widen the answer; for another country, the URL listing what it holds. */
+function toWideningView({ follow, ...w }: Widening, baseUrl: string, result: SearchResult) {
+  if (!follow) return w;
+  return { ...w, country: follow.country, url: `${baseUrl}/api/events?${followQuery(result, follow)}` };
 }
 
 export function toAlternativeView(a: Alternative, baseUrl: string): z.output<typeof alternativeViewSchema> {
