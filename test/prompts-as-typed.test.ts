@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCalendar, parseMarkdownDocument } from './helpers/documents.js';
 import { request } from './helpers/http.js';
+import { connectMcp } from './helpers/mcp.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -156,5 +157,23 @@ describe('prompts as people type them', () => {
     const followed = await ask(germany!.url!.slice(`${server.base}/api/events?`.length));
     expect(followed.understood).toBe('Cloud & DevOps events in Germany');
     expect(followed.total).toBe(3);
+  });
+
+  it('tells an assistant over MCP the other countries and the URLs to follow', async () => {
+    const client = await connectMcp(server.base);
+    try {
+      const text = async (q: string) => {
+        const result = await client.callTool({ name: 'search_events', arguments: { q } });
+        return (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+      };
+      expect(await text('DevOps Wien')).toContain(
+        `without “in or near Wien”: 3 in Germany (<${server.base}/api/events?country=de&q=DevOps>)`,
+      );
+      expect(await text('DevOps')).toContain(
+        `Other countries hold more — without “in Switzerland”: 3 in Germany (<${server.base}/api/events?country=de&q=DevOps>)`,
+      );
+    } finally {
+      await client.close();
+    }
   });
 });
