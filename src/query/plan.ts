@@ -60,14 +60,18 @@ function countriesNamed(index: CatalogueIndex, u: Understanding, params: SearchP
   if (u.place || u.country || u.home || params.countryExplicit) return [];
   const words = titleWordsOf(u);
   if (words.length === 0) return [];
-  return COUNTRIES.filter((c) => {
+  const holds = (c: Country) => {
     const shard = index.shard(c);
     let found = false;
     visitPhrase(shard, words, (slot) => {
       found ||= shard.endsAt[slot]! > nowMs && titled(shard, slot, words);
     });
     return found;
-  });
+  };
+  // The country searched by default holding one, the others need not be looked at.
+  const home = params.country === 'all' ? undefined : params.country;
+  if (home && holds(home)) return [home];
+  return COUNTRIES.filter((c) => c !== home && holds(c));
 }
 
 /** The time zone a query's dates are read in: its country's (the three share their rules). */
