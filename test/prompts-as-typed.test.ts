@@ -109,6 +109,14 @@ describe('prompts as people type them', () => {
     expect(byParam.query).toMatchObject({ city: 'Zürich', from: '2026-12-01', to: '2026-12-31' });
     expect(byParam.query.near).toBeUndefined();
     expect(titles(byParam)).toEqual(['KI Meetup Zürich: Agents']);
+    // The titles of the documents restate the filters too.
+    const filtered = 'city=Winti&near=1&format=in_person&from=2026-12-01&lang=de';
+    const md = (await request(`${server.base}/api/md?${filtered}`)).text;
+    expect(md.split('\n')[0]).toBe('# Tech events · near Winterthur · in person · held in German · from 2026-12-01');
+    const ics = parseCalendar((await request(`${server.base}/api/calendar?${filtered}`)).text);
+    expect(ics.component.getFirstPropertyValue('x-wr-calname')).toBe(
+      'Tech events · near Winterthur · in person · held in German · from 2026-12-01',
+    );
     expect((await ask('city=Winti&near=1&format=in_person')).query).toMatchObject({
       city: 'Winterthur',
       near: true,
