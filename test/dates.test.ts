@@ -141,6 +141,44 @@ describe('months', () => {
   });
 });
 
+describe('years', () => {
+  const y2027 = { from: '2026-12-31T23:00:00.000Z', to: '2027-12-31T23:00:00.000Z', kind: 'year' };
+  it.each([
+    'security conference Germany 2027',
+    'in 2027',
+    'Konferenzen im Jahr 2027',
+    'Security-Konferenzen 2027',
+    'conférences en 2027',
+    'conferenze nel 2027',
+    'during 2027',
+  ])('"%s" is the local year 2027', (text) => {
+    expect(w(text)).toEqual(y2027);
+  });
+
+  it('cuts the year and its preposition out of the prompt, and labels it', () => {
+    const text = 'Security-Konferenzen in Deutschland im Jahr 2027';
+    const hit = findDateWindow(text, SUNDAY, ZRH)!;
+    expect(text.slice(hit.start, hit.start + hit.length)).toBe('im Jahr 2027');
+    expect(hit.label).toBe('in 2027');
+  });
+
+  it('leaves a month with its year to the month: "März 2027", "March 2027", "mars 2027", "marzo 2027"', () => {
+    for (const text of ['März 2027', 'March 2027', 'mars 2027', 'marzo 2027', 'im März 2027'])
+      expect(w(text)).toEqual({ from: '2027-02-28T23:00:00.000Z', to: '2027-03-31T22:00:00.000Z', kind: 'month' });
+    expect(w('am 3.12.2027')?.kind).toBe('day');
+  });
+
+  it('takes the current year whole (what is over is not listed anyway) and drops a year already over', () => {
+    expect(w('in 2026')).toEqual({ from: '2025-12-31T23:00:00.000Z', to: '2026-12-31T23:00:00.000Z', kind: 'year' });
+    expect(w('events 2025')).toBeUndefined();
+    expect(w('im März 2026')).toBeUndefined();
+  });
+
+  it('reads no year inside a word or a number', () => {
+    for (const text of ['JDK 2026x', 'room 12027', 'v2027']) expect(w(text)).toBeUndefined();
+  });
+});
+
 describe('days', () => {
   it.each(['tomorrow', 'morgen', 'demain', 'domani'])('"%s" is Mon 23 Nov', (text) => {
     expect(w(text)).toEqual(cetDay('2026-11-23'));
@@ -218,8 +256,6 @@ describe('phrase position and labels', () => {
     'Berlin',
     'AI',
     'founders',
-    '2026 conference',
-    '2027',
     'Python 3.12 workshop',
     'it may rain',
     'talk by Jan Müller',

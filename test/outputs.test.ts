@@ -239,7 +239,8 @@ describe('markdown, iCal and caching over the same query engine', () => {
 
     it('keeps serving an answer through writes to other countries, and not through one to its own', async () => {
       const { ctx } = server.service;
-      const q = encodeURIComponent('AI Basel');
+      // Matches enough not to name other countries (an empty answer naming a place counts theirs: widen.ts).
+      const q = encodeURIComponent('AI Zürich');
       const paths = [`/api/events?country=ch&q=${q}`, `/ch.md?q=${q}`, `/api/calendar?country=ch&q=${q}`];
       const read = () => Promise.all(paths.map(async (p) => (await request(`${server.base}${p}`)).text));
       const push = (body: Record<string, unknown>) => request(`${server.base}/api/events`, { key, json: body });
@@ -257,13 +258,13 @@ describe('markdown, iCal and caching over the same query engine', () => {
         expect(ctx.index.versionOf('de')).toBeGreaterThan(version);
         expect(await read()).toEqual(kept);
         expect(ranking.ranked).toBe(0);
-        const basel = { externalId: 'basel-ai', title: 'Basel AI Night', startAt: '2025-03-25T18:00:00+01:00' };
-        expect((await push({ ...basel, city: 'Basel', topics: ['ai-ml'] })).status).toBe(201);
+        const zurich = { externalId: 'zurich-ai', title: 'Zürich AI Night', startAt: '2025-03-25T18:00:00+01:00' };
+        expect((await push({ ...zurich, city: 'Zürich', topics: ['ai-ml'] })).status).toBe(201);
         const after = await read();
         expect(ranking.ranked).toBeGreaterThan(0);
-        for (const text of after) expect(text).toContain('Basel AI Night');
-        expect((await push({ action: 'cancel', externalId: 'basel-ai' })).status).toBe(200);
-        for (const text of await read()) expect(text).not.toContain('Basel AI Night');
+        for (const text of after) expect(text).toContain('Zürich AI Night');
+        expect((await push({ action: 'cancel', externalId: 'zurich-ai' })).status).toBe(200);
+        for (const text of await read()) expect(text).not.toContain('Zürich AI Night');
       } finally {
         ranking.restore();
       }

@@ -89,6 +89,31 @@ describe('resolvePlace', () => {
   });
 });
 
+describe('local names', () => {
+  it('finds a city by the name its people call it, beside the names GeoNames holds', () => {
+    expect(resolved('Züri')).toBe('Zürich (ch)');
+    expect(resolved('Zueri')).toBe('Zürich (ch)');
+    expect(resolved('Bärn')).toBe('Bern (ch)');
+    expect(resolved('Winti')).toBe('Winterthur (ch)');
+    expect(resolved('Sanggale')).toBe('Sankt Gallen (ch)');
+    expect(resolved('St. Galle')).toBe('Sankt Gallen (ch)');
+    expect(resolved('Schafuuse')).toBe('Schaffhausen (ch)');
+    expect(resolved('Lozärn')).toBe('Luzern (ch)');
+    expect(resolved('Soledurn')).toBe('Solothurn (ch)');
+    // GeoNames' own alternate names.
+    expect(resolved('Minga')).toBe('München (de)');
+    expect(resolved('Kölle')).toBe('Köln (de)');
+  });
+
+  it('reads a local name in a prompt, bare or after a place word, and not a word it folds to', () => {
+    expect(matchPlacePhrase(['Züri'], 0)?.place.name).toBe('Zürich');
+    expect(matchPlacePhrase(['Winti'], 0)?.place.name).toBe('Winterthur');
+    // "Bärn" folds to "barn": the English word is no Bern.
+    expect(resolvePlace('barn')).toBeUndefined();
+    expect(matchPlacePhrase(['barn'], 0)).toBeUndefined();
+  });
+});
+
 describe('placeBySlug', () => {
   it.each([
     ['ch', 'zurich', 'Zürich'],

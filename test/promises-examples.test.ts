@@ -155,7 +155,17 @@ describe.each(ENGINES)('the examples of issue 32 on %s', (engine) => {
     expect(a.total).toBe(0);
     expect(a.events).toEqual([]);
     expect(differs(a.alternatives)).toEqual({ 'Rust Meetup Wien': 'a Rust event' });
-    expect(a.widen).toEqual([{ constraint: 'subject', without: 'AI & ML', total: 1 }]);
+    // Without Vienna: next week's AI meetups in Switzerland, to follow there.
+    expect(a.widen).toEqual([
+      {
+        constraint: 'place',
+        without: 'in or near Wien',
+        total: 2,
+        country: 'ch',
+        url: `${server.base}/api/events?country=ch&q=AI+meetups+next+week`,
+      },
+      { constraint: 'subject', without: 'AI & ML', total: 1 },
+    ]);
   });
 
   it('“Konferenzen in Deutschland im Dezember” as markdown: December’s conferences, June’s apart', async () => {

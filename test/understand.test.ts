@@ -134,4 +134,18 @@ describe('understanding a prompt', () => {
     );
     expect(restated('Zephyr RTOS')).toBe('Events in Switzerland, matching “Zephyr” or “RTOS”');
   });
+
+  it('reads a year as a window, in four languages, and a city by its local name, never as words', () => {
+    for (const q of ['security conference Germany 2026', 'Security-Konferenzen im Jahr 2026', 'conférences en 2026']) {
+      const u = understand(q);
+      expect(u.window?.label, q).toBe('in 2026');
+      expect(u.terms, q).toEqual([]);
+    }
+    expect(restated('security conference Germany 2026')).toBe('Security conferences in Germany, in 2026');
+    expect(understand('KI Meetup in Züri').place?.place.name).toBe('Zürich');
+    expect(understand('DevOps in Bärn').place?.place.name).toBe('Bern');
+    expect(understand('IoT Meetup Winti').place?.place.name).toBe('Winterthur');
+    expect(understand('Veranstaltungen in Sanggale').terms).toEqual([]);
+    expect(restated('KI Meetup in Züri')).toBe('AI & ML meetups in or near Zürich');
+  });
 });

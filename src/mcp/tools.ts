@@ -10,7 +10,7 @@ import { parseSearchParams, searchInputShape, toQueryString } from '../query/par
 import type { SearchResult } from '../query/read-index.js';
 import { toCoverageView } from '../render/coverage.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
-import { searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
+import { followText, searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
 import { answerCoverage } from '../use-cases/coverage.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
@@ -205,14 +205,16 @@ function listText(result: SearchResult, baseUrl: string, coverage?: string): str
  */
 function apartText(result: SearchResult, baseUrl: string, coverage?: string): string[] {
   const lines: string[] = [];
+  const widen = (result.widen ?? []).map(
+    (w) => `without “${w.without}”: ${w.total}${followText(w, result, baseUrl, '/api/events')}`,
+  );
   if (result.total === 0) {
-    const widen = (result.widen ?? []).map((w) => `without “${w.without}”: ${w.total}`);
     lines.push(
       widen.length
         ? `No event matches all of this. Dropping one thing would find more — ${widen.join('; ')}.`
         : `No event matches all of this, and none misses only one thing${coverage ? '.' : ': ask for less.'}`,
     );
-  }
+  } else if (widen.length) lines.push(`Other countries hold more — ${widen.join('; ')}.`);
   if (coverage) lines.push(`The catalogue may be thin here (in structured content as \`coverage\`): ${coverage}`);
   if (result.alternatives?.length) {
     lines.push(`Near misses — not matches, each misses one thing asked (in structured content as \`alternatives\`):`);

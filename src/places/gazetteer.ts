@@ -2,6 +2,7 @@
  * Populated places of CH, DE and AT (GeoNames cities500, see ./data/README.md), found by any common name or spelling.
  * The JSON is imported with an import attribute so that `tsc` copies it into dist/.
  */
+import { LOCAL_NAMES } from './aliases.js';
 import { type Country, isCountry } from './countries.js';
 import data from './data/dach-places.json' with { type: 'json' };
 import { foldName, foldStrict, loosen, slugifyName } from './fold.js';
@@ -28,6 +29,8 @@ interface Entry {
   main: boolean;
   /** `foldStrict` of the name: "zurich" for "Zürich", "zuerich" for "Zuerich". */
   strict: string;
+  /** For a local name (aliases.ts): the forms it must be typed in, accents kept ("bärn", "baern"; not "barn"). */
+  typed?: readonly string[];
 }
 
 interface Index {
@@ -67,11 +70,13 @@ function buildIndex(): Index {
     if (!isCountry(country)) continue;
     const place: Place = { geonameId, name, slug: slugifyName(name), country, lat, lng, population };
     places.push(place);
-    for (const [i, n] of [name, ...alternates].entries()) {
+    const local = LOCAL_NAMES[geonameId] ?? [];
+    for (const [i, n] of [name, ...alternates, ...local].entries()) {
       const strict = foldStrict(n);
       const key = loosen(strict);
       if (!key) continue;
       const entry: Entry = { place, main: i === 0, strict };
+      if (i > alternates.length) entry.typed = typedForms(n);
       const entries = names.get(key);
       if (entries) entries.push(entry);
       else names.set(key, [entry]);
@@ -109,14 +114,23 @@ function score({ place, main }: Entry, query: string): number {
   return (place.population + 1) * weight - place.geonameId / 1e9;
 }
 
+/** A local name as it may be typed: with its accents, or with them written out ("Bärn", "Baern"). */
+function typedForms(name: string): string[] {
+  const key = exactKey(name);
+  return [key, key.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue')];
+}
+
 /** Strict matches first, so "Neuenkirchen" is not the larger Neunkirchen nor "Au" Aue; "Zuerich" still finds Zürich. */
 function lookup(name: string, accept: (entry: Entry) => boolean): Entry | undefined {
   const strict = foldStrict(name);
-  const loose = getIndex().names.get(loosen(strict))?.filter(accept);
+  const query = exactKey(name);
+  // A local name folds to what may be a word ("Bärn" to "barn"): it counts only as its own people write it.
+  const loose = getIndex()
+    .names.get(loosen(strict))
+    ?.filter((e) => accept(e) && (!e.typed || e.typed.includes(query)));
   if (!loose?.length) return undefined;
   const strictMatches = loose.filter((e) => e.strict === strict);
   const candidates = strictMatches.length ? strictMatches : loose;
-  const query = exactKey(name);
   return candidates.reduce((best, e) => (score(e, query) > score(best, query) ? e : best));
 }
 

@@ -21,15 +21,18 @@ import {
 import type { Scope, SearchParams } from './params.js';
 import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best, type ShardRanking } from './rank-shard.js';
+import { best, type ShardQuery, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
-import { describeQuery } from './restate.js';
+import { titled } from './ranking/fits.js';
+import { type AppliedFilters, appliedFilters, describeQuery } from './restate.js';
+import { otherCountries, THIN_ANSWER, widening } from './widen.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
 export { scopeOf, zoneOf } from './plan.js';
+export type { AppliedFilters } from './restate.js';
 
 /** A listed event as answers show it: its fields, and the other sources listing it. */
 export interface ListedEvent {
@@ -72,6 +75,8 @@ export interface SearchResult {
   dependsOn: readonly string[];
   understanding: Understanding;
   understood: string;
+  /** Every filter applied, from the parameters and the prompt: what the answers echo as their query. */
+  filters: AppliedFilters;
   /** Every match, before `limit`. */
   total: number;
   events: RankedEvent[];
@@ -153,7 +158,7 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   const read = [...rankings];
   const { alternatives, widen } =
     !page && wantsAlternatives(p, total, params.limit)
-      ? nearMissesShown(p, rankings, params, read, total)
+      ? nearMissesShown(index, p, rankings, params, read, total, now)
       : { alternatives: undefined, widen: undefined };
   const consulted = new Set<Country>(read.map((r) => r.shard.country));
 
@@ -175,13 +180,29 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
     dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
-    understood: describeQuery(params, p.understanding, p.scope, searched[0]!.q, asked),
+    understood: describeQuery(
+      params,
+      p.understanding,
+      p.scope,
+      searched[0]!.q,
+      asked,
+      prompted && anyTitled(searched, rankings),
+    ),
+    filters: appliedFilters(params, p.understanding, zoneOf(p.scope)),
     total,
     events,
     alternatives,
     widen,
     next,
   };
+}
+
+/** Whether an event the prompt names by its title is among the matches (rankings[i] ranks searched[i]). */
+function anyTitled(searched: readonly ShardQuery[], rankings: readonly ShardRanking[]): boolean {
+  return rankings.some((r, i) => {
+    const words = searched[i]!.q.titleWords;
+    return words.length > 0 && r.matches.some((slot) => titled(r.shard, slot, words));
+  });
 }
 
 /** The parts of the catalogue the rankings were made from: a country's parts, or the whole country. */
@@ -197,16 +218,23 @@ function partsOf(rankings: readonly ShardRanking[]): string[] {
 
 /** The near misses a first page shows in the room it has left, and when nothing matches, how to widen the query. */
 function nearMissesShown(
+  index: CatalogueIndex,
   p: Plan,
   rankings: ReturnType<typeof rankIn>[],
   params: SearchParams,
   read: ShardRanking[],
   total: number,
+  now: Date,
 ): { alternatives: Alternative[]; widen: Widening[] | undefined } {
   const near = nearMisses(p, rankings, params, read);
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - total);
   const alternatives = merged(near.lists, room).map((f) => alternativeOf(f, p, params));
-  return { alternatives, widen: total === 0 ? near.widen : undefined };
+  // A thin answer says which other countries hold what it asks (their rankings joined `read` after the searched).
+  const others =
+    p.order === 'prompt' && total < THIN_ANSWER
+      ? otherCountries(index, p, params, now, total, read.slice(rankings.length), false, read)
+      : [];
+  return { alternatives, widen: widening(total, near.widen, others) };
 }
 
 /** A near miss as shown: the constraint it misses, and how it differs in plain words. */
@@ -261,7 +289,8 @@ export function scoreByScan(
   const near: Found[] = rankings.flatMap((r, i) =>
     r.near.map((slot, k) => nearMiss(p, r.shard, slot, p.searched[i]!.q, r.missed[k]!)),
   );
-  for (const r of elsewhere(p, true)) {
+  const others = elsewhere(p, true);
+  for (const r of others) {
     const { q } = p.queryFor(r.shard.country);
     near.push(...r.matches.map((slot) => nearMiss(p, r.shard, slot, q, 'country')));
   }
@@ -271,7 +300,14 @@ export function scoreByScan(
     const name = found(f).missed!;
     totals.set(name, (totals.get(name) ?? 0) + 1);
   }
-  const widen =
-    matches.length > 0 ? [] : [...totals].map(([constraint, total]) => ({ constraint, total })).sort(byTotal);
+  const dropping = [...totals].map(([constraint, total]) => ({ constraint, total, without: '' })).sort(byTotal);
+  const thin = p.order === 'prompt' && matches.length < THIN_ANSWER;
+  const widen = (
+    widening(
+      matches.length,
+      dropping,
+      thin ? otherCountries(index, p, params, now, matches.length, others, true) : [],
+    ) ?? []
+  ).map(({ constraint, total }) => ({ constraint, total }));
   return { matches, alternatives: near.sort(before).slice(0, room).map(found), widen };
 }

@@ -1,4 +1,4 @@
-import { COUNTRIES } from '../places/countries.js';
+import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
@@ -21,6 +21,8 @@ export interface Widening {
   /** The constraint as `understood` says it ("next week (3–9 Mar 2025)"). */
   without: string;
   total: number;
+  /** For a place or country dropped: the other country holding those events, and the prompt to ask there (widen.ts). */
+  follow?: { country: Country; q: string };
 }
 
 /** A slot of some shard, as the best of several shards are merged. */

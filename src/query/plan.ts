@@ -16,7 +16,8 @@ import {
   type ShardQuery,
   type ShardRanking,
 } from './rank-shard.js';
-import { prepareQuery } from './ranking/prepare.js';
+import { titled, visitPhrase } from './ranking/fits.js';
+import { prepareQuery, titleWordsOf } from './ranking/prepare.js';
 
 /**
  * What a query resolves to before any event is looked at: the countries it searches, what it asks of each country's
@@ -51,6 +52,28 @@ export function scopeOf(u: Understanding, params: SearchParams): Scope {
   return u.home?.place.country ?? params.country;
 }
 
+/**
+ * The countries holding an upcoming event the prompt names by its title ("IT-Tage"), when nothing else decides the
+ * country: the event named decides it, as a place named would.
+ */
+function countriesNamed(index: CatalogueIndex, u: Understanding, params: SearchParams, nowMs: number): Country[] {
+  if (u.place || u.country || u.home || params.countryExplicit) return [];
+  const words = titleWordsOf(u);
+  if (words.length === 0) return [];
+  const holds = (c: Country) => {
+    const shard = index.shard(c);
+    let found = false;
+    visitPhrase(shard, words, (slot) => {
+      found ||= shard.endsAt[slot]! > nowMs && titled(shard, slot, words);
+    });
+    return found;
+  };
+  // The country searched by default holding one, the others need not be looked at.
+  const home = params.country === 'all' ? undefined : params.country;
+  if (home && holds(home)) return [home];
+  return COUNTRIES.filter((c) => c !== home && holds(c));
+}
+
 /** The time zone a query's dates are read in: its country's (the three share their rules). */
 export function zoneOf(scope: Scope): string {
   return COUNTRY_INFO[scope === 'all' ? 'ch' : scope].timeZone;
@@ -71,9 +94,11 @@ export interface Plan {
 
 export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
   const understanding = understandQuery(params.q, now, zoneOf(params.country));
-  const scope = scopeOf(understanding, params);
-  const zone = zoneOf(scope);
   const nowMs = now.getTime();
+  let scope = scopeOf(understanding, params);
+  const named = countriesNamed(index, understanding, params, nowMs);
+  if (named.length > 0 && !named.includes(scope as Country)) scope = named.length === 1 ? named[0]! : 'all';
+  const zone = zoneOf(scope);
   const [from, to] = dateBounds(params, zone);
   // The country asked is a constraint of its own when no place is (the place decides the country then).
   const country = scope !== 'all' && !understanding.place && !params.city ? scope : undefined;

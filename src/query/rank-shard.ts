@@ -1,8 +1,10 @@
 import type { CountryShard } from './index/country-shard.js';
+import { titlePart } from './index/parts.js';
 import { forEachSlot, tallyLanes } from './index/slot-bits.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
+import { titled, visitPhrase } from './ranking/fits.js';
 import { candidateCount, partsHolding } from './ranking/selectivity.js';
 
 /**
@@ -80,9 +82,18 @@ function earns(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked
   return scoresAny(asked.searched, shard, slot, q);
 }
 
+/**
+ * An event the prompt names by its title ("IT-Tage") is a match whatever the title's words imply (a kind, a subject,
+ * a place), so long as it is in the window asked: no window can be read from a title, years aside.
+ */
+export function namedMatch(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): boolean {
+  if (q.titleWords.length === 0 || !titled(shard, slot, q.titleWords)) return false;
+  return asked.constraints.every((c) => c.name !== 'window' || c.meets(shard, slot, q));
+}
+
 /** MEETS_ALL, the index of the one constraint missed (a near miss), or MISSES_MORE. */
 export function classify(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
-  if (asked.mode === 'everything') return MEETS_ALL;
+  if (asked.mode === 'everything' || namedMatch(shard, slot, q, asked)) return MEETS_ALL;
   if (asked.mode === 'words') return earns(shard, slot, q, asked) ? MEETS_ALL : MISSES_MORE;
   const missed = missedConstraint(shard, slot, q, asked);
   return missed >= 0 && !earns(shard, slot, q, asked) ? MISSES_MORE : missed;
@@ -130,13 +141,16 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit 
   const consider = considerer(sq, asked, nearToo, out);
   const { stamp } = shard;
   const epoch = shard.nextEpoch();
+  const once = (slot: number) => {
+    if (stamp[slot] === epoch) return;
+    stamp[slot] = epoch;
+    consider(slot);
+  };
+  // The events named by their title, whichever facets they earn from.
+  if (q.titleWords.length > 0) visitPhrase(shard, q.titleWords, once);
   for (const facet of asked.searched) {
     for (const a of facet.asks(q)) {
-      facet.candidates!(shard, a, q, (slot) => {
-        if (stamp[slot] === epoch) return;
-        stamp[slot] = epoch;
-        consider(slot);
-      });
+      facet.candidates!(shard, a, q, once);
     }
   }
   return out;
@@ -156,8 +170,18 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
   const counts = constraints.map((c) => candidateCount(c.facets, shard, q));
   const order = constraints.map((_c, i) => i).sort((a, b) => counts[a]! - counts[b]!);
   const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  // The events named by their title match though they may be on no constraint's lists: taken first, and once.
+  const named = new Set<number>();
+  if (q.titleWords.length > 0) {
+    visitPhrase(shard, q.titleWords, (slot) => {
+      if (!accept(slot) || !namedMatch(shard, slot, q, asked)) return;
+      named.add(slot);
+      shard.score[slot] = scoreOf(shard, slot, q, asked);
+      out.matches.push(slot);
+    });
+  }
   const check = (slot: number) => {
-    if (!accept(slot)) return;
+    if (!accept(slot) || named.has(slot)) return;
     let missed = MEETS_ALL;
     for (const i of order) {
       if (constraints[i]!.meets(shard, slot, q)) continue;
@@ -192,12 +216,15 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
   }
   // A match is on the smallest constraint's lists, a near miss on them or the next's: an event on neither, before
   // and after a write, is neither. Full-text points are relative to the whole country's statistics.
-  if (q.text.length === 0)
+  if (q.text.length === 0) {
     out.parts = partsHolding(
       (nearSought ? order.slice(0, 2) : order.slice(0, 1)).flatMap((i) => constraints[i]!.facets),
       shard,
       q,
     );
+    // An event named by its title is on none of them.
+    if (out.parts && q.titleWords.length > 0) out.parts = [...out.parts, titlePart(q.titleWords)];
+  }
   return out;
 }
 

@@ -6,6 +6,9 @@ export function plain(folded: string): string {
   return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
 }
 
+/** Words without the years among them: a title names its event whatever the edition ("IT-Tage 2026" is "IT-Tage"). */
+export const withoutYears = (words: readonly string[]) => words.filter((w) => !/^(?:19|20)\d\d$/.test(w));
+
 /** A folded name's words in order, as `plain` splits it. */
 export function wordsOf(folded: string): readonly string[] {
   const words = plain(folded).trim();

@@ -1,4 +1,5 @@
 import { endsAt, type IndexedEvent } from './indexed-event.js';
+import { withoutYears, wordsOf } from './names.js';
 
 /**
  * Where an event sits in its country, apart from its values: the grid cell of its point, the week it starts in, and
@@ -30,6 +31,9 @@ export const WEEK_MS = 7 * 86_400_000;
 export const weekOf = (ms: number) => `week ${Math.floor(ms / WEEK_MS)}`;
 
 /** The parts of a country an entry shows in (see Changes): its posting lists, its week of start, long events. */
+/** The part of the events titled so (title words as `plain` splits them, years aside). */
+export const titlePart = (words: readonly string[]) => `title ${words.join(' ')}`;
+
 export function partsOf(entry: IndexedEvent): string[] {
   const ev = entry.event;
   const parts = [weekOf(ev.start.getTime()), `format ${ev.format}`, `price ${ev.priceType}`];
@@ -41,5 +45,7 @@ export function partsOf(entry: IndexedEvent): string[] {
     parts.push(`cell ${cellKey(ev.lat, ev.lng)}`);
   }
   if (endsAt(ev) - ev.start.getTime() > LONG_EVENT_MS) parts.push('long');
+  // A prompt naming this title lists the event whatever it asks (rank-shard.ts, `namedMatch`).
+  parts.push(titlePart(withoutYears(wordsOf(entry.foldedTitle))));
   return parts;
 }

@@ -131,6 +131,14 @@ export const MONTH_PATTERN = bounded(
     `(${alt(...Object.keys(MONTH_WORDS))})\\.?(?:${S}(20\\d\\d))?`,
 );
 
+/**
+ * A year on its own, with an optional "in/im Jahr/en/nel" before it: "2027", "in 2027", "im Jahr 2027", "en 2027",
+ * "nel 2027". Group: the year. A month before it is MONTH_PATTERN's, which starts earlier and so wins.
+ */
+export const YEAR_PATTERN = bounded(
+  `(?:(?:${alt('in', 'im', `im${S}jahre?`, `in${S}the${S}year`, 'during', 'en', `en${S}l'an`, `dans${S}l'annee`, `pendant${S}l'annee`, 'nel', `nell'anno`, `durante${S}il`)})${S})?(20\\d\\d)`,
+);
+
 /** German/Swiss numeric dates, day first: "3.12.", "03.12.2026", "3.-5.12.". Needs the closing dot or year. */
 export const DOTTED_DATE_PATTERN = bounded(
   '(?:(\\d{1,2})\\.?\\s*[-–]\\s*)?(\\d{1,2})\\.(\\d{1,2})\\.(?:(\\d{4}|\\d{2})(?!\\.?\\d))?',

@@ -21,9 +21,10 @@ import {
   RELATIVE_PATTERNS,
   type Relative,
   SPAN_PATTERNS,
+  YEAR_PATTERN,
 } from './date-phrases.js';
 
-export type DateWindowKind = 'day' | 'days' | 'weekend' | 'week' | 'month' | 'range';
+export type DateWindowKind = 'day' | 'days' | 'weekend' | 'week' | 'month' | 'year' | 'range';
 
 export interface DateWindowHit {
   /** Inclusive instant. */
@@ -125,6 +126,7 @@ function phraseCandidates(text: string, folded: string, map: number[], ctx: Ctx)
     add(m, () => monthWindow(MONTH_WORDS[word!]!, year ? Number(year) : undefined, ctx));
   }
   for (const m of folded.matchAll(DOTTED_DATE_PATTERN)) add(m, () => dottedWindow(m, ctx), true);
+  for (const m of folded.matchAll(YEAR_PATTERN)) add(m, () => yearWindow(Number(m[1]), ctx));
   for (const re of SPAN_PATTERNS) {
     for (const m of folded.matchAll(re)) {
       const [, count, unit] = m;
@@ -274,6 +276,12 @@ function monthWindow(month: number, year: number | undefined, ctx: Ctx): Window 
   const y = year ?? (month >= ctx.today.month ? ctx.today.year : ctx.today.year + 1);
   const first = DateTime.fromObject({ year: y, month, day: 1 }, { zone: ctx.zone });
   return win(first, first.plus({ months: 1 }), 'month', `in ${monthName(first)}`);
+}
+
+/** A whole calendar year, local ("in 2027"); one already over is rejected like any past window. */
+function yearWindow(year: number, ctx: Ctx): Window {
+  const first = DateTime.fromObject({ year, month: 1, day: 1 }, { zone: ctx.zone });
+  return win(first, first.plus({ years: 1 }), 'year', `in ${year}`);
 }
 
 /** "in the next N days/weeks": from now to the end of the local day N days ahead. */

@@ -51,12 +51,14 @@ export interface Understanding {
   price: 'free' | 'paid' | undefined;
   founders: boolean;
   kinds: EventKind[];
-  /** Where the events should be ("in Zürich", "near Basel", "KI Hamburg"). */
-  place: { place: Place; mode: 'in' | 'near' } | undefined;
+  /** Where the events should be ("in Zürich", "near Basel", "KI Hamburg"); `span`: its words in the prompt. */
+  place: { place: Place; mode: 'in' | 'near'; span?: readonly [start: number, end: number] } | undefined;
   /** Where the person is ("living in Munich", "j'habite à Lausanne"): a preference among the answers, not a place asked. */
   home: { place: Place; mode: 'in' | 'near' } | undefined;
   /** A country named in the prompt ("KI Events in Österreich"); a place named too decides over it. */
   country: Country | undefined;
+  /** Where the prompt names that country. */
+  countrySpan?: readonly [start: number, end: number];
   window: DateWindowHit | undefined;
   /** A call for papers asked for ("Call for Papers offen", "appel à conférences ouvert"): `cfp=open`. */
   cfp: boolean;
@@ -198,7 +200,10 @@ function readCountries(result: Understanding, text: string): string {
   for (const w of words(rest)) {
     const named = countryNamed(foldText(w.text));
     if (!named) continue;
-    result.country ??= named;
+    if (!result.country) {
+      result.country = named;
+      result.countrySpan = [w.start, w.start + w.text.length];
+    }
     rest = blank(rest, w.start, w.text.length);
   }
   return rest;
@@ -239,7 +244,14 @@ export function understandQuery(q: string, now: Date, timeZone: string): Underst
     if (!result.seniority.includes(level)) result.seniority.push(level);
   }
   const place = findPlace(list);
-  if (place) result.place = { place: place.place, mode: place.mode };
+  if (place) {
+    const last = list[place.to - 1]!;
+    result.place = {
+      place: place.place,
+      mode: place.mode,
+      span: [list[place.from]!.start, last.start + last.text.length],
+    };
+  }
   const left = list
     .filter((_, i) => !place || i < place.from || i >= place.to)
     .filter((w) => !isFiller(w.lower) && !isMarker(w.lower));

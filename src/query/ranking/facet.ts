@@ -77,6 +77,8 @@ export interface PreparedQuery {
   maxText: number;
   /** The prompt's words (two or more) as `plain` splits them, found in a row in a name: a series or group by name. */
   phraseWords: readonly string[];
+  /** The same without years, when they may be an event's title: that event is a match, first (see `titled`). */
+  titleWords: readonly string[];
   /** Local day labels for date reasons ("Next week: Thu 26 Nov"). */
   day: (date: Date) => string;
 }

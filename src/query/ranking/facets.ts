@@ -50,6 +50,8 @@ import {
   technologyReason,
   technologyStrength,
   textReason,
+  titled,
+  titledReason,
   titleOnTopic,
   topicReasons,
   visitPhrase,
@@ -124,6 +126,14 @@ const row = <A>(facet: Facet<A>) => facet as Facet<never> as Facet<unknown>;
 
 /** Every facet, in the order their weights are added up. */
 export const FACETS: readonly Facet<unknown>[] = [
+  // The event named by its title: a match whatever its words imply (rank-shard.ts, `namedMatch`), first.
+  row<readonly string[]>({
+    name: 'title',
+    asks: (q) => (q.titleWords.length > 0 ? only(q.titleWords) : NONE),
+    score: (shard, slot, words) => (titled(shard, slot, words) ? POINTS.titled : 0),
+    role: 'rank',
+    reasons: (shard, slot, _words, _q, out) => out.push(titledReason(shard.at(slot))),
+  }),
   row<readonly string[]>({
     name: 'phrase',
     asks: (q) => (q.phraseWords.length > 0 ? only(q.phraseWords) : NONE),

@@ -8,7 +8,7 @@ import { zoneNamed } from '../../places/zones.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
-import { hasPhrase, nameWordsOf } from '../index/names.js';
+import { hasPhrase, nameWordsOf, withoutYears } from '../index/names.js';
 import type { SlotList } from '../index/slot-list.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import {
@@ -70,6 +70,13 @@ export function visitWindow(shard: CountryShard, w: DateWindowHit, visit: (slot:
 }
 
 // ---------------------------------------------------------------- fits
+
+/** Whether the event's title is the prompt's words (years aside, as `plain` splits them): the event named. */
+export function titled(shard: CountryShard, slot: number, words: readonly string[]): boolean {
+  for (const word of words) if (!shard.byNameWord.get(word)?.has(slot)) return false;
+  const title = withoutYears(nameWordsOf(shard.at(slot)).title);
+  return title.length === words.length && title.every((w, i) => w === words[i]);
+}
 
 /** Whether a phrase is found as typed in the event's title or organizer. */
 export function phraseIn(shard: CountryShard, slot: number, words: readonly string[]): boolean {
@@ -140,6 +147,8 @@ export function textReason(e: IndexedEvent, term: string, matched: number): stri
   const field = FIELD_ORDER.find((f) => matched & fieldBit(f));
   return field && FIELD_REASON[field](term, e);
 }
+
+export const titledReason = (e: IndexedEvent) => `Named by its title: “${e.event.title}”`;
 
 export const phraseReason = (e: IndexedEvent, words: readonly string[]) =>
   hasPhrase(nameWordsOf(e).title, words) ? `Title mentions “${words.join(' ')}”` : `Organizer: ${e.event.organizer}`;

@@ -8,7 +8,7 @@ import {
 import type { TopicSlug } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
-import { plain } from '../index/names.js';
+import { plain, withoutYears } from '../index/names.js';
 import { remembered } from '../memo.js';
 import type { Understanding } from '../prompt/understand.js';
 import { NONE } from './evidence.js';
@@ -58,6 +58,12 @@ function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAske
  * once, the returned function adds what one shard's full text finds. `country` is the country every event must be
  * in, when the query names one and no place.
  */
+/** The prompt's words that may be an event's title: two or more, years aside ("IT-Tage 2026" → it, tage). */
+export function titleWordsOf(u: Understanding): readonly string[] {
+  const words = withoutYears(plain(foldText(u.phrase)).trim().split(' '));
+  return words.length >= 2 ? words : NONE;
+}
+
 export function prepareQuery(
   u: Understanding,
   day: (date: Date) => string,
@@ -74,6 +80,7 @@ export function prepareQuery(
   const general = u.topics.length > 0;
   const implied = impliedSlugs.length > 0 || general ? impliedFields(impliedSlugs, described, general) : undefined;
   const phraseWords = plain(foldText(u.phrase)).trim().split(' ');
+  const titleWords = titleWordsOf(u);
   return (shard) => {
     const technologies = described.map(
       (t, i): PreparedTechnology => ({ ...t, hits: shard.text.slotsMatching(u.technologies[i]!.typed) }),
@@ -90,6 +97,7 @@ export function prepareQuery(
       text,
       maxText: maxText || 1,
       phraseWords: phraseWords.length >= 2 ? phraseWords : NONE,
+      titleWords,
       day,
     };
   };

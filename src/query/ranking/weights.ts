@@ -47,6 +47,8 @@ export const WEIGHT = {
   reach: 0.5,
   // A language wished for outweighs every other difference between events meeting the same constraints.
   language: 20,
+  // The event the prompt names by its title ("IT-Tage") comes before everything else the prompt's words find.
+  titled: 100,
 } as const;
 
 /** The fixed weights in points (see points.ts). */

@@ -51,6 +51,14 @@ function pageQuery(input: SearchPageInput): URLSearchParams {
   return query;
 }
 
+/** The page of another country a widening leads to: the same search there, with the prompt to ask there. */
+function followHref(input: SearchPageInput, follow: { country: string; q: string }): string {
+  const query = pageQuery(input);
+  query.set('q', follow.q);
+  query.delete('country');
+  return withLanguage(`/${follow.country}`, query, input.t.lang);
+}
+
 function errorText(error: FieldError, input: SearchPageInput): string {
   const { t } = input;
   const value = input.form[error.field] ?? '';
@@ -139,7 +147,7 @@ function apartSection(input: SearchPageInput, result: SearchResult): SafeHtml {
     empty
       ? html`<section class="empty">
 <p>${plain && result.country !== 'all' ? t.t('empty.country', { country: result.country }) : t.t('alternatives.none')}</p>
-${widen.length ? html`<ul class="widen">${widen.map((w) => html`<li>${t.t('alternatives.widen', { what: constraintText(result, w.constraint, t, now), count: w.total })}</li>`)}</ul>` : ''}
+${widen.length ? html`<ul class="widen">${widen.map((w) => html`<li>${t.t('alternatives.widen', { what: constraintText(result, w.constraint, t, now), count: w.total })}${w.follow ? html` — <a href="${followHref(input, w.follow)}">${t.t('country.in', { country: w.follow.country })}</a>` : ''}</li>`)}</ul>` : ''}
 ${!plain && alternatives.length === 0 && !input.coverage ? html`<p>${t.t('alternatives.nothingClose')}</p>` : ''}
 ${plain && alternatives.length === 0 ? html`<p>${t.t('empty.nothing')}</p>` : ''}
 </section>`
