@@ -4,15 +4,18 @@
  * the file it was read from.
  *
  *   npm run seed -- --confs-tech <checkout or URL base> [--confs-tech-commit <sha>] [--confs-tech-date YYYY-MM-DD]
+ *                   [--confs-tech-commits <file.json>]
  *                   --devopsdays <checkout or URL base> [--devopsdays-commit <sha>] [--devopsdays-date YYYY-MM-DD]
- *                   [--years 2025-2027] [--now <ISO time>]
+ *                   [--devopsdays-commits <file.json>] [--years 2025-2027] [--now <ISO time>]
  *
  * A checkout is a local copy of the repository (only the files the feed reads are needed); a URL base replaces the
  * feed's `https://raw.githubusercontent.com/<owner>/<repo>/HEAD` (pass that very address to read the live data).
+ * When the files come from different commits, `--<source>-commits` names them: a JSON object from a file's path in
+ * the repository (`conferences/2027/data.json`) to its commit; the other files are of `--<source>-commit`.
  * A source left out keeps its current snapshot. Only derived event fields are written: never devopsdays'
  * organiser lists with their bios, never anything of a source that is not permissively licensed.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DateTime } from 'luxon';
@@ -49,11 +52,29 @@ async function readFrom(base: string, url: string): Promise<string | undefined> 
   }
 }
 
-/** The public address a row was read from: at the commit given, else at the repository's HEAD. */
-const publicUrl = (url: string, commit: string | undefined) => (commit ? url.replace('/HEAD/', `/${commit}/`) : url);
+/** Which commit each file was read from: the file's own when named, else the one of the whole checkout. */
+interface Commits {
+  all?: string;
+  byPath: Record<string, string>;
+}
+
+/** The public address a row was read from: at its file's commit, else at the repository's HEAD. */
+function publicUrl(url: string, commits: Commits): string {
+  const commit = commits.byPath[url.replace(RAW_BASE, '')] ?? commits.all;
+  return commit ? url.replace('/HEAD/', `/${commit}/`) : url;
+}
+
+function readCommits(file: string | undefined, all: string | undefined): Commits {
+  if (!file) return { all, byPath: {} };
+  const byPath = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const valid =
+    byPath && typeof byPath === 'object' && Object.values(byPath).every((c) => /^[0-9a-f]{40}$/.test(String(c)));
+  if (!valid) throw new Error(`${file}: expected {"<path>": "<40-hex commit>", …}`);
+  return { all, byPath: byPath as Record<string, string> };
+}
 
 /** confs.tech: rows located in ch/de/at, one per name + start date, with the topics of every file listing it. */
-async function buildConfsTech(urls: string[], base: string, commit: string | undefined): Promise<Built> {
+async function buildConfsTech(urls: string[], base: string, commits: Commits): Promise<Built> {
   const merged = new Map<string, Row & { confsTechTopics: string[] }>();
   const { files, missing } = await readAll(urls, base);
   for (const { url, text } of files) {
@@ -66,7 +87,7 @@ async function buildConfsTech(urls: string[], base: string, commit: string | und
         if (!seen.confsTechTopics.includes(topic)) seen.confsTechTopics.push(topic);
         continue;
       }
-      merged.set(key, { ...row, confsTechTopics: [topic], sourceUrl: publicUrl(url, commit) });
+      merged.set(key, { ...row, confsTechTopics: [topic], sourceUrl: publicUrl(url, commits) });
     }
   }
   // By start; a stable sort keeps the files' order (year, topic, position) among same-day conferences, so ids given
@@ -94,7 +115,7 @@ async function readAll(
 }
 
 /** devopsdays: the event fields of each main.yml whose city is in ch/de/at (no organisers, no sponsors). */
-async function buildDevopsdays(urls: string[], base: string, commit: string | undefined): Promise<Built> {
+async function buildDevopsdays(urls: string[], base: string, commits: Commits): Promise<Built> {
   const rows: Row[] = [];
   const { files, missing } = await readAll(urls, base);
   for (const { url, text } of files) {
@@ -106,7 +127,7 @@ async function buildDevopsdays(urls: string[], base: string, commit: string | un
     }
     const city = (row.city as string | undefined) ?? String(row.name ?? '').slice(5);
     if (!row.startdate || !resolveCity(city)) continue;
-    rows.push({ ...row, sourceUrl: publicUrl(url, commit) });
+    rows.push({ ...row, sourceUrl: publicUrl(url, commits) });
   }
   rows.sort((a, b) => String(a.startdate).localeCompare(String(b.startdate)));
   return { rows, read: files.length, missing };
@@ -137,9 +158,11 @@ async function main() {
       'confs-tech': { type: 'string' },
       'confs-tech-commit': { type: 'string' },
       'confs-tech-date': { type: 'string' },
+      'confs-tech-commits': { type: 'string' },
       devopsdays: { type: 'string' },
       'devopsdays-commit': { type: 'string' },
       'devopsdays-date': { type: 'string' },
+      'devopsdays-commits': { type: 'string' },
       years: { type: 'string', default: '2025-2027' },
       now: { type: 'string' },
     },
@@ -159,7 +182,11 @@ async function main() {
     // The feed's own URLs, over the seed's years instead of the current ones.
     const urls = feedUrls({ ...feed, years: last - first + 1 }, new Date(Date.UTC(first, 6, 1)));
     const commit = opts[`${feed.source}-commit`];
-    const result = await BUILDERS[feed.source]!.build(urls, base, commit);
+    const commits = readCommits(opts[`${feed.source}-commits`], commit);
+    const paths = new Set(urls.map((u) => u.replace(RAW_BASE, '')));
+    const unknown = Object.keys(commits.byPath).filter((p) => !paths.has(p));
+    if (unknown.length > 0) throw new Error(`--${feed.source}-commits: not a file of the feed: ${unknown.join(', ')}`);
+    const result = await BUILDERS[feed.source]!.build(urls, base, commits);
     const text = `${JSON.stringify(result.rows, null, 1)}\n`;
     const upcoming = check(feed, text, now);
     mkdirSync(dirname(feed.seed), { recursive: true });
@@ -170,6 +197,8 @@ async function main() {
       of: opts[`${feed.source}-date`] ?? today,
       repository: repository && `https://github.com/${repository}`,
       ...(commit ? { commit } : {}),
+      // The files read at another commit than `commit`, each with its own.
+      ...(Object.keys(commits.byPath).length > 0 ? { commits: commits.byPath } : {}),
       licence: feed.licence,
       years: `${first}-${last}`,
       rows: result.rows.length,

@@ -37,10 +37,22 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
       });
       expect(res.status).toBe(201);
     }
+    const winterthur = await request(`${server.base}/api/events`, {
+      key,
+      json: {
+        externalId: 'e-3',
+        title: 'Winterthur DevOps Day',
+        startAt: '2026-12-11T09:00:00+01:00',
+        city: 'Winterthur',
+        venue: 'ZHAW, Technikumstrasse 9, 8400 Winterthur, Switzerland',
+      },
+    });
+    expect(winterthur.status).toBe(201);
     const pages: Record<string, string> = {
       '/de': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>'),
       '/de-module': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>', { module: true }),
       '/fr': hostPage('<tech-events country="ch" city="Zürich" lang="fr" limit="1"></tech-events>', { dark: true }),
+      '/winterthur': hostPage('<tech-events country="ch" city="Winterthur" lang="en"></tech-events>'),
       '/none': hostPage('<tech-events country="at" city="Graz" topic="quantum" lang="en"></tech-events>'),
     };
     // A second origin: its CSP allows scripts and connections from the service only, styles from itself only.
@@ -147,6 +159,21 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
     expect(color).toBe('rgb(138, 180, 248)');
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('names the place once when the venue’s address already ends in the city', async () => {
+    const { page, problems } = await open('/winterthur');
+    const item = page.locator('tech-events li');
+    await expect.poll(() => item.count()).toBe(1);
+    const meta = await item.locator('div.m').nth(1).textContent();
+    expect(meta).toMatch(/^ZHAW, Technikumstrasse 9, 8400 Winterthur, Switzerland · /);
+    expect(meta).not.toContain('Switzerland, Winterthur');
+    // The Zürich events have no venue: their city stays.
+    const { page: zurich } = await open('/de');
+    await expect.poll(() => zurich.locator('tech-events li').count()).toBe(2);
+    expect(await zurich.locator('tech-events li div.m').nth(1).textContent()).toMatch(/^Zürich · /);
+    expect(problems).toEqual([]);
+    await Promise.all([page.close(), zurich.close()]);
   });
 
   it('says plainly when nothing matches', async () => {

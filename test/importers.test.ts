@@ -239,18 +239,18 @@ describe.each(ENGINES)('the shipped snapshots on %s', (engine) => {
   });
   afterAll(() => t?.close());
 
-  it('loads the seeds of the shipped feeds once: 190 confs.tech conferences and 9 devopsdays, all in ch/de/at', async () => {
+  it('loads the seeds of the shipped feeds once: 196 confs.tech conferences and 9 devopsdays, all in ch/de/at', async () => {
     const feeds = await loadFeeds(new URL('../feeds.json', import.meta.url).pathname);
     const reports = await seedFromFeeds(t.ctx, feeds);
     expect(reports.map((r) => [r.source, r.created, r.skipped.length, r.elsewhere])).toEqual([
-      ['confs-tech', 190, 0, 0],
+      ['confs-tech', 196, 0, 0],
       ['devopsdays', 9, 0, 0],
     ]);
     const events = [
       ...(await t.ctx.events.listByOwner(sourceOwner('confs-tech'))),
       ...(await t.ctx.events.listByOwner(sourceOwner('devopsdays'))),
     ];
-    expect(events).toHaveLength(199);
+    expect(events).toHaveLength(205);
     for (const e of events) {
       expect(['ch', 'de', 'at'], e.title).toContain(e.country);
       expect(['city', 'exact'], e.title).toContain(e.geoPrecision);
@@ -261,7 +261,7 @@ describe.each(ENGINES)('the shipped snapshots on %s', (engine) => {
     }
     const states = await t.ctx.sources.list();
     expect(states.map((s) => [s.source, s.snapshotOf, s.lastAttemptAt])).toEqual([
-      ['confs-tech', '2026-08-06', null],
+      ['confs-tech', '2026-12-01', null],
       ['devopsdays', '2026-11-23', null],
     ]);
     expect(await seedFromFeeds(t.ctx, feeds)).toEqual([]);

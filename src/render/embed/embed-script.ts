@@ -78,9 +78,16 @@ const SOURCE = String.raw`(function () {
     return text;
   }
 
+  // Lower case, without accents or postcodes: to tell whether an address part is the city.
+  function fold(s) {
+    return s.normalize('NFD').replace(/[\u0300-\u036f\d]/g, '').trim().toLowerCase();
+  }
+
   function where(e, w) {
     if (e.format === 'online') return w.online;
-    var place = [e.venue, e.city].filter(Boolean).join(', ') || w.tba;
+    // As placeText on the server: no city after an address that names it ("…, 8400 Winterthur, Switzerland").
+    var named = e.venue && e.city && e.venue.split(',').some(function (p) { return fold(p) === fold(e.city); });
+    var place = (named ? e.venue : [e.venue, e.city].filter(Boolean).join(', ')) || w.tba;
     return e.format === 'hybrid' ? w.alsoOnline.replace('{place}', place) : place;
   }
 
