@@ -68,7 +68,8 @@ export function cityOfParts(parts: string[], preferred?: Country): AddressCity |
 /**
  * The venue's city when its address names one that should be the event's: in the event's country, and either after
  * a postcode, or a bare part that is the place's own name (not a common word: "Bar" is not Baar) within reach of
- * the city the source gave (a name far away is more likely a word than a move).
+ * the city the source gave (a name far away is more likely a word than a move; with no city given, a bare name
+ * alone does not make one up).
  */
 export function venueCity(venue: string | undefined, country: Country | undefined, city: Place | undefined) {
   if (!venue) return undefined;
@@ -77,7 +78,7 @@ export function venueCity(venue: string | undefined, country: Country | undefine
   if (found.postcode) return found.place;
   const key = foldName(found.named);
   if (key !== foldName(found.place.name) || PHRASE_STOPWORDS.has(key)) return undefined;
-  if (city && distanceKm(city, found.place.lat, found.place.lng) > NEIGHBOURING_KM) return undefined;
+  if (!city || distanceKm(city, found.place.lat, found.place.lng) > NEIGHBOURING_KM) return undefined;
   return found.place;
 }
 
