@@ -86,7 +86,8 @@ export const adminPaths = {
         200: {
           description:
             '{id, state, startedAt, finishedAt, progress: {feeds, feedsDone, linkedCalendars}, feeds: [{source, ' +
-            'created, updated, unchanged, cancelled, restored, skipped, failingCalendars?} | {source, error}] ' +
+            'created, updated, unchanged, cancelled, restored, skipped, failingCalendars?, cut?, cutCalendars?} | ' +
+            '{source, error}] ' +
             'once done, error if it failed}',
         },
         401: problem('Bad admin token'),
