@@ -52,6 +52,8 @@ const INTERNALS = /TypeError|RangeError|Cannot read propert|undefined|is not a f
 describe('a recurring series is walked from now, and every limit that ends a walk says so', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tev-calendar-walks-'));
   const host: Server = createServer((req, res) => {
+    // A redirect to what is not a URL: the URL parser's TypeError must not be what the host reads.
+    if (req.url === '/bad-redirect.ics') return res.writeHead(302, { location: 'http://[::1' }).end();
     const body = CALENDARS[req.url ?? '/'];
     if (body === undefined) return res.writeHead(404).end('Not found');
     res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' }).end(body);
@@ -153,6 +155,12 @@ describe('a recurring series is walked from now, and every limit that ends a wal
       expect(message, path).toMatch(words);
       expect(message, path).not.toMatch(INTERNALS);
     }
+  });
+
+  it('refuses a redirect to what is not a URL with words', async () => {
+    const { res, calendar } = await link('/bad-redirect.ics');
+    const message = res.status === 422 ? (res.body.errors[0].message as string) : calendar?.lastError;
+    expect(message).toMatch(/^could not be read: GET .*: redirected to "http:\/\/\[::1", which is not a URL$/);
   });
 
   it('the operator sees the cut in the sync’s run, on /api/sources and in the calendars check', async () => {

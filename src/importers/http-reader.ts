@@ -269,7 +269,10 @@ async function getOnce(
       if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
         await discard(response);
         if (hop === MAX_REDIRECTS) throw new InputError(`GET ${address}: more than ${MAX_REDIRECTS} redirects`);
-        url = new URL(location, url);
+        const next = URL.parse(location, url.href);
+        if (!next)
+          throw new InputError(`GET ${address}: redirected to "${location.slice(0, 200)}", which is not a URL`);
+        url = next;
         continue;
       }
       if (response.status === 304) {
