@@ -34,8 +34,10 @@ const CALENDARS: Record<string, string> = {
   '/hourly.ics': calendar('DTSTART:20190101T100000Z', 'DTEND:20190101T103000Z', 'RRULE:FREQ=HOURLY'),
   // Every 90 minutes on Mondays since 2019: a fixed step filtered by day.
   '/mondays.ics': calendar('DTSTART:20190101T100000Z', 'RRULE:FREQ=MINUTELY;INTERVAL=90;BYDAY=MO'),
-  // A COUNT counts from DTSTART: walked from there, it runs out of steps before now.
-  '/hourly-count.ics': calendar('DTSTART:20190101T100000Z', 'RRULE:FREQ=HOURLY;COUNT=1000000'),
+  // A COUNT counts from DTSTART: each hour is one occurrence, so the walk from now knows how many are left.
+  '/hourly-count.ics': calendar('DTSTART:20190101T100000Z', 'RRULE:FREQ=HOURLY;COUNT=69270'),
+  // With a BY… part a step is not always an occurrence: the count is walked from DTSTART, and runs out of steps.
+  '/filtered-count.ics': calendar('DTSTART:20190101T100000Z', 'RRULE:FREQ=HOURLY;BYMINUTE=0;COUNT=1000000'),
   // A rule without FREQ: ical.js fails on it with a TypeError.
   '/no-freq.ics': calendar('DTSTART:20261201T100000Z', 'RRULE:'),
   // An event holding 50,000 VEVENTs nested in each other: ical.js fails on it with a TypeError.
@@ -135,8 +137,19 @@ describe('a recurring series is walked from now, and every limit that ends a wal
     }
   });
 
+  it('an hourly series with a COUNT lists the occurrences it has left', async () => {
+    const { calendar } = await link('/hourly-count.ics');
+    expect(calendar).toMatchObject({ state: 'ok', cut: null, counts: { listed: 6 } });
+    const mine = await allEvents<{ start: string; externalId: string }>(`${svc.base}/api/events?mine=1&limit=100`, {
+      key,
+    });
+    const starts = mine.filter((e) => e.externalId.startsWith(`${calendar!.id}|`)).map((e) => Date.parse(e.start));
+    // 69,264 hours from DTSTART to now: the 69,265th to 69,270th occurrences are now and the five hours after.
+    expect(starts.sort((a, b) => a - b)).toEqual(Array.from({ length: 6 }, (_, i) => Date.parse(NOW) + i * HOUR));
+  });
+
   it('a rule that runs out of steps before now is cut, saying so', async () => {
-    const { res, calendar } = await link('/hourly-count.ics');
+    const { res, calendar } = await link('/filtered-count.ics');
     expect([201, 202]).toContain(res.status);
     expect(calendar).toMatchObject({
       state: 'ok',

@@ -131,28 +131,34 @@ const FIXED_STEP_SECONDS: Record<string, number> = {
 };
 
 /**
- * Where to begin walking a series: a start of its own close before `now`, so that a fast rule that began years ago
- * (hourly since 2019) does not walk every step up to now. Only for one RRULE without COUNT (a count runs from the real
- * DTSTART) and steps of a fixed length: moving the start by whole intervals keeps every later occurrence as it was.
- * The new start is over by `now`, so it is never taken for an occurrence of its own.
+ * The walk of a series' rule, begun close before `now`: a fast rule that began years ago (hourly since 2019) does not
+ * walk every step up to now. Only for one RRULE, no RDATE, steps of a fixed length: moving DTSTART by whole intervals
+ * keeps every later occurrence as it was. A COUNT counts from the real DTSTART, so it moves only where each step is
+ * an occurrence (no BY… part), less the steps skipped. The new start is over by `now`, never an occurrence of its own.
  */
-function walkStart(event: InstanceType<typeof ICAL.Event>, master: IcalComponent, now: Date): IcalTime | undefined {
+function walkOf(event: InstanceType<typeof ICAL.Event>, master: IcalComponent, now: Date) {
+  const whole = () => event.iterator();
   const rules = master.getAllProperties('rrule');
   const rule = rules[0]?.getFirstValue() as InstanceType<typeof ICAL.Recur> | undefined;
-  if (rules.length !== 1 || !rule || rule.count || master.hasProperty('rdate')) return undefined;
+  if (rules.length !== 1 || !rule || master.hasProperty('rdate')) return whole();
   const unit = FIXED_STEP_SECONDS[rule.freq];
-  if (!unit) return undefined;
+  if (!unit || (rule.count && Object.keys(rule.parts).length > 0)) return whole();
   const step = unit * Math.max(1, rule.interval || 1);
   const start = event.startDate;
   const length = Math.max(0, event.duration?.toSeconds() ?? 0);
   // A day of slack: all-day dates and wall-clock steps across a DST change.
   const lead = (now.getTime() - start.toJSDate().getTime()) / 1000 - length - 86_400;
-  const steps = Math.floor(lead / step);
-  if (steps < 2) return undefined;
+  let steps = Math.floor(lead / step);
+  if (rule.count) steps = Math.min(steps, rule.count - 1);
+  if (steps < 2) return whole();
   const from = start.clone();
   const seconds = steps * step;
   from.adjust(Math.floor(seconds / 86_400), 0, 0, seconds % 86_400);
-  return from;
+  if (!rule.count) return event.iterator(from);
+  // The same series with the count it has left from there (on a copy: the feed's own component stays as it is).
+  const copy = new ICAL.Component(structuredClone(master.toJSON()));
+  (copy.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur>).count = rule.count - steps;
+  return new ICAL.Event(copy).iterator(from);
 }
 
 /** Rule steps between two yields of expandOccurrences: a step costs microseconds, a few thousand a millisecond or so. */
@@ -199,7 +205,7 @@ export function* expandOccurrences(
   }
   const horizon = DateTime.fromJSDate(options.now).plus({ months: EXPANSION_MONTHS }).toJSDate();
   const result: Occurrence[] = [];
-  const iterator = event.iterator(walkStart(event, master, options.now));
+  const iterator = walkOf(event, master, options.now);
   const capped = (limit: 'instances' | 'steps') => {
     budget.capped ??= { instances: 0, steps: 0 };
     budget.capped[limit]++;
