@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { busy, KeyedTurns, Turns, type WaitLimits } from './connection-turns.js';
+import { DurableNodeFS, pgliteDurability } from './durable-fs.js';
 import { lockDataDirectory } from './lock.js';
 import type { Database } from './schema.js';
 
@@ -27,6 +28,8 @@ export interface StorageOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** Whether the embedded engine flushes each commit to disk (default), so an OS crash keeps what it acknowledged. */
+  embeddedFsync?: boolean;
 }
 
 export interface Storage {
@@ -127,7 +130,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const storage = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : await openPglite(options.dataDir);
+    : await openPglite(options.dataDir, options.embeddedFsync ?? true);
   try {
     await migrate(storage.db);
   } catch (error) {
@@ -277,13 +280,19 @@ async function listenWithReconnect(
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-async function openPglite(dataDir: string): Promise<Storage> {
+async function openPglite(dataDir: string, fsync: boolean): Promise<Storage> {
   const unlock = lockDataDirectory(dataDir);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(join(dataDir, 'pglite'), {
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    pglite = await PGlite.create({
+      fs: new DurableNodeFS(join(dataDir, 'pglite')),
+      startParams: [
+        ...pgliteDurability(fsync, PGlite.defaultStartParams),
+        ...['-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      ],
     });
+    // What the engine wrote before its flushes reached the host (a new data directory) goes to disk now.
+    if (fsync) await pglite.exec('CHECKPOINT');
   } catch (error) {
     unlock();
     throw error;
