@@ -70,6 +70,13 @@ export function isStorageUnavailable(error: unknown): boolean {
   );
 }
 
+/** The client closed its connection while its body was still arriving (Node's `aborted` stream error). */
+function clientAborted(error: unknown, request: FastifyRequest): boolean {
+  const raw = request.raw;
+  if (raw.complete) return false;
+  return raw.readableAborted || (error as { message?: unknown })?.message === 'aborted';
+}
+
 /** Maps anything thrown while handling a request to a ServiceError, once for the whole HTTP layer. */
 export function toServiceError(error: unknown, request: FastifyRequest): ServiceError {
   if (error instanceof ServiceError) return error;
@@ -84,6 +91,11 @@ export function toServiceError(error: unknown, request: FastifyRequest): Service
   // looked up (an id in a path, a tool argument) is the caller's mistake, not ours.
   if ((e as { code?: unknown })?.code === '22021' || (e as { code?: unknown })?.code === '22P05') {
     return new ServiceError('bad-request', 'The request contains a character that cannot be stored, such as NUL.');
+  }
+  if (clientAborted(e, request)) {
+    // The client's doing, and anyone can do it: not a warning, and never a storage outage (its ECONNRESET looks alike).
+    request.log.info({ code: (e as { code?: unknown })?.code }, 'client aborted upload');
+    return new ServiceError('bad-request', 'The connection closed before the whole request body arrived.');
   }
   if (isStorageUnavailable(e)) {
     // One short line per refused request (an outage refuses many): no stack trace.
