@@ -226,6 +226,8 @@ const hostileCalendar = (uid: string) =>
     '',
   ].join('\r\n');
 
+const HOSTILE_QUERY = encodeURIComponent(`Kotlin${HOSTILE.join('')}`);
+
 const jsonLines = [
   { externalId: 'j-1', title: 'Rust\u0007 Meetup\u000bBern\ufdd0', city: 'Bern', description: 'Tab\tkept\u001b.' },
   { externalId: 'j-2', title: '\u200b\u2060', city: 'Bern' },
@@ -276,6 +278,20 @@ describe('imports and linked calendars under the text policy', () => {
 
     const key = await server.createKey('Linked Host', 'ch');
     const port = (upstream.address() as AddressInfo).port;
+    // A key's name (every event's default organizer) and a calendar link's city are host text too.
+    for (const name of ['Host\u0007', '\u200b']) {
+      const refused = await request(`${server.base}/api/admin/keys`, { key: ADMIN, json: { name } });
+      expect(refused.status, name).toBe(422);
+      expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['name']);
+    }
+    const badCity = await request(`${server.base}/api/calendars`, {
+      key,
+      json: { url: `http://127.0.0.1:${port}/hostile.ics`, city: 'Zürich\u001b' },
+    });
+    expect(badCity.status).toBe(422);
+    expect(badCity.body.errors).toEqual([
+      expect.objectContaining({ field: 'city', message: expect.stringContaining('U+001B') }),
+    ]);
     const linked = await request(`${server.base}/api/calendars`, {
       key,
       json: { url: `http://127.0.0.1:${port}/hostile.ics` },
@@ -320,6 +336,8 @@ describe('imports and linked calendars under the text policy', () => {
       `${server.base}/api/calendar?country=ch`,
       `${server.base}/ch`,
       `${server.base}/sources`,
+      // A query is text that enters too, echoed in titles, headings and the search form.
+      ...['/ch', '/ch.md', '/ch.atom', '/api/calendar'].map((path) => `${server.base}${path}?q=${HOSTILE_QUERY}`),
       ...json.body.events.flatMap((e: { url: string }) => [e.url, `${e.url}.ics`]),
     ];
     for (const url of documents) {

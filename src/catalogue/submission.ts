@@ -98,9 +98,12 @@ const plainInputs = Object.fromEntries(
 export const eventSubmissionSchema = z
   .strictObject(
     {
-      title: requiredText(300).describe('Event name.'),
+      title: requiredText(300).describe(
+        'Event name. Text fields refuse control characters other than tab and line breaks, and noncharacters; a required one must show something (not only spaces or zero-width characters).',
+      ),
       startAt: offsetDateTime.describe(
-        'Start, ISO 8601 with a UTC offset: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z); with allDay, a local date YYYY-MM-DD.',
+        'Start, ISO 8601 with a UTC offset from -12:00 to +14:00: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z); with allDay, a ' +
+          'local date YYYY-MM-DD. Within the years 1970 to 9999, in UTC and in the event’s time zone.',
       ),
       endAt: offsetDateTime
         .optional()

@@ -37,12 +37,17 @@ export function visibleOrNull(text: string | undefined): string | null {
   return text === undefined || isBlank(text) ? null : text.trim();
 }
 
+/** Text with the code points no output may carry taken out: the last guard of outputs that echo a query. */
+export function withoutForbidden(text: string): string {
+  return text.replace(FORBIDDEN_ALL, '');
+}
+
 /** What an importer's text keeps: forbidden code points removed (a vertical tab, form feed or U+0085 becomes a space), lone surrogates as U+FFFD. */
 export function cleanImported(text: string): string;
 export function cleanImported(text: string | undefined): string | undefined;
 export function cleanImported(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  return text.toWellFormed().replace(BREAKING, ' ').replace(FORBIDDEN_ALL, '');
+  return withoutForbidden(text.toWellFormed().replace(BREAKING, ' '));
 }
 
 /** Every string of a parsed JSON value cleaned as `cleanImported` does (an imported line before its schema). */
