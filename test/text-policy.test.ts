@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HtmlValidate } from 'html-validate';
 import ICAL from 'ical.js';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,12 @@ const expectClean = (text: string, context: string) => {
   const found = text.match(FORBIDDEN_CODE_POINTS);
   expect(found?.map(hex) ?? [], context).toEqual([]);
 };
+
+/** html-validate's recommended rules, less two of style (a lowercase doctype, trailing spaces in the markup). */
+const validator = new HtmlValidate({
+  extends: ['html-validate:recommended'],
+  rules: { 'doctype-style': 'off', 'no-trailing-whitespace': 'off' },
+});
 
 /** The HTML standard's parse errors of a page (parse5 reports them as the tokenizer meets them). */
 const htmlErrors = (html: string) => {
@@ -344,7 +351,8 @@ describe('imports and linked calendars under the text policy', () => {
       const res = await request(url);
       expect(res.status, url).toBe(200);
       expectClean(res.text, url);
-      if (url.endsWith('.ics') || url.includes('/api/calendar')) {
+      const { pathname } = new URL(url);
+      if (pathname.endsWith('.ics') || pathname === '/api/calendar') {
         const { events } = parseCalendar(res.text);
         for (const { e } of events) {
           for (const text of [e.summary, e.location, e.description]) expectClean(text ?? '', url);
@@ -355,9 +363,12 @@ describe('imports and linked calendars under the text policy', () => {
           for (const a of v.getAllSubcomponents('valarm'))
             expectClean(String(a.getFirstPropertyValue('description')), url);
         }
-      } else if (!url.endsWith('.md') && !url.endsWith('.atom')) {
+      } else if (!pathname.endsWith('.md') && !pathname.endsWith('.atom')) {
         const forbidden = htmlErrors(res.text).filter((e) => /control-character|noncharacter/.test(e));
         expect(forbidden, url).toEqual([]);
+        const report = await validator.validateString(res.text);
+        const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`));
+        expect(messages, url).toEqual([]);
       }
     }
   });
