@@ -1,4 +1,5 @@
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
+import { withoutForbidden } from '../catalogue/text.js';
 import { translator } from '../i18n/translator.js';
 import type { FeedEntry } from '../use-cases/feed-events.js';
 import { eventPageUrl } from './event-json.js';
@@ -21,9 +22,7 @@ export interface AtomOptions {
 
 /** XML 1.0 text: no control characters it forbids, markup characters as entities. */
 function xml(text: string): string {
-  return text
-    .toWellFormed()
-    .replace(/(?![\t\n\r])\p{Cc}|[\ufffe\uffff]/gu, ' ')
+  return withoutForbidden(text.toWellFormed().replace(/(?![\t\n\r])\p{Cc}/gu, ' '))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
