@@ -67,6 +67,7 @@ export const calendarPaths = {
           $ref: '#/components/schemas/LinkedCalendar',
         }),
         200: json('Linked already: nothing changed', { $ref: '#/components/schemas/LinkedCalendar' }),
+        400: problem('Malformed JSON, or not valid UTF-8'),
         401: problem('Missing or invalid key'),
         409: problem('The key has the most calendars it may link (too-many-calendars)'),
         415: problem('Not JSON, or JSON in a charset other than UTF-8'),
