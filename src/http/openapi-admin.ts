@@ -31,7 +31,10 @@ const SYNC_RUN = {
     startedAt: { type: 'string', format: 'date-time' },
     finishedAt: stamp,
     progress: { type: 'object' },
-    feeds: { type: 'array', items: { type: 'object', required: ['source'] } },
+    feeds: {
+      type: 'array',
+      items: { type: 'object', required: ['source'], properties: { source: { type: 'string' } } },
+    },
     error: { type: 'string' },
   },
 };

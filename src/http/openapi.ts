@@ -99,8 +99,11 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       description:
         'A public catalogue of tech events in Switzerland, Germany and Austria. Reading is keyless and CORS-open; ' +
         'writing needs a per-host API key sent as `Authorization: Bearer <key>`. Errors are RFC 9457 problem+json.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl }],
+    // Keyless unless an operation says otherwise.
+    security: [{}],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' } },
       schemas: {
