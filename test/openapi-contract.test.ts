@@ -63,6 +63,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+const known0 = () => known.event![0]!;
+
 type Credential = 'none' | 'host' | 'admin' | 'unknown';
 const credentialOf = (c: Credential) =>
   ({ none: undefined, host: hostKey, admin: ADMIN_TOKEN, unknown: 'tev_unknownkeyunknownkeyunknownkey' })[c];
@@ -229,6 +231,16 @@ describe('the OpenAPI document against real answers', () => {
     expect(res.wrong).toBeUndefined();
     const shorter = await conformance(list, `/api/events?cursor=${'x'.repeat(200)}`);
     expect([shorter.res.status, shorter.wrong]).toEqual([422, undefined]);
+  });
+
+  it('answers an .ics whose id holds a line terminator as its route does: a problem 404, not a page', async () => {
+    const ics = operation('GET', '/{country}/events/{id}.ics');
+    for (const id of ['x%0A', '%E2%80%A8x', 'a%0Db']) {
+      const res = await conformance(ics, `/de/events/${id}.ics`);
+      expect([res.res.status, res.wrong], id).toEqual([404, undefined]);
+    }
+    const known = await conformance(ics, `/ch/events/${encodeURIComponent(known0())}.ics`);
+    expect([known.res.status, known.wrong]).toEqual([200, undefined]);
   });
 
   it('passes Redocly’s recommended lint with no error, its warnings the design’s own', async () => {
