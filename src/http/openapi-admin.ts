@@ -80,6 +80,7 @@ export const adminPaths = {
       parameters: [ID_IN_PATH],
       responses: {
         200: json('The revoked key', KEY_SUMMARY),
+        400: problem('An id holding a character that cannot be stored, such as NUL (`bad-request`)'),
         401: problem('Bad admin token'),
         404: problem('Unknown key'),
       },
@@ -100,7 +101,7 @@ export const adminPaths = {
       },
       responses: {
         200: json('The key with its new secret (`key`) and `previousSecretExpiresAt`', WITH_SECRET),
-        400: malformed,
+        400: problem('Malformed JSON, not valid UTF-8, or an id holding NUL (`bad-request`)'),
         401: problem('Bad admin token'),
         404: problem('Unknown key'),
         409: problem('The key is revoked (`key-revoked`)'),

@@ -106,6 +106,7 @@ export const calendarPaths = {
             retired: { type: 'integer', description: 'Upcoming events cancelled' },
           },
         }),
+        400: problem('An id holding a character that cannot be stored, such as NUL (`bad-request`)'),
         401: problem('Missing or invalid key'),
         404: problem('Your key has no linked calendar with this id (calendar-not-found)'),
       },
