@@ -17,6 +17,7 @@ import { answerCoverage } from '../../use-cases/coverage.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 import { pathOf } from '../url-path.js';
+import { sendEventCalendar } from './calendar.js';
 
 // Besides the form's own fields, the grammar's parameters a link may carry (`lang` names the page's language here):
 // each is applied, or its problem shown, never ignored.
@@ -159,6 +160,9 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
   app.get<{ Params: { country: string; id: string } }>(
     '/:country/events/:id',
     { config: PAGE_CONFIG },
-    (request, reply) => eventPage(ctx, request, reply),
+    (request, reply) =>
+      request.params.id.endsWith('.ics')
+        ? sendEventCalendar(ctx, request.params.country, request.params.id.slice(0, -4), reply)
+        : eventPage(ctx, request, reply),
   );
 }
