@@ -58,12 +58,19 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'If-None-Match',
+      'If-Modified-Since',
+      'Mcp-Session-Id',
+      'Mcp-Protocol-Version',
+    ],
     exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After'],
     maxAge: 86400,
   });
 
-  // Strong ETags on every response body; a matching If-None-Match gets 304 (calendar clients, crawlers, caches).
+  // Strong ETags on every response body, one per coding; conditional reads answered 304 (calendar clients, crawlers).
   await registerCaching(app, ctx);
 
   // Per-key write and per-address read limits; before the routes, which it hooks as they are added.

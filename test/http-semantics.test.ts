@@ -1,0 +1,120 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEscapingServer } from './helpers/escaping-server.js';
+import type { TestServer } from './helpers/server.js';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A GET (or other method) through node:http, so the bytes and headers are as sent: nothing decoded or added. */
+function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('HTTP semantics (RFC 9110)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    ({ server } = await startEscapingServer());
+  });
+  afterAll(() => server?.close());
+
+  // Over 1 KiB, so that it is compressed for a client that accepts it.
+  const listing = () => `${server.base}/api/events?country=ch&limit=50`;
+
+  describe('conditional requests', () => {
+    it('answers If-None-Match with a list, weak tags and * by weak comparison', async () => {
+      const plain = await get(listing());
+      expect(plain.status).toBe(200);
+      const etag = plain.headers.etag as string;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      for (const value of [etag, `"nope", ${etag}`, `${etag}, "nope"`, `W/${etag}`, `"a", W/${etag}, "b"`, '*']) {
+        const res = await get(listing(), { 'if-none-match': value });
+        expect(res.status, value).toBe(304);
+        expect(res.body.length, value).toBe(0);
+        expect(res.headers.etag, value).toBe(etag);
+        expect(res.headers['cache-control'], value).toMatch(/public/);
+        expect(res.headers.vary, value).toMatch(/accept-encoding/i);
+      }
+      for (const value of ['"nope"', '"nope", W/"other"', etag.slice(0, -2) + '"']) {
+        expect((await get(listing(), { 'if-none-match': value })).status, value).toBe(200);
+      }
+    });
+
+    it('answers If-Modified-Since to the second when If-None-Match is absent, and ignores it beside one', async () => {
+      const path = `${server.base}/api/calendar?country=ch`;
+      const first = await get(path);
+      const lastModified = first.headers['last-modified'] as string;
+      expect(lastModified).toMatch(/GMT$/);
+      const at = Date.parse(lastModified);
+      const http = (ms: number) => new Date(ms).toUTCString();
+      expect((await get(path, { 'if-modified-since': lastModified })).status).toBe(304);
+      expect((await get(path, { 'if-modified-since': http(at + 60_000) })).status).toBe(304);
+      expect((await get(path, { 'if-modified-since': http(at - 1000) })).status).toBe(200);
+      // The obsolete forms are HTTP-dates too; a value that is not one is ignored.
+      const asctime = new Date(at).toUTCString().replace(/^(\w+), (\d+) (\w+) (\d+) (\S+) GMT$/, '$1 $3 $2 $5 $4');
+      expect((await get(path, { 'if-modified-since': asctime })).status).toBe(304);
+      expect((await get(path, { 'if-modified-since': 'yesterday' })).status).toBe(200);
+      // If-None-Match decides alone when both are sent.
+      expect((await get(path, { 'if-modified-since': lastModified, 'if-none-match': '"nope"' })).status).toBe(200);
+      // HEAD like GET.
+      expect((await get(path, { 'if-modified-since': lastModified }, 'HEAD')).status).toBe(304);
+    });
+
+    it('gives each coding its own strong ETag, the same for a fresh body and a kept one, and revalidates each', async () => {
+      const identity = await get(listing(), { 'accept-encoding': 'identity' });
+      const tag = identity.headers.etag as string;
+      const answers = new Map<string, RawAnswer[]>();
+      for (const coding of ['br', 'gzip', 'identity']) {
+        const rounds: RawAnswer[] = [];
+        // Three rounds: the first may make the body, the later ones come from the response cache.
+        for (let round = 0; round < 3; round++) rounds.push(await get(listing(), { 'accept-encoding': coding }));
+        answers.set(coding, rounds);
+        for (const res of rounds) {
+          expect(res.headers['content-encoding'], coding).toBe(coding === 'identity' ? undefined : coding);
+          expect(res.headers.etag, coding).toBe(coding === 'identity' ? tag : `${tag.slice(0, -1)}-${coding}"`);
+          expect(res.headers.vary, coding).toMatch(/accept-encoding/i);
+          // A strong tag names the same bytes each time.
+          expect(res.body.equals(rounds[0]!.body), coding).toBe(true);
+        }
+        const again = await get(listing(), {
+          'accept-encoding': coding,
+          'if-none-match': rounds[0]!.headers.etag as string,
+        });
+        expect(again.status, coding).toBe(304);
+        expect(again.headers.etag, coding).toBe(rounds[0]!.headers.etag);
+        expect(again.headers['content-encoding'], coding).toBeUndefined();
+      }
+      // Another coding's tag names other bytes: no 304 for it.
+      const gzipTag = answers.get('gzip')![0]!.headers.etag as string;
+      const other = await get(listing(), { 'accept-encoding': 'br', 'if-none-match': gzipTag });
+      expect(other.status).toBe(200);
+      expect(other.headers['content-encoding']).toBe('br');
+    });
+
+    it('says Vary: Accept-Encoding on uncompressed answers too, beside a route’s own Vary', async () => {
+      for (let round = 0; round < 2; round++) {
+        const plain = await get(listing());
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.headers.vary).toMatch(/accept-encoding/i);
+        const page = await get(`${server.base}/ch`, { 'accept-encoding': 'gzip', 'accept-language': 'de' });
+        expect(page.status).toBe(200);
+        expect(page.headers.vary).toMatch(/accept-language/i);
+        expect(page.headers.vary).toMatch(/accept-encoding/i);
+        const plainPage = await get(`${server.base}/ch`, { 'accept-language': 'de' });
+        expect(plainPage.headers.vary).toMatch(/accept-language/i);
+        expect(plainPage.headers.vary).toMatch(/accept-encoding/i);
+      }
+    });
+  });
+});
