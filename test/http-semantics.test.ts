@@ -117,4 +117,42 @@ describe('HTTP semantics (RFC 9110)', () => {
       }
     });
   });
+
+  describe('errors', () => {
+    it('answers problem+json for every unknown path, an HTML page only to a client asking for HTML', async () => {
+      for (const path of ['/%0d', '/%0a', '/ch%0d', '/de/events/%0d', '/nowhere', '/ch/events/no-such-event']) {
+        for (const accept of [undefined, '*/*', 'application/json', 'application/problem+json']) {
+          const res = await get(`${server.base}${path}`, accept ? { accept } : {});
+          expect(res.status, `${path} ${accept}`).toBe(404);
+          expect(res.headers['content-type'], `${path} ${accept}`).toBe('application/problem+json; charset=utf-8');
+          expect(JSON.parse(res.body.toString()).code, path).toMatch(/^(event-)?not-found$/);
+        }
+        // A browser's Accept: the page's own 404.
+        const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+        const page = await get(`${server.base}${path}`, { accept: browser });
+        expect(page.status, path).toBe(404);
+        expect(page.headers['content-type'], path).toMatch(/^text\/html/);
+      }
+    });
+
+    it('answers 405 with Allow for a method a path does not take, 404 where no method is taken', async () => {
+      for (const [method, path, allow] of [
+        ['TRACE', '/api/events', 'GET, HEAD, POST, DELETE, OPTIONS'],
+        ['PUT', '/api/events', 'GET, HEAD, POST, DELETE, OPTIONS'],
+        ['PATCH', '/ch.md', 'GET, HEAD, OPTIONS'],
+        ['DELETE', '/api/feed', 'GET, HEAD, OPTIONS'],
+        ['DELETE', '/api/events/batch', 'GET, HEAD, POST, OPTIONS'],
+        ['PUT', '/api/calendars/some-id', 'DELETE, OPTIONS'],
+      ] as const) {
+        const res = await get(`${server.base}${path}`, {}, method);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+        expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+        expect(JSON.parse(res.body.toString())).toMatchObject({ status: 405, code: 'method-not-allowed' });
+      }
+      const nothing = await get(`${server.base}/api/nothing/here`, {}, 'PUT');
+      expect(nothing.status).toBe(404);
+      expect(nothing.headers.allow).toBeUndefined();
+    });
+  });
 });

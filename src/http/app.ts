@@ -34,6 +34,8 @@ import { registerSourcesRoutes } from './routes/sources.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
+/** The methods routes are declared with (OPTIONS answers every path, for CORS preflights). */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 /** The longest a read should wait behind those in flight before the node refuses it instead (see LoadShedder). */
 const OVERLOAD_WAIT_MS = 2_000;
 
@@ -66,7 +68,7 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
       'Mcp-Session-Id',
       'Mcp-Protocol-Version',
     ],
-    exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After'],
+    exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After', 'Allow'],
     maxAge: 86400,
   });
 
@@ -202,11 +204,20 @@ function registerProblemHandlers(
     sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), pathOf(request.url));
   });
   app.setNotFoundHandler(rateLimitUnknownPaths ? { preHandler: rateLimitUnknownPaths } : {}, (request, reply) => {
+    const path = pathOf(request.url);
+    // A path that exists for other methods: 405 with the methods it takes (RFC 9110 §15.5.6), not a 404.
+    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      const methods = [...allowed, 'OPTIONS'].join(', ');
+      reply.header('Allow', methods);
+      const detail = `${path} takes ${methods}, not ${request.method}.`;
+      return sendProblem(reply, ctx.config.baseUrl, new ServiceError('method-not-allowed', detail), path);
+    }
     sendProblem(
       reply,
       ctx.config.baseUrl,
-      new ServiceError('not-found', `Nothing at ${request.method} ${pathOf(request.url)}.`),
-      pathOf(request.url),
+      new ServiceError('not-found', `Nothing at ${request.method} ${path}.`),
+      path,
     );
   });
 }
