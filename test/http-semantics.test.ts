@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEscapingServer } from './helpers/escaping-server.js';
 import type { TestServer } from './helpers/server.js';
@@ -19,6 +20,23 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET'):
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** One raw request over its own socket; what came back, whole, once the server closed or `ms` passed. */
+function raw(port: number, head: string, body?: Buffer, ms = 5_000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(answer));
+    setTimeout(() => socket.destroy(), ms).unref();
+    socket.write(head);
+    if (body) socket.write(body);
   });
 }
 
@@ -119,6 +137,8 @@ describe('HTTP semantics (RFC 9110)', () => {
   });
 
   describe('errors', () => {
+    const problemOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
     it('answers problem+json for every unknown path, an HTML page only to a client asking for HTML', async () => {
       for (const path of ['/%0d', '/%0a', '/ch%0d', '/de/events/%0d', '/nowhere', '/ch/events/no-such-event']) {
         for (const accept of [undefined, '*/*', 'application/json', 'application/problem+json']) {
@@ -153,6 +173,57 @@ describe('HTTP semantics (RFC 9110)', () => {
       const nothing = await get(`${server.base}/api/nothing/here`, {}, 'PUT');
       expect(nothing.status).toBe(404);
       expect(nothing.headers.allow).toBeUndefined();
+    });
+
+    it('answers an upload over the limit with a 413 its client reads, however it sends the body', async () => {
+      const port = Number(new URL(server.base).port);
+      for (const [path, size] of [
+        ['/api/events', 5 * 1024 * 1024],
+        ['/api/events/batch', 6 * 1024 * 1024],
+      ] as const) {
+        // No Expect: the body follows the headers at once, and the rest after the server has answered.
+        const answer = await new Promise<{ text: string; error?: string }>((resolve) => {
+          const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+          let text = '';
+          let error: string | undefined;
+          socket.setEncoding('latin1');
+          socket.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          socket.on('error', (e: NodeJS.ErrnoException) => {
+            error = e.code;
+          });
+          socket.on('close', () => resolve({ text, error }));
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+          );
+          socket.write(Buffer.alloc(1024 * 1024, 'x'));
+          setTimeout(() => {
+            socket.end(Buffer.alloc(size - 1024 * 1024, 'x'));
+          }, 500);
+          setTimeout(() => socket.destroy(), 10_000).unref();
+        });
+        expect(answer.error, path).toBeUndefined();
+        expect(answer.text, path).toMatch(/^HTTP\/1\.1 413 /);
+        expect(answer.text, path).toMatch(/\r\nconnection: close\r\n/i);
+        expect(problemOf(answer.text)).toMatchObject({ status: 413, code: 'payload-too-large' });
+      }
+    });
+
+    it('refuses a request with two Host headers (400 problem+json), closing the connection', async () => {
+      const port = Number(new URL(server.base).port);
+      for (const hosts of [
+        `Host: 127.0.0.1:${port}\r\nHost: evil.example\r\n`,
+        `Host: 127.0.0.1:${port}\r\nhost: 127.0.0.1:${port}\r\n`,
+      ]) {
+        const answer = await raw(port, `GET /api/events HTTP/1.1\r\n${hosts}\r\n`);
+        expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+        expect(answer).toMatch(/\r\ncontent-type: application\/problem\+json; charset=utf-8\r\n/i);
+        expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+        expect(problemOf(answer)).toMatchObject({ status: 400, code: 'bad-request' });
+      }
+      const one = await raw(port, `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      expect(one).toMatch(/^HTTP\/1\.1 200 /);
     });
   });
 });

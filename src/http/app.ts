@@ -1,7 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer as createHttpServer } from 'node:http';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
 import { ReadAdmission } from './admission.js';
@@ -15,6 +21,7 @@ import {
   registerLoadShedding,
   registerRateLimits,
 } from './limits.js';
+import { lingerOnClose } from './linger.js';
 import { sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarCheckRoute } from './routes/admin-calendars.js';
@@ -162,10 +169,24 @@ function acceptJsonBodiesOnly(app: FastifyInstance): void {
   });
 }
 
+/**
+ * A request with more than one Host is refused (RFC 9112 §3.2): Node keeps the first and drops the rest, and a proxy
+ * in front may have routed it by another. The connection closes after the answer, as after any message in doubt.
+ */
+function refuseSecondHost(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === 'host') hosts++;
+  if (hosts <= 1) return;
+  reply.header('Connection', 'close');
+  throw new ServiceError('bad-request', `The request has ${hosts} Host headers; HTTP/1.1 allows exactly one.`);
+}
+
 /** Refuses keys in the query string on arrival; counts, times and logs each request as it completes. */
 function registerRequestHooks(app: FastifyInstance, ctx: ServingContext): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     try {
+      refuseSecondHost(request, reply);
       refuseKeyInQuery(request);
     } catch (error) {
       return done(error as Error);
@@ -201,6 +222,9 @@ function registerProblemHandlers(
   rateLimitUnknownPaths: Awaited<ReturnType<typeof registerRateLimits>>,
 ): void {
   app.setErrorHandler((error, request, reply) => {
+    // A body refused before it was read (the framework closes the connection after it): its client must be able to
+    // read the answer while it still sends.
+    if (reply.getHeader('connection') === 'close' && !request.raw.complete) lingerOnClose(request.raw.socket);
     sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), pathOf(request.url));
   });
   app.setNotFoundHandler(rateLimitUnknownPaths ? { preHandler: rateLimitUnknownPaths } : {}, (request, reply) => {
