@@ -170,6 +170,20 @@ describe('HTTP semantics (RFC 9110)', () => {
         expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
         expect(JSON.parse(res.body.toString())).toMatchObject({ status: 405, code: 'method-not-allowed' });
       }
+      // An OPTIONS that is no CORS preflight is told the same; a preflight gets the CORS answer.
+      const options = await get(`${server.base}/ch.md`, {}, 'OPTIONS');
+      expect(options.status).toBe(204);
+      expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
+      const preflight = await get(
+        `${server.base}/api/events`,
+        { origin: 'https://example.org', 'access-control-request-method': 'POST' },
+        'OPTIONS',
+      );
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-methods']).toMatch(/POST/);
+      const nowhere = await get(`${server.base}/api/nothing/here`, {}, 'OPTIONS');
+      expect(nowhere.status).toBe(404);
+      expect(nowhere.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       const nothing = await get(`${server.base}/api/nothing/here`, {}, 'PUT');
       expect(nothing.status).toBe(404);
       expect(nothing.headers.allow).toBeUndefined();

@@ -63,6 +63,8 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   // elsewhere, rather than a socket the process may lack a file descriptor for.
   app.server.maxConnections = ctx.config.maxConnections;
 
+  // Before the CORS plugin's hook, which takes every OPTIONS for a preflight.
+  answerOptions(app, ctx.config.baseUrl);
   // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
   await app.register(cors, {
     origin: '*',
@@ -215,6 +217,28 @@ function registerRequestHooks(app: FastifyInstance, ctx: ServingContext): void {
   });
 }
 
+/** The methods a path takes, as an Allow header says them, or undefined when it takes none. */
+function allowedAt(app: FastifyInstance, path: string): string | undefined {
+  const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+  return allowed.length > 0 ? [...allowed, 'OPTIONS'].join(', ') : undefined;
+}
+
+/**
+ * An OPTIONS that is not a CORS preflight asks what a path takes (RFC 9110 §9.3.7): 204 with Allow, or the 404
+ * problem, rather than the CORS plugin's plain-text refusal of a preflight without its headers.
+ */
+function answerOptions(app: FastifyInstance, baseUrl: string): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] !== undefined) return done();
+    const path = pathOf(request.url);
+    const methods = allowedAt(app, path);
+    // Answered here: the CORS plugin's route, which this request matched, keeps the framework's own error handler.
+    if (!methods)
+      return sendProblem(reply, baseUrl, new ServiceError('not-found', `Nothing at OPTIONS ${path}.`), path);
+    reply.header('Allow', methods).code(204).send();
+  });
+}
+
 /** Errors and unknown paths answer as problem documents; unknown paths are rate-limited like reads. */
 function registerProblemHandlers(
   app: FastifyInstance,
@@ -230,9 +254,8 @@ function registerProblemHandlers(
   app.setNotFoundHandler(rateLimitUnknownPaths ? { preHandler: rateLimitUnknownPaths } : {}, (request, reply) => {
     const path = pathOf(request.url);
     // A path that exists for other methods: 405 with the methods it takes (RFC 9110 §15.5.6), not a 404.
-    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
-    if (allowed.length > 0) {
-      const methods = [...allowed, 'OPTIONS'].join(', ');
+    const methods = allowedAt(app, path);
+    if (methods) {
       reply.header('Allow', methods);
       const detail = `${path} takes ${methods}, not ${request.method}.`;
       return sendProblem(reply, ctx.config.baseUrl, new ServiceError('method-not-allowed', detail), path);
