@@ -224,6 +224,14 @@ describe('HTTP semantics (RFC 9110)', () => {
       }
     });
 
+    it('answers CONNECT, which no route takes, with a 405 problem rather than a dropped connection', async () => {
+      const port = Number(new URL(server.base).port);
+      const answer = await raw(port, `CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+      expect(answer).toMatch(/\r\nAllow: GET, HEAD, POST, DELETE, OPTIONS\r\n/);
+      expect(problemOf(answer)).toMatchObject({ status: 405, code: 'method-not-allowed' });
+    });
+
     it('refuses a request with two Host headers (400 problem+json), closing the connection', async () => {
       const port = Number(new URL(server.base).port);
       for (const hosts of [

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer as createHttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import Fastify, {
   type FastifyBaseLogger,
@@ -22,7 +23,7 @@ import {
   registerRateLimits,
 } from './limits.js';
 import { lingerOnClose } from './linger.js';
-import { sendProblem, toServiceError } from './problem.js';
+import { rawProblemResponse, sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarCheckRoute } from './routes/admin-calendars.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
@@ -58,6 +59,14 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   honourExpectContinue(app.server, ctx.config.baseUrl, (path) =>
     path === '/api/events/batch' ? BATCH_BODY_LIMIT : BODY_LIMIT,
   );
+
+  // CONNECT (a proxy's method) never reaches a route: Node would drop the connection without a word.
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    const error = new ServiceError('method-not-allowed', 'This service is not a proxy: it does not take CONNECT.');
+    socket.end(rawProblemResponse(ctx.config.baseUrl, error, [`Allow: ${[...ROUTE_METHODS, 'OPTIONS'].join(', ')}`]));
+    // The client should close after the answer; a peer that does not gets its socket destroyed.
+    setTimeout(() => socket.destroy(), 2000).unref();
+  });
 
   // Beyond this many open connections, new ones are closed as they arrive: a quick refusal its client can take
   // elsewhere, rather than a socket the process may lack a file descriptor for.

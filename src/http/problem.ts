@@ -121,11 +121,12 @@ export function toServiceError(error: unknown, request: FastifyRequest): Service
  * A complete HTTP/1.1 problem+json response for errors the HTTP parser raises before any request exists
  * (headers over the size limit, a request that does not arrive in time, bytes that are not HTTP).
  */
-export function rawProblemResponse(baseUrl: string, error: ServiceError): string {
+export function rawProblemResponse(baseUrl: string, error: ServiceError, headers: readonly string[] = []): string {
   const { instance: _instance, ...body } = problemBody(baseUrl, error, '');
   const json = JSON.stringify(body);
   return [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    ...headers,
     'Content-Type: application/problem+json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(json)}`,
     'Connection: close',
