@@ -13,6 +13,8 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Whether the embedded engine flushes every commit to disk (EMBEDDED_FSYNC, on); off trades OS-crash safety for speed. */
+  embeddedFsync: boolean;
   /** Connections to PostgreSQL per process (DATABASE_POOL_SIZE); requests queue for them (storage/database.ts). */
   databasePoolSize: number;
   /** Enables /api/admin routes when set. */
@@ -69,6 +71,14 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   const n = parseCount(name, value, fallback);
   if (n === 0) throw new ConfigError(`${name} must be positive, got "${value}"`);
   return n;
+}
+
+function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
+  const text = value?.trim().toLowerCase();
+  if (text === undefined || text === '') return fallback;
+  if (['on', '1', 'true'].includes(text)) return true;
+  if (['off', '0', 'false'].includes(text)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${value}"`);
 }
 
 function parseSyncInterval(value: string | undefined): number {
@@ -144,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    embeddedFsync: parseSwitch('EMBEDDED_FSYNC', env.EMBEDDED_FSYNC, true),
     databasePoolSize: positive('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10),
     adminToken: env.ADMIN_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',

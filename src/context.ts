@@ -56,6 +56,11 @@ export interface AppContext {
 export interface IndexFreshness {
   /** Since when (epoch ms) refreshes have failed without one succeeding since; undefined while caught up. */
   behindSince: number | undefined;
+  /**
+   * Whether the index has applied every change the database announced before the call, waiting for it at most
+   * `maxWaitMs` (the index sync sets it; without one, nothing is followed).
+   */
+  applied?: (maxWaitMs: number) => Promise<boolean>;
 }
 
 /** The context of a process that serves reads: HTTP and MCP run on it. */

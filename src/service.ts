@@ -32,6 +32,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    embeddedFsync: config.embeddedFsync,
   });
   const cursorSecret = await sharedSecret(storage, 'cursor-key').catch(async (error: unknown) => {
     await storage.close();

@@ -306,7 +306,8 @@ describe('security headers of HTML pages', () => {
       ['/?limit=0', 422],
     ];
     for (const [path, status] of pages) {
-      const res = await request(`${server.base}${path}`);
+      // As a browser asks: a client that does not ask for HTML gets the problem+json of a 404 instead of its page.
+      const res = await request(`${server.base}${path}`, { headers: { accept: 'text/html,*/*;q=0.8' } });
       expect(res.status, path).toBe(status);
       expectSecurityHeaders(res.headers, path);
       const csp = res.headers.get('content-security-policy')!;

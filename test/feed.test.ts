@@ -1,5 +1,6 @@
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryId } from '../src/render/atom.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -7,6 +8,31 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * Atom feeds of any query (RFC 4287), read with @rowanmanning/feed-parser as a feed reader would: matches only,
  * newest to the catalogue first, ids stable across syncs, conditional requests, cancellations as updates.
  */
+/** RFC 4151 section 2.1's ABNF as a regular expression: tag:authorityName,date:specific[#fragment]. */
+const DNS_COMP = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const DNS_NAME = `${DNS_COMP}(?:\\.${DNS_COMP})*`;
+const EMAIL = `[A-Za-z0-9._-]+@${DNS_NAME}`;
+const DATE = '\\d{4}(?:-\\d{2}(?:-\\d{2})?)?';
+const PCHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})";
+const TAG_URI = new RegExp(`^tag:(?:${DNS_NAME}|${EMAIL}),${DATE}:(?:${PCHAR}|[/?])*(?:#(?:${PCHAR}|[/?])*)?$`);
+
+describe('Atom entry ids', () => {
+  it('are tag URIs by RFC 4151 whatever BASE_URL holds: a port, an IPv6 literal, a non-ASCII name', () => {
+    expect(TAG_URI.test('tag:localhost:3000,2026:event:x')).toBe(false);
+    for (const base of [
+      'http://localhost:3000',
+      'https://events.example.ch',
+      'http://[::1]:3340',
+      'https://zürich.example',
+    ]) {
+      const id = entryId(base, 'ki-meetup-zürich-(2)');
+      expect(id, base).toMatch(TAG_URI);
+    }
+    expect(entryId('http://localhost:3000', 'a')).toBe('tag:localhost,2026:event:a');
+    expect(entryId('https://events.example.ch', 'a')).toBe('tag:events.example.ch,2026:event:a');
+  });
+});
+
 describe('Atom feeds', () => {
   let server: TestServer;
   let key: string;
@@ -99,6 +125,8 @@ describe('Atom feeds', () => {
     const after = await feed('/ch/cities/zurich.atom', { 'if-none-match': etag });
     expect(after.res.status).toBe(200);
     const ids = (items: { id: string | null }[]) => items.map((i) => i.id).sort();
+    // The server listens on a port of 127.0.0.1, which stays out of the id.
+    for (const id of ids(after.parsed!.items)) expect(id).toMatch(TAG_URI);
     expect(ids(after.parsed!.items)).toEqual(ids(before.parsed!.items));
     const entry = after.parsed!.items.find((i) => i.title?.startsWith('Zürich AI Evening'))!;
     expect(entry.title).toContain('Thu 17 Dec 2026');

@@ -5,6 +5,7 @@ import { expectSecurityHeaders, parseCalendar, parseMarkdownTable, parsePage } f
 import {
   expectNoServerError,
   expectProblem,
+  FORBIDDEN_CODE_POINTS,
   fuzzParams,
   hostileOrLong,
   hostileString,
@@ -81,13 +82,13 @@ describe('fuzzing reads', () => {
       const res = await request(`${server.base}/api/events`, {
         key,
         json: {
-          // (the API refuses NUL: keep it out of what must be accepted)
-          title: `${title} meetup ${i}`.replaceAll('\u0000', ''),
+          // (the API refuses NUL and the other code points no output may carry: keep them out of what must be accepted)
+          title: `${title} meetup ${i}`.replace(FORBIDDEN_CODE_POINTS, ''),
           startAt: `2025-03-${String(2 + (i % 27)).padStart(2, '0')}T18:30:00+01:00`,
           city: ['Zürich', 'Berlin', 'Wien'][i % 3],
-          venue: `Hall ${INJECTIONS[(i + 7) % INJECTIONS.length]}`.replaceAll('\u0000', ''),
-          organizer: `Org ${INJECTIONS[(i + 13) % INJECTIONS.length]}`.replaceAll('\u0000', ''),
-          description: INJECTIONS.join(' ').replaceAll('\u0000', ''),
+          venue: `Hall ${INJECTIONS[(i + 7) % INJECTIONS.length]}`.replace(FORBIDDEN_CODE_POINTS, ''),
+          organizer: `Org ${INJECTIONS[(i + 13) % INJECTIONS.length]}`.replace(FORBIDDEN_CODE_POINTS, ''),
+          description: INJECTIONS.join(' ').replace(FORBIDDEN_CODE_POINTS, ''),
           topics: ['ai-ml'],
         },
       });
@@ -156,7 +157,9 @@ describe('fuzzing reads', () => {
         const qs_ = new URLSearchParams(qs).getAll('q');
         const q = qs_.length === 1 ? qs_[0] : undefined; // a repeated q is not echoed into the form
         const input = doc.byTag('input').find((i) => doc.attr(i, 'name') === 'q');
-        if (q?.trim()) expect(doc.attr(input!, 'value')).toBe(q.replace(/\r\n?/g, '\n').replaceAll('\u0000', '\ufffd'));
+        // Echoed as typed, less what HTML forbids in its input (controls, noncharacters: the page leaves them out).
+        if (q?.trim())
+          expect(doc.attr(input!, 'value')).toBe(q.replace(/\r\n?/g, '\n').replace(FORBIDDEN_CODE_POINTS, ''));
       }),
       fuzzParams(150),
     );

@@ -81,7 +81,7 @@ describe.each(ENGINES)('MCP over HTTP on %s: each request sees its own caller', 
         const { result } = answers[i]!;
         const text = result.content[0]!.text;
         if (who === 'search') {
-          expect(result.structuredContent?.events[0]?.id).toBe('queue-workshop');
+          expect(result.structuredContent?.events[0]?.id, text).toBe('queue-workshop');
         } else if (who === 'A' || who === 'B') {
           expect(result.isError, `${who}: ${text}`).toBeFalsy();
           expect(result.structuredContent).toMatchObject({

@@ -63,6 +63,8 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
 
   it('negotiates protocol 2025-06-18 and lists six described tools with schemas', async () => {
     expect(client.getServerVersion()?.name).toBe('tech-events');
+    // Only what it can do: tools, whose list never changes (a stateless server has no stream to say so on).
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'best_next_event',
@@ -260,14 +262,22 @@ describe.each(ENGINES)('MCP server on %s', (engine) => {
     });
     expect(localOrigin.status).toBe(200);
     expect(localOrigin.headers.get('access-control-allow-origin')).toBe('*');
-    expect((await fetch(`${server.base}/api/mcp`)).status).toBe(405);
-    expect((await fetch(`${server.base}/api/mcp`, { method: 'DELETE' })).status).toBe(405);
+    // Streamable HTTP (2025-06-18): a server offering no SSE stream answers GET with 405; the body is a JSON-RPC error.
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${server.base}/api/mcp`, { method, headers: { accept: 'text/event-stream' } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow'), method).toBe('POST');
+      expect(res.headers.get('content-type'), method).toMatch(/^application\/json/);
+      expect(((await res.json()) as { error: { code: number } }).error.code, method).toBe(-32000);
+    }
     const session = await fetch(`${server.base}/api/mcp`, {
       method: 'POST',
       headers: { ...headers, 'mcp-session-id': 'abc' },
       body: JSON.stringify(init),
     });
     expect(session.status).toBe(404);
+    expect(session.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await session.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
 });
 

@@ -144,9 +144,9 @@ describe('markdown, iCal and caching over the same query engine', () => {
       expect(write.headers.get('cache-control')).toMatch(/no-store/);
     });
 
-    it('serves repeated reads in each coding the client accepts, the same body and ETag as uncompressed', async () => {
+    it('serves repeated reads in each coding the client accepts, the same body, each coding with its own ETag', async () => {
       const path = `${server.base}/api/events?q=${encodeURIComponent('devops conference')}&limit=50`;
-      const plain = await fetch(path);
+      const plain = await fetch(path, { headers: { 'accept-encoding': 'identity' } });
       const body = await plain.text();
       expect(body.length).toBeGreaterThan(1024);
       const expectations: [string, string | null][] = [
@@ -161,9 +161,10 @@ describe('markdown, iCal and caching over the same query engine', () => {
         for (let round = 0; round < 2; round++) {
           const res = await fetch(path, { headers: { 'accept-encoding': coding } });
           expect(res.headers.get('content-encoding'), coding).toBe(expected);
-          expect(res.headers.get('etag'), coding).toBe(plain.headers.get('etag'));
+          const tag = plain.headers.get('etag')!;
+          expect(res.headers.get('etag'), coding).toBe(expected ? `${tag.slice(0, -1)}-${expected}"` : tag);
           expect(await res.text(), coding).toBe(body); // fetch decodes br and gzip
-          if (expected) expect(res.headers.get('vary'), coding).toMatch(/accept-encoding/i);
+          expect(res.headers.get('vary'), coding).toMatch(/accept-encoding/i);
         }
       }
     });

@@ -5,6 +5,8 @@ import { type FieldError, shownValue, ValidationError } from './errors.js';
 import { type EventContent, plainContentOf } from './event.js';
 import { locate, pointOf } from './locate.js';
 import type { EventSubmission } from './submission.js';
+import { isBlank } from './text.js';
+import { deadlineWithinYears, withinYears, YEARS_MESSAGE } from './years.js';
 
 export interface SubmissionDefaults {
   /** The key's home country, used when neither `country` nor `city` tells. */
@@ -48,8 +50,19 @@ export function resolveSubmission(s: EventSubmission, defaults: SubmissionDefaul
 
   const resolvedCountry = location.country ?? defaults.country;
   const { lat, lng, geoPrecision } = pointOf(location, resolvedCountry);
-  const when = timesOf(s, COUNTRY_INFO[resolvedCountry].timeZone);
-  const description = s.description?.trim() ? s.description : null;
+  const zone = COUNTRY_INFO[resolvedCountry].timeZone;
+  const when = timesOf(s, zone);
+  const outOfRange = new Map<string, string>();
+  if (!withinYears(when.start, zone)) outOfRange.set('startAt', s.startAt);
+  // An all-day event without endAt ends the day after its start.
+  if (when.end && !withinYears(when.end, zone)) outOfRange.set(s.endAt ? 'endAt' : 'startAt', s.endAt ?? s.startAt);
+  if (s.cfpUntil && !deadlineWithinYears(s.cfpUntil, zone)) outOfRange.set('cfpUntil', s.cfpUntil);
+  if (outOfRange.size > 0) {
+    throw new ValidationError(
+      [...outOfRange].map(([field, value]) => ({ field, message: YEARS_MESSAGE, given: shownValue(value) })),
+    );
+  }
+  const description = s.description && !isBlank(s.description) ? s.description : null;
   return {
     country: resolvedCountry,
     title: s.title.trim(),

@@ -12,22 +12,27 @@ import {
   VISIBILITIES,
 } from './event.js';
 import { SENIORITIES, TOPIC_SLUGS } from './taxonomy.js';
+import { isBlank, textProblem } from './text.js';
 
 /** `YYYY-MM-DDTHH:MM:SS` with an optional fraction and a UTC offset (`+HH:MM` or `Z`). */
 const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Postgres text cannot hold NUL, and lone surrogates would not survive UTF-8: refuse both rather than alter them. */
+/** A host's text under the one text policy (text.ts): what no output may carry is refused, never altered. */
 const text = (max: number) =>
   z
     .string({ error: `must be text of at most ${max} characters` })
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
-    .refine((s) => s.isWellFormed(), 'must be well-formed Unicode');
+    .superRefine((s, ctx) => {
+      const problem = textProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
-const requiredText = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
+/** Text that must show something: a title, a name. */
+export const requiredText = (max: number) =>
+  text(max).refine((s) => !isBlank(s), 'must not be empty (nor only spaces or invisible characters such as U+200B)');
 
-/** UTC offsets in use on Earth run from -12:00 to +14:00; anything beyond ±14:00 is a typo. */
-const MAX_OFFSET_MINUTES = 14 * 60;
+/** UTC offsets in use on Earth run from -12:00 to +14:00: anything beyond is a typo. */
+const OFFSET_MINUTES = { '-': 12 * 60, '+': 14 * 60 } as const;
 
 /** A date-time with an offset, or (for all-day events) a plain local date YYYY-MM-DD. */
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -50,7 +55,8 @@ const offsetDateTime = z
       return;
     }
     const [hours, minutes] = offset === 'Z' ? [0, 0] : offset.slice(1).split(':').map(Number);
-    if (minutes! >= 60 || hours! * 60 + minutes! > MAX_OFFSET_MINUTES) {
+    const sign = offset.startsWith('-') ? '-' : '+';
+    if (minutes! >= 60 || hours! * 60 + minutes! > OFFSET_MINUTES[sign]) {
       ctx.addIssue({
         code: 'custom',
         message: `has an impossible UTC offset ${offset}: offsets run from -12:00 to +14:00`,
@@ -92,9 +98,12 @@ const plainInputs = Object.fromEntries(
 export const eventSubmissionSchema = z
   .strictObject(
     {
-      title: requiredText(300).describe('Event name.'),
+      title: requiredText(300).describe(
+        'Event name. Text fields refuse control characters other than tab and line breaks, and noncharacters; a required one must show something (not only spaces or zero-width characters).',
+      ),
       startAt: offsetDateTime.describe(
-        'Start, ISO 8601 with a UTC offset: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z); with allDay, a local date YYYY-MM-DD.',
+        'Start, ISO 8601 with a UTC offset from -12:00 to +14:00: YYYY-MM-DDTHH:MM:SS+HH:MM (or Z); with allDay, a ' +
+          'local date YYYY-MM-DD. Within the years 1970 to 9999, in UTC and in the event’s time zone.',
       ),
       endAt: offsetDateTime
         .optional()

@@ -10,7 +10,11 @@ import { DataDirectoryInUseError } from '../storage/lock.js';
 /** Opens the database for one command with logs on stderr (stdout carries the report). */
 export async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storage = await openStorage({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    embeddedFsync: config.embeddedFsync,
+  });
   const ctx = createContext(config, storage, createLogger(config.logLevel, pino.destination(2)));
   try {
     return await run(ctx);

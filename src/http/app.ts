@@ -1,7 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer as createHttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
 import { ReadAdmission } from './admission.js';
@@ -15,7 +22,8 @@ import {
   registerLoadShedding,
   registerRateLimits,
 } from './limits.js';
-import { sendProblem, toServiceError } from './problem.js';
+import { lingerOnClose } from './linger.js';
+import { rawProblemResponse, sendProblem, toServiceError } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarCheckRoute } from './routes/admin-calendars.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
@@ -34,6 +42,8 @@ import { registerSourcesRoutes } from './routes/sources.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
+/** The methods routes are declared with (OPTIONS answers every path, for CORS preflights). */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 /** The longest a read should wait behind those in flight before the node refuses it instead (see LoadShedder). */
 const OVERLOAD_WAIT_MS = 2_000;
 
@@ -50,20 +60,37 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
     path === '/api/events/batch' ? BATCH_BODY_LIMIT : BODY_LIMIT,
   );
 
+  // CONNECT (a proxy's method) never reaches a route: Node would drop the connection without a word.
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    const error = new ServiceError('method-not-allowed', 'This service is not a proxy: it does not take CONNECT.');
+    socket.end(rawProblemResponse(ctx.config.baseUrl, error, [`Allow: ${[...ROUTE_METHODS, 'OPTIONS'].join(', ')}`]));
+    // The client should close after the answer; a peer that does not gets its socket destroyed.
+    setTimeout(() => socket.destroy(), 2000).unref();
+  });
+
   // Beyond this many open connections, new ones are closed as they arrive: a quick refusal its client can take
   // elsewhere, rather than a socket the process may lack a file descriptor for.
   app.server.maxConnections = ctx.config.maxConnections;
 
+  // Before the CORS plugin's hook, which takes every OPTIONS for a preflight.
+  answerOptions(app, ctx.config.baseUrl);
   // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
-    exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'If-None-Match',
+      'If-Modified-Since',
+      'Mcp-Session-Id',
+      'Mcp-Protocol-Version',
+    ],
+    exposedHeaders: ['ETag', 'Last-Modified', 'Location', 'WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After', 'Allow'],
     maxAge: 86400,
   });
 
-  // Strong ETags on every response body; a matching If-None-Match gets 304 (calendar clients, crawlers, caches).
+  // Strong ETags on every response body, one per coding; conditional reads answered 304 (calendar clients, crawlers).
   await registerCaching(app, ctx);
 
   // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
@@ -153,10 +180,24 @@ function acceptJsonBodiesOnly(app: FastifyInstance): void {
   });
 }
 
+/**
+ * A request with more than one Host is refused (RFC 9112 §3.2): Node keeps the first and drops the rest, and a proxy
+ * in front may have routed it by another. The connection closes after the answer, as after any message in doubt.
+ */
+function refuseSecondHost(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === 'host') hosts++;
+  if (hosts <= 1) return;
+  reply.header('Connection', 'close');
+  throw new ServiceError('bad-request', `The request has ${hosts} Host headers; HTTP/1.1 allows exactly one.`);
+}
+
 /** Refuses keys in the query string on arrival; counts, times and logs each request as it completes. */
 function registerRequestHooks(app: FastifyInstance, ctx: ServingContext): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     try {
+      refuseSecondHost(request, reply);
       refuseKeyInQuery(request);
     } catch (error) {
       return done(error as Error);
@@ -185,6 +226,28 @@ function registerRequestHooks(app: FastifyInstance, ctx: ServingContext): void {
   });
 }
 
+/** The methods a path takes, as an Allow header says them, or undefined when it takes none. */
+function allowedAt(app: FastifyInstance, path: string): string | undefined {
+  const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+  return allowed.length > 0 ? [...allowed, 'OPTIONS'].join(', ') : undefined;
+}
+
+/**
+ * An OPTIONS that is not a CORS preflight asks what a path takes (RFC 9110 §9.3.7): 204 with Allow, or the 404
+ * problem, rather than the CORS plugin's plain-text refusal of a preflight without its headers.
+ */
+function answerOptions(app: FastifyInstance, baseUrl: string): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] !== undefined) return done();
+    const path = pathOf(request.url);
+    const methods = allowedAt(app, path);
+    // Answered here: the CORS plugin's route, which this request matched, keeps the framework's own error handler.
+    if (!methods)
+      return sendProblem(reply, baseUrl, new ServiceError('not-found', `Nothing at OPTIONS ${path}.`), path);
+    reply.header('Allow', methods).code(204).send();
+  });
+}
+
 /** Errors and unknown paths answer as problem documents; unknown paths are rate-limited like reads. */
 function registerProblemHandlers(
   app: FastifyInstance,
@@ -192,14 +255,25 @@ function registerProblemHandlers(
   rateLimitUnknownPaths: Awaited<ReturnType<typeof registerRateLimits>>,
 ): void {
   app.setErrorHandler((error, request, reply) => {
+    // A body refused before it was read (the framework closes the connection after it): its client must be able to
+    // read the answer while it still sends.
+    if (reply.getHeader('connection') === 'close' && !request.raw.complete) lingerOnClose(request.raw.socket);
     sendProblem(reply, ctx.config.baseUrl, toServiceError(error, request), pathOf(request.url));
   });
   app.setNotFoundHandler(rateLimitUnknownPaths ? { preHandler: rateLimitUnknownPaths } : {}, (request, reply) => {
+    const path = pathOf(request.url);
+    // A path that exists for other methods: 405 with the methods it takes (RFC 9110 §15.5.6), not a 404.
+    const methods = allowedAt(app, path);
+    if (methods) {
+      reply.header('Allow', methods);
+      const detail = `${path} takes ${methods}, not ${request.method}.`;
+      return sendProblem(reply, ctx.config.baseUrl, new ServiceError('method-not-allowed', detail), path);
+    }
     sendProblem(
       reply,
       ctx.config.baseUrl,
-      new ServiceError('not-found', `Nothing at ${request.method} ${pathOf(request.url)}.`),
-      pathOf(request.url),
+      new ServiceError('not-found', `Nothing at ${request.method} ${path}.`),
+      path,
     );
   });
 }

@@ -6,12 +6,15 @@ import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
 import type { ReadRecord } from '../query/read-index.js';
 import { SecondSight } from '../runtime/second-sight.js';
+import { registerConditionalRequests } from './conditional.js';
 import {
+  BROTLI_OPTIONS,
   type CachedResponse,
   COMPRESS_THRESHOLD,
   CONTENT_CODINGS,
   createResponseCache,
   encodedBody,
+  GZIP_OPTIONS,
   type ReadDependencies,
   type ReadStamp,
 } from './response-cache.js';
@@ -104,13 +107,8 @@ function cacheControlFor(request: FastifyRequest, status: number): string {
 function sendCached(request: FastifyRequest, reply: FastifyReply, hit: CachedResponse): void {
   reply.headers(hit.headers);
   const encoded = encodedBody(hit, request.headers['accept-encoding']);
-  // Marked as encoded, so the compression plugin leaves it as it is.
-  if (encoded) {
-    const vary = reply.getHeader('vary');
-    reply
-      .header('Content-Encoding', encoded.coding)
-      .header('Vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
-  }
+  // Marked as encoded, so the compression plugin leaves it as it is (Vary and the coding's ETag: see conditional.ts).
+  if (encoded) reply.header('Content-Encoding', encoded.coding);
   reply.send(encoded ? encoded.body : hit.body);
 }
 
@@ -162,7 +160,8 @@ function lookUp(
 
 /**
  * HTTP caching that real clients use, plus a server-side response cache:
- * - strong ETag on every body (If-None-Match → 304), Cache-Control suited to each output, br/gzip over 1 KiB;
+ * - a strong ETag on every body, one per content coding, and 304 as RFC 9110 says (see conditional.ts),
+ *   Cache-Control suited to each output, br/gzip over 1 KiB;
  * - rendered read responses kept in a bounded LRU keyed by URL, each stamped with the minute and the versions of the
  *   countries it shows, as the read index noted them while the body was made (see ReadIndex.recordReads). A
  *   write to a country makes stale exactly the bodies that show it.
@@ -183,8 +182,9 @@ export async function registerCaching(
   app.addHook('onSend', (_request, _reply, payload, done) => {
     done(null, typeof payload === 'string' ? Buffer.from(payload) : payload);
   });
-  // The plugin's default hashes with a Hash object per body; the one-shot digest gives the same ETag.
-  await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
+  // The identity body's tag. The plugin's default hashes with a Hash object per body; the one-shot digest gives the
+  // same ETag. Its own 304 compares one tag exactly: conditional.ts answers instead, once the coding is chosen.
+  await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64'), replyWith304: false });
 
   // Looked up in preHandler, after rate limits and validation of the route have run.
   app.addHook('preHandler', (request, reply, done) => lookUp(ctx, cache, making, request, reply, done));
@@ -213,6 +213,14 @@ export async function registerCaching(
     done(null, payload);
   });
 
-  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: [...CONTENT_CODINGS] });
+  // Compressed as the cache compresses its bodies, so that a coding's ETag names the same bytes either way.
+  await app.register(compress, {
+    global: true,
+    threshold: COMPRESS_THRESHOLD,
+    encodings: [...CONTENT_CODINGS],
+    brotliOptions: BROTLI_OPTIONS,
+    zlibOptions: GZIP_OPTIONS,
+  });
+  registerConditionalRequests(app);
   return cache;
 }

@@ -2,7 +2,44 @@ const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
+const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
 const bearer = [{ bearerAuth: [] }];
+const stamp = { type: ['string', 'null'], format: 'date-time' };
+/** What the admin API shows of a key (src/use-cases/keys.ts `KeySummary`), never its secret. */
+const KEY_SUMMARY = {
+  type: 'object',
+  required: ['id', 'name', 'country', 'createdAt', 'revokedAt', 'rotatedAt', 'previousSecretExpiresAt'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    country: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    revokedAt: stamp,
+    rotatedAt: stamp,
+    previousSecretExpiresAt: stamp,
+  },
+};
+const WITH_SECRET = {
+  allOf: [KEY_SUMMARY, { type: 'object', required: ['key'], properties: { key: { type: 'string' } } }],
+};
+const SYNC_RUN = {
+  type: 'object',
+  required: ['id', 'state', 'startedAt', 'finishedAt', 'progress'],
+  properties: {
+    id: { type: 'string' },
+    state: { enum: ['running', 'done', 'failed'] },
+    startedAt: { type: 'string', format: 'date-time' },
+    finishedAt: stamp,
+    progress: { type: 'object' },
+    feeds: {
+      type: 'array',
+      items: { type: 'object', required: ['source'], properties: { source: { type: 'string' } } },
+    },
+    error: { type: 'string' },
+  },
+};
+const malformed = problem('Malformed JSON, or not valid UTF-8');
+const notJson = problem('Not application/json');
 const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 
 /** The paths of /api/admin: keys and syncs, with ADMIN_TOKEN. */
@@ -11,7 +48,14 @@ export const adminPaths = {
     get: {
       summary: 'List host keys (admin; enabled by ADMIN_TOKEN)',
       security: bearer,
-      responses: { 200: { description: 'Keys, without secrets' }, 401: problem('Bad admin token') },
+      responses: {
+        200: json('Keys, without secrets', {
+          type: 'object',
+          required: ['keys'],
+          properties: { keys: { type: 'array', items: KEY_SUMMARY } },
+        }),
+        401: problem('Bad admin token'),
+      },
     },
     post: {
       summary: 'Create a host key (admin); the response holds the only copy of the key',
@@ -21,8 +65,10 @@ export const adminPaths = {
         content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateKey' } } },
       },
       responses: {
-        201: { description: 'The new key' },
+        201: json('The new key', WITH_SECRET),
+        400: malformed,
         401: problem('Bad admin token'),
+        415: notJson,
         422: problem('Invalid fields'),
       },
     },
@@ -32,7 +78,12 @@ export const adminPaths = {
       summary: 'Revoke a host key (admin)',
       security: bearer,
       parameters: [ID_IN_PATH],
-      responses: { 200: { description: 'The revoked key' }, 404: problem('Unknown key') },
+      responses: {
+        200: json('The revoked key', KEY_SUMMARY),
+        400: problem('An id holding a character that cannot be stored, such as NUL (`bad-request`)'),
+        401: problem('Bad admin token'),
+        404: problem('Unknown key'),
+      },
     },
   },
   '/api/admin/keys/{id}/rotate': {
@@ -49,10 +100,12 @@ export const adminPaths = {
         content: { 'application/json': { schema: { $ref: '#/components/schemas/RotateKey' } } },
       },
       responses: {
-        200: { description: 'The key with its new secret (`key`) and `previousSecretExpiresAt`' },
+        200: json('The key with its new secret (`key`) and `previousSecretExpiresAt`', WITH_SECRET),
+        400: problem('Malformed JSON, not valid UTF-8, or an id holding NUL (`bad-request`)'),
         401: problem('Bad admin token'),
         404: problem('Unknown key'),
         409: problem('The key is revoked (`key-revoked`)'),
+        415: notJson,
         422: problem('Invalid grace period'),
       },
     },
@@ -67,10 +120,7 @@ export const adminPaths = {
         'own deadline. Follow `Location` (GET /api/admin/sync/{id}) for its progress and results.',
       security: bearer,
       responses: {
-        202: {
-          description:
-            '{id, state: running|done|failed, startedAt, finishedAt, progress}; `Location` is the run’s address',
-        },
+        202: json('The run (the one under way, if any); `Location` is its address', SYNC_RUN),
         400: problem('The feeds file is not valid'),
         401: problem('Bad admin token'),
       },
@@ -83,13 +133,12 @@ export const adminPaths = {
       security: bearer,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
-        200: {
-          description:
-            '{id, state, startedAt, finishedAt, progress: {feeds, feedsDone, linkedCalendars}, feeds: [{source, ' +
-            'created, updated, unchanged, cancelled, restored, skipped, failingCalendars?, cut?, cutCalendars?} | ' +
-            '{source, error}] ' +
-            'once done, error if it failed}',
-        },
+        200: json(
+          'The run: progress {feeds, feedsDone, linkedCalendars}; once done `feeds`: [{source, created, updated, ' +
+            'unchanged, cancelled, restored, skipped, failingCalendars?, cut?, cutCalendars?} | {source, error}]; ' +
+            '`error` if it failed',
+          SYNC_RUN,
+        ),
         401: problem('Bad admin token'),
         404: problem('No such run on this node'),
       },

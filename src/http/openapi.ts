@@ -8,7 +8,9 @@ import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
+import { withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
+import { mcpPaths } from './openapi-mcp.js';
 import { writeResultSchemas } from './openapi-results.js';
 
 /** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
@@ -26,6 +28,32 @@ const problem = (description: string) => ({
 
 const COUNTRY_IN_PATH = { name: 'country', in: 'path', required: true, schema: { enum: [...COUNTRIES] } } as const;
 const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
+
+/** What /readyz answers, ready or not. */
+const READINESS = {
+  type: 'object',
+  required: ['status', 'engine', 'checks', 'events'],
+  properties: {
+    status: { enum: ['ready', 'unavailable'] },
+    engine: { enum: ['pglite', 'postgres'] },
+    checks: {
+      type: 'object',
+      required: ['storage', 'index', 'caughtUp'],
+      properties: { storage: { type: 'boolean' }, index: { type: 'boolean' }, caughtUp: { type: 'boolean' } },
+    },
+    events: { type: 'integer' },
+    behindSeconds: { type: 'number', description: 'When the index is behind the database: by how long' },
+  },
+} as const;
+
+/** `mine=1` with a key: that key's own events (an `OwnEventList`); `0` is the public listing. */
+const MINE = {
+  name: 'mine',
+  in: 'query',
+  required: false,
+  description: "1 (with a key): the key's own events, unlisted and cancelled included; 0: the public listing",
+  schema: { enum: ['0', '1'] },
+} as const;
 
 const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
 
@@ -71,8 +99,11 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       description:
         'A public catalogue of tech events in Switzerland, Germany and Austria. Reading is keyless and CORS-open; ' +
         'writing needs a per-host API key sent as `Authorization: Bearer <key>`. Errors are RFC 9457 problem+json.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl }],
+    // Keyless unless an operation says otherwise.
+    security: [{}],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' } },
       schemas: {
@@ -88,7 +119,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         EventDetail: outputSchema(eventDetailSchema),
       },
     },
-    paths: {
+    paths: withCommonAnswers({
       '/api/events': {
         post: {
           summary: 'Create, update, cancel or restore an event',
@@ -149,7 +180,8 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             'Keyless and CORS-open. Listings hold public, listed, upcoming events: by start without `q`, by relevance with `q`. ' +
             "Every event carries `matchReasons`. With `mine=1` and a key: that key's events, unlisted and cancelled included, with `lifecycle` " +
             '(an `OwnEventList`: no `calendar` or `feed`, which would need the key in a URL).',
-          parameters: queryParameters(searchQuerySchema),
+          security: [{}, { bearerAuth: [] }],
+          parameters: [...queryParameters(searchQuerySchema), MINE],
           responses: {
             200: json('Event list response (with mine=1: the key’s own events)', {
               oneOf: [{ $ref: '#/components/schemas/EventList' }, { $ref: '#/components/schemas/OwnEventList' }],
@@ -234,8 +266,10 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
                 },
               },
             }),
+            400: problem('Malformed JSON, or not valid UTF-8'),
             401: problem('Missing, unknown or revoked key'),
             413: problem('Body over 5 MiB'),
+            415: problem('Not application/json'),
             422: problem('Not a batch: `events` missing, empty or over 1,000'),
             429: problem('Over the key’s write requests or batch items per minute; see Retry-After'),
           },
@@ -256,8 +290,8 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           summary: 'A country feed as markdown (also /{country}/cities/{city}.md and /{country}/topics/{topic}.md)',
           parameters: [COUNTRY_IN_PATH],
           responses: {
-            200: { description: 'text/markdown' },
-            404: { description: 'Unknown country, city or topic (markdown body)' },
+            200: { description: 'A GitHub markdown table', content: { 'text/markdown': {} } },
+            404: { description: 'Unknown country, city or topic (markdown body)', content: { 'text/markdown': {} } },
           },
         },
       },
@@ -272,24 +306,17 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           },
         },
       },
-      '/api/mcp': {
-        post: {
-          summary: 'MCP server (streamable HTTP, protocol 2025-06-18, stateless)',
-          description:
-            'Tools: search_events, find_events, best_next_event, get_event, subscribe_calendar, rsvp (needs a key).',
-          responses: {
-            200: { description: 'JSON-RPC response' },
-            403: { description: 'Foreign Host or Origin' },
-            405: { description: 'GET/DELETE' },
-          },
-        },
-      },
+      ...mcpPaths,
       ...adminPaths,
       '/{country}/events/{id}.ics': {
         get: {
           summary: 'One event as an iCal file (add to calendar)',
           parameters: [COUNTRY_IN_PATH, ID_IN_PATH],
-          responses: { 200: { description: 'text/calendar' }, 404: problem('No such event in this country') },
+          responses: {
+            200: { description: 'The event as iCal', content: { 'text/calendar': {} } },
+            304: { description: 'Not modified' },
+            404: problem('No such event in this country'),
+          },
         },
       },
       '/api/sources': {
@@ -297,18 +324,37 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           summary: 'Every source of the catalogue: kind, feed URL, licence, last attempt, success and error, counts',
           description:
             'The same as the page at /sources. Query strings of feed URLs and local file paths are not shown.',
-          responses: { 200: { description: '{syncIntervalMinutes, lastRefreshed, sources: [...]}' } },
+          responses: {
+            200: json('Every source, with its state', {
+              type: 'object',
+              required: ['syncIntervalMinutes', 'lastRefreshed', 'sources'],
+              properties: {
+                syncIntervalMinutes: { type: 'integer' },
+                lastRefreshed: { type: ['string', 'null'] },
+                sources: { type: 'array', items: { type: 'object' } },
+              },
+            }),
+          },
         },
       },
       '/healthz': {
-        get: { summary: 'Liveness: the process answers', responses: { 200: { description: 'Alive' } } },
+        get: {
+          summary: 'Liveness: the process answers',
+          responses: {
+            200: json('Alive', {
+              type: 'object',
+              required: ['status', 'engine'],
+              properties: { status: { const: 'ok' }, engine: { enum: ['pglite', 'postgres'] } },
+            }),
+          },
+        },
       },
       '/readyz': {
         get: {
           summary: 'Readiness: the database answers and the read index is loaded and caught up with it',
           responses: {
-            200: { description: 'Ready' },
-            503: { description: 'Database unreachable, index loading, or index behind the database' },
+            200: json('Ready', READINESS),
+            503: json('Database unreachable, index loading, or index behind the database', READINESS),
           },
         },
       },
@@ -321,6 +367,6 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       ...calendarPaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
-    },
+    }),
   };
 }

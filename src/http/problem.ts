@@ -25,6 +25,26 @@ export function problemBody(baseUrl: string, error: ServiceError, instance: stri
   };
 }
 
+/**
+ * Whether a client would rather read an error as an HTML page than as problem+json: only when its Accept names
+ * text/html (or all text) at least as high as any range problem+json falls under. Browsers do; a bare wildcard,
+ * no Accept or JSON do not.
+ */
+export function prefersHtml(accept: string | undefined): boolean {
+  let html = 0;
+  let problem = 0;
+  for (const range of (accept ?? '').toLowerCase().split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim());
+    const q = params.find((param) => param.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2)) || 0;
+    if (type === 'text/html' || type === 'text/*') html = Math.max(html, weight);
+    if (['*/*', 'application/*', 'application/json', 'application/problem+json'].includes(type)) {
+      problem = Math.max(problem, weight);
+    }
+  }
+  return html > 0 && html >= problem;
+}
+
 export function sendProblem(reply: FastifyReply, baseUrl: string, error: ServiceError, instance: string): FastifyReply {
   if (error.code === 'missing-key' || error.code === 'invalid-key') {
     reply.header(
@@ -70,6 +90,13 @@ export function isStorageUnavailable(error: unknown): boolean {
   );
 }
 
+/** The client closed its connection while its body was still arriving (Node's `aborted` stream error). */
+function clientAborted(error: unknown, request: FastifyRequest): boolean {
+  const raw = request.raw;
+  if (raw.complete) return false;
+  return raw.readableAborted || (error as { message?: unknown })?.message === 'aborted';
+}
+
 /** Maps anything thrown while handling a request to a ServiceError, once for the whole HTTP layer. */
 export function toServiceError(error: unknown, request: FastifyRequest): ServiceError {
   if (error instanceof ServiceError) return error;
@@ -84,6 +111,11 @@ export function toServiceError(error: unknown, request: FastifyRequest): Service
   // looked up (an id in a path, a tool argument) is the caller's mistake, not ours.
   if ((e as { code?: unknown })?.code === '22021' || (e as { code?: unknown })?.code === '22P05') {
     return new ServiceError('bad-request', 'The request contains a character that cannot be stored, such as NUL.');
+  }
+  if (clientAborted(e, request)) {
+    // The client's doing, and anyone can do it: not a warning, and never a storage outage (its ECONNRESET looks alike).
+    request.log.info({ code: (e as { code?: unknown })?.code }, 'client aborted upload');
+    return new ServiceError('bad-request', 'The connection closed before the whole request body arrived.');
   }
   if (isStorageUnavailable(e)) {
     // One short line per refused request (an outage refuses many): no stack trace.
@@ -101,11 +133,12 @@ export function toServiceError(error: unknown, request: FastifyRequest): Service
  * A complete HTTP/1.1 problem+json response for errors the HTTP parser raises before any request exists
  * (headers over the size limit, a request that does not arrive in time, bytes that are not HTTP).
  */
-export function rawProblemResponse(baseUrl: string, error: ServiceError): string {
+export function rawProblemResponse(baseUrl: string, error: ServiceError, headers: readonly string[] = []): string {
   const { instance: _instance, ...body } = problemBody(baseUrl, error, '');
   const json = JSON.stringify(body);
   return [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    ...headers,
     'Content-Type: application/problem+json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(json)}`,
     'Connection: close',

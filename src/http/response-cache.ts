@@ -1,4 +1,4 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { type BrotliOptions, brotliCompressSync, constants, gzipSync, type ZlibOptions } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import { LRUCache } from 'lru-cache';
 
@@ -38,6 +38,12 @@ export type ContentCoding = (typeof CONTENT_CODINGS)[number];
 /** Bodies smaller than this are sent as they are (compression would save too little to pay for itself). */
 export const COMPRESS_THRESHOLD = 1024;
 
+/** How bodies are compressed, cached or not: the same bytes for the same body, under the same ETag. */
+export const BROTLI_OPTIONS: BrotliOptions = {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+};
+export const GZIP_OPTIONS: ZlibOptions = { level: 6 };
+
 /**
  * A cached body in the coding a client accepts (Accept-Encoding, negotiated as @fastify/compress does), compressed
  * once per entry rather than on every hit; undefined when it goes as it is.
@@ -53,12 +59,7 @@ export function encodedBody(
   if (!coding) return undefined;
   let body = entry.encoded[coding];
   if (!body) {
-    body =
-      coding === 'br'
-        ? brotliCompressSync(entry.body, {
-            params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
-          })
-        : gzipSync(entry.body, { level: 6 });
+    body = coding === 'br' ? brotliCompressSync(entry.body, BROTLI_OPTIONS) : gzipSync(entry.body, GZIP_OPTIONS);
     entry.encoded[coding] = body;
   }
   return { coding, body };

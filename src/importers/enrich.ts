@@ -4,6 +4,8 @@ import { classifySeniority, classifyTopics } from '../catalogue/classify.js';
 import { type EventContent, plainContentOf, UNKNOWN_ORGANIZER } from '../catalogue/event.js';
 import { locate, pointOf } from '../catalogue/locate.js';
 import { isSeniority, isTopic } from '../catalogue/taxonomy.js';
+import { cleanImported, isBlank, visibleOrNull } from '../catalogue/text.js';
+import { deadlineWithinYears, withinYears, YEARS_MESSAGE } from '../catalogue/years.js';
 import { COUNTRY_INFO, type Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
 import type { ImportedRecord } from './importer.js';
@@ -33,6 +35,22 @@ export function shortDescription(text: string | undefined, max = DESCRIPTION_KEP
   return `${cut.slice(0, end).trimEnd()}…`;
 }
 
+/** A record's text under the one text policy (catalogue/text.ts): what no output may carry, removed. */
+function cleanRecord(record: ImportedRecord): ImportedRecord {
+  return {
+    ...record,
+    title: cleanImported(record.title),
+    description: cleanImported(record.description),
+    city: cleanImported(record.city),
+    country: cleanImported(record.country),
+    venue: cleanImported(record.venue),
+    organizer: cleanImported(record.organizer),
+    topicHints: record.topicHints?.map((hint) => cleanImported(hint)),
+    url: cleanImported(record.url),
+    cfpUrl: cleanImported(record.cfpUrl),
+  };
+}
+
 /** The instant a record's start or end stands for; dates are local midnights in the country's zone. */
 function instantOf(when: ImportedRecord['start'], zone: string, dayAfter = false): Date {
   if ('instant' in when) return when.instant;
@@ -52,7 +70,9 @@ function midnightToMidnight(record: ImportedRecord, zone: string): boolean {
  * A parsed record as stored content: place from the gazetteer (the venue's city when its address names one; an exact
  * point only from real coordinates inside the country), topics and seniority from the lexicon when the source gives none. Throws saying what is wrong.
  */
-export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): EventContent {
+export function enrichRecord(parsed: ImportedRecord, defaultCountry?: Country): EventContent {
+  const record = cleanRecord(parsed);
+  if (isBlank(record.title)) throw new Error('has no title (it is empty, or only spaces or invisible characters)');
   const named = countryFromName(record.country);
   if (record.country && !named) throw new Error(`country "${record.country}" is not ch, de or at`);
   const location = locate({ city: record.city, country: named, venue: record.venue, lat: record.lat, lng: record.lng });
@@ -73,18 +93,20 @@ export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): 
       ? instantOf(record.start, zone, true)
       : null;
   if (end && end < start) throw new Error('ends before it starts');
+  if (!withinYears(start, zone) || (end && !withinYears(end, zone))) throw new Error(`its dates ${YEARS_MESSAGE}`);
+  const cfpUntil = record.cfpUntil && deadlineWithinYears(record.cfpUntil, zone) ? record.cfpUntil : null;
 
   const givenTopics = (record.topics ?? []).filter(isTopic);
   const givenSeniority = (record.seniority ?? []).filter(isSeniority);
   return {
     country,
     title: record.title.trim(),
-    description: record.description?.trim() || null,
+    description: visibleOrNull(record.description),
     start,
     end,
     allDay,
-    city: place ? place.name : (record.city?.trim() ?? null),
-    venue: record.venue?.trim() || null,
+    city: place ? place.name : visibleOrNull(record.city),
+    venue: visibleOrNull(record.venue),
     format: record.format ?? 'in_person',
     topics: givenTopics.length > 0 ? givenTopics : classifyTopics(record.title, record.description, record.topicHints),
     seniority: givenSeniority.length > 0 ? givenSeniority : classifySeniority(record.title, record.description),
@@ -93,7 +115,7 @@ export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): 
     priceType: record.price ?? 'unknown',
     priceAmount: record.price === 'paid' && record.priceAmount !== undefined ? record.priceAmount.toFixed(2) : null,
     currency: COUNTRY_INFO[country].currency,
-    organizer: record.organizer?.trim() || UNKNOWN_ORGANIZER,
+    organizer: visibleOrNull(record.organizer) ?? UNKNOWN_ORGANIZER,
     url: record.url ?? null,
     sourceUrl: record.url ?? null,
     lat,
@@ -101,7 +123,7 @@ export function enrichRecord(record: ImportedRecord, defaultCountry?: Country): 
     geoPrecision,
     visibility: record.visibility ?? 'public',
     cfpUrl: record.cfpUrl ?? null,
-    cfpUntil: record.cfpUntil ?? null,
+    cfpUntil,
     ...plainContentOf(record),
   };
 }

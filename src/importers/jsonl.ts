@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { plainContentOf } from '../catalogue/event.js';
 import { type EventSubmission, eventSubmissionSchema, fieldErrors } from '../catalogue/submission.js';
+import { cleanImportedValues } from '../catalogue/text.js';
 import { countryOfPoint } from '../places/gazetteer.js';
 import type { ImportedRecord, Importer, ParseResult, RecordError } from './importer.js';
 
@@ -74,11 +75,14 @@ function lineParser(): { line(line: string, index: number): void; result: ParseR
   };
 }
 
-/** The line's submission, or why it is not one (not JSON, or refused by the schema). */
+/**
+ * The line's submission, or why it is not one (not JSON, or refused by the schema). Its text is an import's: what no
+ * output may carry is removed first (catalogue/text.ts), where the write API would refuse it.
+ */
 function submissionOf(line: string): EventSubmission | string {
   let json: unknown;
   try {
-    json = JSON.parse(line);
+    json = cleanImportedValues(JSON.parse(line));
   } catch (error) {
     return `not valid JSON: ${(error as Error).message}`;
   }

@@ -21,5 +21,8 @@ export function buildMcpServer(ctx: ServingContext): McpServer {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
   registerTools(server, ctx, callerOf);
+  // The SDK advertises `tools.listChanged` once a tool is registered; a stateless server keeps no stream to send
+  // that notification on, and its tools never change, so it says it does not (capabilities merge before connect).
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

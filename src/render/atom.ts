@@ -1,4 +1,5 @@
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
+import { withoutForbidden } from '../catalogue/text.js';
 import { translator } from '../i18n/translator.js';
 import type { FeedEntry } from '../use-cases/feed-events.js';
 import { eventPageUrl } from './event-json.js';
@@ -21,18 +22,23 @@ export interface AtomOptions {
 
 /** XML 1.0 text: no control characters it forbids, markup characters as entities. */
 function xml(text: string): string {
-  return text
-    .toWellFormed()
-    .replace(/(?![\t\n\r])\p{Cc}|[\ufffe\uffff]/gu, ' ')
+  return withoutForbidden(text.toWellFormed().replace(/(?![\t\n\r])\p{Cc}/gu, ' '))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 }
 
-/** An entry's id: the event's, which never changes (a tag URI on the service's host, RFC 4151). */
+const DNS_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
+
+/**
+ * An entry's id: the event's, which never changes (a tag URI, RFC 4151). Its authority is the service's host name
+ * without the port, which the tag grammar has no room for; an IPv6 literal, no DNS name, is written as one label.
+ */
 export function entryId(baseUrl: string, eventId: string): string {
-  return `tag:${new URL(baseUrl).host},2026:event:${encodeURIComponent(eventId)}`;
+  const { hostname } = new URL(baseUrl);
+  const authority = DNS_NAME.test(hostname) ? hostname : hostname.replace(/[^a-z0-9]+/gi, '-').replace(/^-+|-+$/g, '');
+  return `tag:${authority || 'localhost'},2026:event:${encodeURIComponent(eventId)}`;
 }
 
 const english = translator('en');

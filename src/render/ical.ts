@@ -4,6 +4,7 @@ import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { isWholeDay } from '../catalogue/cfp.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
+import { withoutForbidden } from '../catalogue/text.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import { localTime } from '../places/zones.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
@@ -93,8 +94,7 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): IC
  * add lines to a feed), with `;` `,` `\` escaped as RFC 5545 TEXT.
  */
 function icalText(text: string): string {
-  return text
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+  return withoutForbidden(text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' '))
     .replace(/\\/g, '\\\\')
     .replace(/[;,]/g, '\\$&');
 }

@@ -1,4 +1,5 @@
 import { expectedCrowd } from '../catalogue/crowd.js';
+import { withoutForbidden } from '../catalogue/text.js';
 import { toQueryString } from '../query/params.js';
 import { type SearchResult, zoneOf } from '../query/read-index.js';
 import type { Coverage } from '../use-cases/coverage.js';
@@ -13,8 +14,7 @@ import { formatDate, formatWhen, whereOf } from './when.js';
  */
 export function escapeCell(text: string): string {
   return (
-    text
-      .replace(/\p{Cc}|[\u2028\u2029]/gu, ' ')
+    withoutForbidden(text.replace(/\p{Cc}|[\u2028\u2029]/gu, ' '))
       .replace(/[\\`*_[\]<>|~&]/g, '\\$&')
       // GFM turns bare URLs, www. names and e-mail addresses into links, which would show the escapes above literally.
       .replace(/:(?=\/\/)|(?<=www)\.|@/gi, '\\$&')

@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { busy, KeyedTurns, Turns, type WaitLimits } from './connection-turns.js';
+import { DurableNodeFS, pgliteDurability } from './durable-fs.js';
 import { lockDataDirectory } from './lock.js';
 import type { Database } from './schema.js';
 
@@ -27,6 +28,8 @@ export interface StorageOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** Whether the embedded engine flushes each commit to disk (default), so an OS crash keeps what it acknowledged. */
+  embeddedFsync?: boolean;
 }
 
 export interface Storage {
@@ -37,6 +40,12 @@ export interface Storage {
    * `onReconnect`: notifications sent in between are lost, so re-read what may have changed.
    */
   listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /**
+   * Resolves once every notification of a transaction committed before the call has reached the listeners (a round
+   * trip on each LISTEN connection, which delivers what it holds first); false while a listener is re-opening, as
+   * what it missed is unknown.
+   */
+  delivered(): Promise<boolean>;
   /**
    * Runs `work` in one transaction holding the advisory lock `key` (one at a time across nodes); waits its turn in
    * this process without holding a connection, so one key's queue cannot starve the pool. Bounded: 503 `storage-busy`.
@@ -127,7 +136,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const storage = options.databaseUrl
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : await openPglite(options.dataDir);
+    : await openPglite(options.dataDir, options.embeddedFsync ?? true);
   try {
     await migrate(storage.db);
   } catch (error) {
@@ -171,11 +180,12 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: inTurn(pool, connectionTurns(max)) }) });
-  const listeners = new Set<() => Promise<void>>();
+  const listeners = new Set<Listener>();
   const lines = new KeyedTurns(LOCK_WAIT, 'Earlier writes of this owner are still waiting');
   return {
     db,
     engine: 'postgres',
+    delivered: async () => (await Promise.all([...listeners].map((listener) => listener.delivered()))).every(Boolean),
     transactionUnder: transactionUnder(db, lines),
     answers: answersOf(db),
     whileHolding: (key, work) =>
@@ -193,18 +203,24 @@ async function openPostgres(connectionString: string, max: number): Promise<Stor
         UNBOUNDED,
       ),
     async listen(channel, onNotify, onReconnect) {
-      const stop = await listenWithReconnect(connectionString, channel, onNotify, onReconnect);
-      listeners.add(stop);
+      const listener = await listenWithReconnect(connectionString, channel, onNotify, onReconnect);
+      listeners.add(listener);
       return async () => {
-        listeners.delete(stop);
-        await stop();
+        listeners.delete(listener);
+        await listener.stop();
       };
     },
     async close() {
-      await Promise.all([...listeners].map((stop) => stop()));
+      await Promise.all([...listeners].map((listener) => listener.stop()));
       await db.destroy();
     },
   };
+}
+
+interface Listener {
+  stop(): Promise<void>;
+  /** A round trip on the LISTEN connection: the notifications it held have been handled when it returns. */
+  delivered(): Promise<boolean>;
 }
 
 /**
@@ -216,7 +232,7 @@ async function listenWithReconnect(
   channel: string,
   onNotify: (payload: string) => void,
   onReconnect: (() => void) | undefined,
-): Promise<() => Promise<void>> {
+): Promise<Listener> {
   let stopped = false;
   let current: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -264,10 +280,19 @@ async function listenWithReconnect(
   };
 
   current = await connect();
-  return async () => {
-    stopped = true;
-    if (retry) clearTimeout(retry);
-    await current?.end().catch(() => {});
+  return {
+    async stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      await current?.end().catch(() => {});
+    },
+    delivered: async () =>
+      current
+        ? current.query('SELECT 1').then(
+            () => true,
+            () => false,
+          )
+        : false,
   };
 }
 
@@ -277,13 +302,19 @@ async function listenWithReconnect(
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
-async function openPglite(dataDir: string): Promise<Storage> {
+async function openPglite(dataDir: string, fsync: boolean): Promise<Storage> {
   const unlock = lockDataDirectory(dataDir);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(join(dataDir, 'pglite'), {
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    pglite = await PGlite.create({
+      fs: new DurableNodeFS(join(dataDir, 'pglite')),
+      startParams: [
+        ...pgliteDurability(fsync, PGlite.defaultStartParams),
+        ...['-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      ],
     });
+    // What the engine wrote before its flushes reached the host (a new data directory) goes to disk now.
+    if (fsync) await pglite.exec('CHECKPOINT');
   } catch (error) {
     unlock();
     throw error;
@@ -297,6 +328,8 @@ async function openPglite(dataDir: string): Promise<Storage> {
     engine: 'pglite',
     transactionUnder: transactionUnder(db, lines),
     answers: answersOf(db),
+    // One process writes the embedded database, and PGlite hands its notifications over as each statement ends.
+    delivered: async () => true,
     // One process owns the embedded database; a session lock would hold its only connection and block the work.
     whileHolding: (key, work) => lines.run(key, work, UNBOUNDED),
     async listen(channel, onNotify) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
 import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
-import { parseOrThrow } from '../catalogue/submission.js';
+import { parseOrThrow, requiredText } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { Feed } from '../importers/feeds.js';
 import { checkAddress } from '../importers/http-reader.js';
@@ -34,11 +34,8 @@ export const linkCalendarSchema = z.strictObject({
       description: 'An iCal feed: https, http or webcal (read as https).',
       examples: ['https://www.meetup.com/zurich-ai-meetup/events/ical/'],
     }),
-  city: z
-    .string()
+  city: requiredText(100)
     .trim()
-    .min(1)
-    .max(100)
     .optional()
     .meta({
       description:

@@ -1,4 +1,5 @@
 import { type Owner, sourceOwner } from '../catalogue/event.js';
+import { cleanImported } from '../catalogue/text.js';
 import type { AppContext } from '../context.js';
 import { enrichRecord, isElsewhere } from '../importers/enrich.js';
 import type { ImportedRecord, Importer, ParseResult, RecordError } from '../importers/importer.js';
@@ -148,7 +149,8 @@ async function store(
       batch.set(record.sourceId, item);
     } catch (error) {
       progress.stored++;
-      report.skipped.push({ record: `"${record.title}" (${record.sourceId})`, message: (error as Error).message });
+      const named = `"${cleanImported(record.title)}" (${cleanImported(record.sourceId)})`;
+      report.skipped.push({ record: named, message: (error as Error).message });
     }
     if (batch.size >= chunk) await flush();
   }

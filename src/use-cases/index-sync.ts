@@ -21,9 +21,11 @@ export async function startIndexSync(ctx: ServingContext): Promise<() => Promise
   const rssBefore = process.memoryUsage.rss();
   await follower.listen();
   await follower.build();
+  ctx.freshness.applied = (maxWaitMs) => follower.caughtUp(maxWaitMs);
   const preparing = prepareAhead(ctx, () => follower.closed, rssBefore);
   return async () => {
     follower.closed = true;
+    ctx.freshness.applied = undefined;
     await preparing;
     await follower.stop();
   };
@@ -38,6 +40,9 @@ class IndexFollower {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
   private retryMs = RETRY_FIRST_MS;
+  // Changes announced that need reading (notifications, reconnects), and how many of the first ones are applied.
+  private announced = 0;
+  private applied = 0;
   private unlisten: (() => Promise<void>)[] = [];
   closed = false;
 
@@ -57,11 +62,13 @@ class IndexFollower {
           const space = payload.indexOf(' ');
           const id = space < 0 ? payload : payload.slice(space + 1);
           if (space > 0 && ctx.index.holds(id, Number(payload.slice(0, space)))) return;
+          this.announced++;
           this.pending.add(id);
           this.schedule(BATCH_MS);
         },
         // Notifications sent while the LISTEN connection was down are lost: catch up by re-reading what is current.
         () => {
+          this.announced++;
           this.everything = true;
           this.schedule(0);
         },
@@ -69,6 +76,7 @@ class IndexFollower {
     );
     this.unlisten.push(
       await ctx.storage.listen('registrations_changed', (id) => {
+        this.announced++;
         this.attendance.add(id);
         this.schedule(BATCH_MS);
       }),
@@ -108,7 +116,23 @@ class IndexFollower {
     }, ms);
   }
 
+  /**
+   * Whether every change announced before the call is applied: the notifications on their way are taken in first,
+   * then the refreshes they scheduled are waited for, at most `maxWaitMs` and not while refreshes fail.
+   */
+  async caughtUp(maxWaitMs: number): Promise<boolean> {
+    if (!(await this.ctx.storage.delivered())) return false;
+    const target = this.announced;
+    const deadline = Date.now() + maxWaitMs;
+    while (this.applied < target) {
+      if (this.closed || this.ctx.freshness.behindSince !== undefined || Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return true;
+  }
+
   private async refresh(): Promise<void> {
+    const upTo = this.announced;
     const all = this.everything;
     const ids = [...this.pending];
     const counts = [...this.attendance];
@@ -121,6 +145,7 @@ class IndexFollower {
       this.failed(error, all, ids, counts);
       return;
     }
+    this.applied = Math.max(this.applied, upTo);
     const { freshness, logger } = this.ctx;
     if (
       freshness.behindSince !== undefined &&

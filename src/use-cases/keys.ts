@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseKey, secretMatches } from '../auth/api-keys.js';
 import { parseDuration } from '../auth/duration.js';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
-import { parseOrThrow } from '../catalogue/submission.js';
+import { parseOrThrow, requiredText } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import { COUNTRIES } from '../places/countries.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
@@ -39,7 +39,8 @@ function inGrace(record: ApiKeyRecord, now: Date): boolean {
 }
 
 export const createKeySchema = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(200),
+  // The host's name is every event's default organizer: text under the write API's policy.
+  name: requiredText(200).trim(),
   country: z.enum(COUNTRIES).default('ch'),
 });
 

@@ -85,6 +85,24 @@ export const INJECTIONS = [
   'ß',
 ] as const;
 
+/** The last two code points of each of the 17 planes: noncharacters, like U+FDD0–U+FDEF. */
+const PLANE_ENDS = Array.from({ length: 17 }, (_, plane) => {
+  const end = (plane * 0x10000 + 0xfffe).toString(16);
+  return `\\u{${end}}\\u{${(plane * 0x10000 + 0xffff).toString(16)}}`;
+}).join('');
+
+/**
+ * Code points no output may carry, as the HTML standard lists them (its input stream's controls and noncharacters),
+ * plus U+000C, which XML 1.0 and iCalendar TEXT forbid: the service refuses them in writes and removes them on import.
+ */
+export const FORBIDDEN_CODE_POINTS = new RegExp(
+  `[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\ufdd0-\\ufdef${PLANE_ENDS}]`,
+  'gu',
+);
+
+/** Whether text shows something: not only white space and Unicode's invisible (default-ignorable, format) characters. */
+export const visible = (text: string) => !/^[\s\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]*$/u.test(text);
+
 /** Lone UTF-16 surrogates: not well-formed Unicode, so the service must refuse them rather than alter them. */
 export const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 
@@ -126,6 +144,25 @@ export const hostileOrLong = (limit: number) =>
         .map(([n, unit]) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n)),
     },
   );
+
+/** Text the service must accept: well-formed, none of the forbidden code points, within the limit, visible. */
+export const acceptableText = (max: number) =>
+  hostileOrLong(max)
+    .map((s) =>
+      s.replace(FORBIDDEN_CODE_POINTS, '').replace(/[\ud800-\udfff]/g, (c, i, all) => (isPaired(all, i) ? c : '?')),
+    )
+    .map((s) => (s.length > max ? s.slice(0, max).replace(/[\ud800-\udbff]$/, '') : s))
+    .filter((s) => visible(s) && s.isWellFormed());
+
+function isPaired(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const next = s.charCodeAt(i + 1);
+    return next >= 0xdc00 && next <= 0xdfff;
+  }
+  const prev = s.charCodeAt(i - 1);
+  return prev >= 0xd800 && prev <= 0xdbff;
+}
 
 /** Every rejection is an RFC 9457 problem with a 4xx status and a known code. */
 export function expectProblem(res: Response, base: string, context = ''): void {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { ServingContext } from '../../context.js';
@@ -33,28 +33,16 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
       .send(body);
   };
   const notFound = (what: string) => new ServiceError('not-found', what);
-  // Feed readers send If-Modified-Since as often as If-None-Match (which the ETag hook answers); answered here on
-  // every body sent, a kept one too, so that a feed unchanged since then is a 304.
-  const notModifiedSince: onSendHookHandler = (request, reply, payload, done) => {
-    const since = Date.parse(String(request.headers['if-modified-since'] ?? ''));
-    const modified = Date.parse(String(reply.getHeader('last-modified') ?? ''));
-    if (reply.statusCode !== 200 || request.headers['if-none-match'] !== undefined || !(modified <= since)) {
-      return done(null, payload);
-    }
-    reply.code(304);
-    done(null, '');
-  };
-  const options = { onSend: notModifiedSince };
 
-  app.get('/api/feed', options, (request, reply) => send(request, reply, request.query as Record<string, unknown>));
+  app.get('/api/feed', (request, reply) => send(request, reply, request.query as Record<string, unknown>));
 
-  app.get<{ Params: { country: string } }>('/:country.atom', options, (request, reply) => {
+  app.get<{ Params: { country: string } }>('/:country.atom', (request, reply) => {
     const { country } = request.params;
     if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
     return send(request, reply, { ...(request.query as object), country });
   });
 
-  app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.atom', options, (request, reply) => {
+  app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.atom', (request, reply) => {
     const { country, slug } = request.params;
     if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
     const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
@@ -62,7 +50,7 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
     return send(request, reply, { ...(request.query as object), country, city: place.name });
   });
 
-  app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.atom', options, (request, reply) => {
+  app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.atom', (request, reply) => {
     const { country, slug } = request.params;
     if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
     if (!isTopic(slug)) throw notFound(`There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);

@@ -6,6 +6,9 @@ import type { ServingContext } from '../../context.js';
  * loaded, prepared ahead and caught up with the database; a load balancer sends traffic only then) and metrics
  * (`/metrics`, Prometheus text format).
  */
+/** How long /readyz waits for the changes announced before it to be applied before it says the index is behind. */
+const CATCH_UP_WAIT_MS = 1_000;
+
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const engine = ctx.storage.engine;
   app.get('/healthz', async () => ({ status: 'ok', engine }));
@@ -15,8 +18,11 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
     const { state, events } = ctx.index.status;
     const index = state === 'ready';
     // A node whose index cannot catch up with the database answers from an old catalogue: out of rotation until it has.
+    // Caught up only once what the database announced before this request is in the index (a node just resumed
+    // holds notifications it has not applied yet).
+    const caughtUp =
+      ctx.freshness.behindSince === undefined && ((await ctx.freshness.applied?.(CATCH_UP_WAIT_MS)) ?? true);
     const behind = ctx.freshness.behindSince;
-    const caughtUp = behind === undefined;
     const ready = storage && index && caughtUp;
     reply.status(ready ? 200 : 503);
     return {
@@ -24,7 +30,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
       engine,
       checks: { storage, index, caughtUp },
       events,
-      ...(caughtUp ? {} : { behindSeconds: Math.round((Date.now() - behind) / 100) / 10 }),
+      ...(behind === undefined ? {} : { behindSeconds: Math.round((Date.now() - behind) / 100) / 10 }),
     };
   });
 

@@ -16,7 +16,9 @@ import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
+import { prefersHtml } from '../problem.js';
 import { pathOf } from '../url-path.js';
+import { sendEventCalendar } from './calendar.js';
 
 // Besides the form's own fields, the grammar's parameters a link may carry (`lang` names the page's language here):
 // each is applied, or its problem shown, never ignored.
@@ -119,7 +121,9 @@ async function eventPage(
       renderEventPage(event, { t, baseUrl, now: ctx.now(), alsoListedAt, freshness }),
     );
   } catch (error) {
+    // A page of its own for a browser; for any other client the problem, as every other error.
     if (!(error instanceof ServiceError) || error.code !== 'event-not-found') throw error;
+    if (!prefersHtml(request.headers.accept)) throw error;
     const what = isCountry(country) ? t.t('notFound.event', { id, country }) : t.t('notFound.country', { country });
     return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
   }
@@ -150,6 +154,9 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
   app.get<{ Params: { country: string } }>('/:country', { config: PAGE_CONFIG }, (request, reply) => {
     const { country } = request.params;
     if (isCountry(country)) return searchPage(ctx, request, reply, country);
+    if (!prefersHtml(request.headers.accept)) {
+      throw new ServiceError('not-found', `Nothing at ${request.method} ${pathOf(request.url)}.`);
+    }
     const language = languageOf(request);
     const t = translator(language.lang);
     const what = t.t('notFound.country', { country });
@@ -159,6 +166,9 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
   app.get<{ Params: { country: string; id: string } }>(
     '/:country/events/:id',
     { config: PAGE_CONFIG },
-    (request, reply) => eventPage(ctx, request, reply),
+    (request, reply) =>
+      request.params.id.endsWith('.ics')
+        ? sendEventCalendar(ctx, request.params.country, request.params.id.slice(0, -4), reply)
+        : eventPage(ctx, request, reply),
   );
 }

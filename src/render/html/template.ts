@@ -1,3 +1,5 @@
+import { withoutForbidden } from '../../catalogue/text.js';
+
 /**
  * A minimal auto-escaping HTML template tag. Every interpolated value is escaped unless it is itself the
  * result of `html` (a SafeHtml). Three server-rendered pages do not justify a template engine; this is the
@@ -19,8 +21,9 @@ const ESCAPES: Record<string, string> = {
   '`': '&#96;',
 };
 
+/** Markup characters as entities; what HTML forbids in its input (a query may hold it) left out. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);
+  return withoutForbidden(text).replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);
 }
 
 type Value = SafeHtml | string | number | boolean | null | undefined | readonly Value[];
