@@ -56,7 +56,9 @@ function hostCalendar() {
         .end();
     res.writeHead(404).end('Not found');
   });
-  return { server, events };
+  let connections = 0;
+  server.on('connection', () => connections++);
+  return { server, events, connections: () => connections };
 }
 
 describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => {
@@ -122,20 +124,51 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
     const cases: [string, RegExp][] = [
       ['ftp://example.org/cal.ics', /must be an http\(s\) or webcal URL/],
       ['not a url', /absolute http\(s\) or webcal URL/],
-      [`http://127.0.0.2:${port}/group/`, /refused: 127\.0\.0\.2:\d+ is a private, loopback or link-local network/],
+      [
+        `http://127.0.0.2:${port}/group/`,
+        /refused: 127\.0\.0\.2:\d+ is a private, loopback, link-local or reserved network/,
+      ],
       ['http://169.254.169.254/latest/meta-data/', /refused: 169\.254\.169\.254 is a private/],
       ['http://10.1.2.3/calendar.ics', /refused: 10\.1\.2\.3 is a private/],
       [`http://[::1]:${port}/group/`, /refused: \[::1\]:\d+ is a private/],
       [`http://[::ffff:127.0.0.2]:${port}/group/`, /refused/],
+      // IPv6 spellings of loopback and of the reserved ranges (IANA's special-purpose registry): refused as written.
+      ...[
+        '::127.0.0.1', // IPv4-compatible (::/96)
+        '::7f00:1',
+        '::',
+        '::ffff:0:7f00:1', // IPv4-translated
+        '64:ff9b::7f00:1', // NAT64 of loopback
+        '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+        '64:ff9b:1::808:808', // local-use NAT64
+        '2002:7f00:1::1', // 6to4 of loopback
+        '2002:a00:1::1', // 6to4 of 10.0.0.1
+        '100::1', // discard-only
+        '2001::1', // Teredo, in the IETF protocol assignments
+        '2001:db8::1', // documentation
+        '3fff::1', // documentation
+        'fc00::1', // unique local
+        'fd12:3456::1',
+        'fe80::1', // link-local
+        'fec0::1', // site-local
+        'ff02::1', // multicast
+      ].map((v6): [string, RegExp] => [
+        `http://[${v6}]:${port}/group/`,
+        /^is refused: \[[0-9a-f:.]+\]:\d+ is a private, loopback, link-local or reserved network$/,
+      ]),
       [`${cal}/redirect-inside`, /refused: 127\.0\.0\.2:\d+ is a private/],
       [`${cal}/page`, /is not an iCal feed: not an iCalendar feed/],
       [`${cal}/missing.ics`, /could not be read: .*HTTP 404/],
     ];
     for (const [url, message] of cases) {
+      const connections = upstream.connections();
       const res = await link(url);
       expect(res.status, url).toBe(422);
       expect(res.type).toMatch(/application\/problem\+json/);
       expect(res.body.errors, url).toEqual([{ field: 'url', message: expect.stringMatching(message) }]);
+      // Refused before connecting: the stand-in (which answers on loopback) saw no connection for it.
+      if (/^is refused/.test(res.body.errors[0].message) && !url.endsWith('/redirect-inside'))
+        expect(upstream.connections(), url).toBe(connections);
     }
     expect((await call('POST', '/api/calendars', key, { url: cal, extra: 1 })).status).toBe(422);
     expect((await call('POST', '/api/calendars', undefined, { url: `${cal}/group/` })).status).toBe(401);

@@ -135,7 +135,8 @@ export const adminPaths = {
       responses: {
         200: json(
           'The run: progress {feeds, feedsDone, linkedCalendars}; once done `feeds`: [{source, created, updated, ' +
-            'unchanged, cancelled, restored, skipped, failingCalendars?} | {source, error}]; `error` if it failed',
+            'unchanged, cancelled, restored, skipped, failingCalendars?, cut?, cutCalendars?} | {source, error}]; ' +
+            '`error` if it failed',
           SYNC_RUN,
         ),
         401: problem('Bad admin token'),

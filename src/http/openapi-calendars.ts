@@ -27,14 +27,15 @@ export const calendarPaths = {
       summary: 'Read every calendar of the feeds file once, importing nothing (admin)',
       description:
         'What `tech-events calendars check` prints. Per calendar: state (ok, empty, gone, failing, not iCal), upcoming ' +
-        'events (`full` when the calendar shows as many as it shows at most), where their places come from (the ' +
+        'events (`full` when the calendar shows as many as it shows at most; `cut` when it went over a limit of a read, ' +
+        'saying what was left out), where their places come from (the ' +
         'event, its description, the calendar’s entry; online; unknown) and the next event. `Accept: text/markdown` ' +
         'answers the same as a GitHub markdown table.',
       security: bearer,
       responses: {
         200: {
           description:
-            '{checkedAt, calendars: [{source, calendar, url, state, error?, events, window?, full, places, next?}]}',
+            '{checkedAt, calendars: [{source, calendar, url, state, error?, events, window?, full, cut?, places, next?}]}',
           content: { 'application/json': {}, 'text/markdown': {} },
         },
         400: problem('The feeds file is not valid'),
@@ -46,7 +47,7 @@ export const calendarPaths = {
     post: {
       summary: 'Link an iCal feed to your key',
       description:
-        'The feed (https, http or webcal) is checked at once (a private, loopback or link-local address is refused, ' +
+        'The feed (https, http or webcal) is checked at once (a private, loopback, link-local or reserved address (IPv4 or IPv6) is refused, ' +
         'redirects included) and its first read starts in the background; the answer comes within a second or two: ' +
         '201 with what the first read did when it is done by then, 202 with state `syncing` while it goes on ' +
         '(GET /api/calendars shows how it ends). A first read that fails by then unlinks it again (422). Every read ' +

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
+import type { AddressGuard } from './address-guard.js';
 import { InputError } from './input-error.js';
 
 /** What the copy we hold was served with: sent back as If-None-Match and If-Modified-Since. */
@@ -9,26 +10,7 @@ export interface Validators {
   lastModified?: string;
 }
 
-/** Which addresses a request may connect to. */
-export interface AddressGuard {
-  allows(address: string): boolean;
-  /** How a refused address is described to whoever gave the URL. */
-  readonly description: string;
-}
-
-/** Public unicast addresses plus the given ranges: a host's URL must not make the service read its own network. */
-export function publicAddressesOnly(allowed: readonly string[] = []): AddressGuard {
-  const ranges = allowed.map((cidr) => ipaddr.parseCIDR(cidr));
-  return {
-    description: 'a private, loopback or link-local network',
-    allows(address) {
-      if (!ipaddr.isValid(address)) return false;
-      const ip = ipaddr.process(address);
-      if (ranges.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits))) return true;
-      return ip.range() === 'unicast';
-    },
-  };
-}
+export { type AddressGuard, publicAddressesOnly } from './address-guard.js';
 
 export interface HttpReadOptions {
   timeoutMs: number;
@@ -287,7 +269,10 @@ async function getOnce(
       if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {
         await discard(response);
         if (hop === MAX_REDIRECTS) throw new InputError(`GET ${address}: more than ${MAX_REDIRECTS} redirects`);
-        url = new URL(location, url);
+        const next = URL.parse(location, url.href);
+        if (!next)
+          throw new InputError(`GET ${address}: redirected to "${location.slice(0, 200)}", which is not a URL`);
+        url = next;
         continue;
       }
       if (response.status === 304) {

@@ -10,7 +10,7 @@ export type When = ImportedRecord['start'];
 export const EXPANSION_MONTHS = 6;
 export const MAX_INSTANCES = 200;
 /** Upper bound on rule steps per series (a daily rule from 1990 still ends quickly). */
-const MAX_STEPS = 50_000;
+export const MAX_STEPS = 50_000;
 
 export interface Occurrence {
   /** The VEVENT whose fields apply: the master, or the overriding instance (RECURRENCE-ID). */
@@ -64,6 +64,23 @@ function checkTimes(c: IcalComponent): void {
   }
 }
 
+/**
+ * What ical.js would stumble over with a TypeError, said in words first: a rule without FREQ. RDATE periods (RFC 5545
+ * allows them) become their start times, which is all ical.js expands; the event's own length applies to each.
+ */
+function checkRecurrence(c: IcalComponent): void {
+  for (const prop of c.getAllProperties('rrule')) {
+    const rule = prop.getFirstValue() as { freq?: string | null } | null;
+    if (!rule?.freq) throw new Error('an RRULE names no FREQ (RFC 5545 requires one)');
+  }
+  for (const prop of c.getAllProperties('rdate')) {
+    if (prop.type !== 'period') continue;
+    const starts = prop.getValues().map((period) => (period as InstanceType<typeof ICAL.Period>).start);
+    prop.resetType('date-time');
+    prop.setValues(starts);
+  }
+}
+
 const tzidOf = (c: IcalComponent, name: string) => c.getFirstProperty(name)?.getParameter('tzid') as string | undefined;
 const hasEnd = (c: IcalComponent) => c.hasProperty('dtend') || c.hasProperty('duration');
 
@@ -100,6 +117,48 @@ export interface ExpansionBudget {
   occurrences: number;
   steps: number;
   cut?: 'occurrences' | 'steps';
+  /** Series that each ran into a limit of their own (MAX_INSTANCES, MAX_STEPS) and kept what they had by then. */
+  capped?: { instances: number; steps: number };
+}
+
+/** The length of one step of a rule whose steps are all alike, in seconds; undefined for months and years. */
+const FIXED_STEP_SECONDS: Record<string, number> = {
+  SECONDLY: 1,
+  MINUTELY: 60,
+  HOURLY: 3_600,
+  DAILY: 86_400,
+  WEEKLY: 7 * 86_400,
+};
+
+/**
+ * The walk of a series' rule, begun close before `now`: a fast rule that began years ago (hourly since 2019) does not
+ * walk every step up to now. Only for one RRULE, no RDATE, steps of a fixed length: moving DTSTART by whole intervals
+ * keeps every later occurrence as it was. A COUNT counts from the real DTSTART, so it moves only where each step is
+ * an occurrence (no BY… part), less the steps skipped. The new start is over by `now`, never an occurrence of its own.
+ */
+function walkOf(event: InstanceType<typeof ICAL.Event>, master: IcalComponent, now: Date) {
+  const whole = () => event.iterator();
+  const rules = master.getAllProperties('rrule');
+  const rule = rules[0]?.getFirstValue() as InstanceType<typeof ICAL.Recur> | undefined;
+  if (rules.length !== 1 || !rule || master.hasProperty('rdate')) return whole();
+  const unit = FIXED_STEP_SECONDS[rule.freq];
+  if (!unit || (rule.count && Object.keys(rule.parts).length > 0)) return whole();
+  const step = unit * Math.max(1, rule.interval || 1);
+  const start = event.startDate;
+  const length = Math.max(0, event.duration?.toSeconds() ?? 0);
+  // A day of slack: all-day dates and wall-clock steps across a DST change.
+  const lead = (now.getTime() - start.toJSDate().getTime()) / 1000 - length - 86_400;
+  let steps = Math.floor(lead / step);
+  if (rule.count) steps = Math.min(steps, rule.count - 1);
+  if (steps < 2) return whole();
+  const from = start.clone();
+  const seconds = steps * step;
+  from.adjust(Math.floor(seconds / 86_400), 0, 0, seconds % 86_400);
+  if (!rule.count) return event.iterator(from);
+  // The same series with the count it has left from there (on a copy: the feed's own component stays as it is).
+  const copy = new ICAL.Component(structuredClone(master.toJSON()));
+  (copy.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur>).count = rule.count - steps;
+  return new ICAL.Event(copy).iterator(from);
 }
 
 /** Rule steps between two yields of expandOccurrences: a step costs microseconds, a few thousand a millisecond or so. */
@@ -130,7 +189,10 @@ export function* expandOccurrences(
   budget: ExpansionBudget,
 ): Generator<void, Occurrence[]> {
   if (!master.hasProperty('dtstart')) throw new Error('no DTSTART');
-  for (const c of [master, ...exceptions]) checkTimes(c);
+  for (const c of [master, ...exceptions]) {
+    checkTimes(c);
+    checkRecurrence(c);
+  }
   const event = new ICAL.Event(master, { exceptions });
   const zone = options.floatingZone;
   const startTzid = tzidOf(master, 'dtstart');
@@ -143,9 +205,17 @@ export function* expandOccurrences(
   }
   const horizon = DateTime.fromJSDate(options.now).plus({ months: EXPANSION_MONTHS }).toJSDate();
   const result: Occurrence[] = [];
-  const iterator = event.iterator();
-  for (let step = 0, next = iterator.next(); next && step < MAX_STEPS; step++, next = iterator.next()) {
+  const iterator = walkOf(event, master, options.now);
+  const capped = (limit: 'instances' | 'steps') => {
+    budget.capped ??= { instances: 0, steps: 0 };
+    budget.capped[limit]++;
+  };
+  for (let step = 0, next = iterator.next(); next; step++, next = iterator.next()) {
     if (step % STEPS_PER_YIELD === STEPS_PER_YIELD - 1) yield;
+    if (step >= MAX_STEPS) {
+      capped('steps');
+      break;
+    }
     if (budget.steps-- <= 0) {
       budget.cut = 'steps';
       break;
@@ -162,12 +232,15 @@ export function* expandOccurrences(
     const over =
       'date' in (occurrence.end ?? occurrence.start) ? DateTime.fromJSDate(last).plus({ days: 1 }).toJSDate() : last;
     if (over < options.now) continue;
+    if (result.length >= MAX_INSTANCES) {
+      capped('instances');
+      break;
+    }
     if (budget.occurrences-- <= 0) {
       budget.cut = 'occurrences';
       break;
     }
     result.push({ ...occurrence, recurrenceKey: keyOf(original) });
-    if (result.length >= MAX_INSTANCES) break;
   }
   return result;
 }

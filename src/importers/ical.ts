@@ -4,7 +4,15 @@ import { COUNTRY_INFO } from '../places/countries.js';
 import { CALENDAR_LIMITS, firstEvents } from './calendar-limits.js';
 import { shortDescription } from './enrich.js';
 import { readEventPlace } from './ical-location.js';
-import { type ExpansionBudget, expandOccurrences, type IcalComponent, type Occurrence } from './ical-time.js';
+import {
+  EXPANSION_MONTHS,
+  type ExpansionBudget,
+  expandOccurrences,
+  type IcalComponent,
+  MAX_INSTANCES,
+  MAX_STEPS,
+  type Occurrence,
+} from './ical-time.js';
 import {
   FILE_RECORD,
   type ImportedRecord,
@@ -38,6 +46,17 @@ function urlOf(components: IcalComponent[], description: string | undefined): st
 
 /** Calendar names often read "Events - <group>"; the group is the organizer. */
 const calendarOrganizer = (name: string | undefined) => name?.replace(/^events?\s*[-–:]\s*/i, '').trim() || undefined;
+
+/**
+ * Why a calendar or one of its events could not be read, in words for its host: ical.js says what is wrong in its own
+ * errors; a TypeError or RangeError from inside it (a component nested where none belongs, a value of a shape it does
+ * not expect) names only its code, so the host is told what kind of thing is wrong instead.
+ */
+function readableError(error: unknown, what: string): string {
+  const internal = error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+  if (!internal && error instanceof Error) return error.message;
+  return `${what} is not well-formed iCalendar (a component nested where RFC 5545 allows none, or a value of the wrong shape)`;
+}
 
 /** A feed up to this size is parsed in one go; a larger one block by block, in steps (see parseSteps). */
 const WHOLE_PARSE_CHARS = 256 * 1024;
@@ -80,7 +99,10 @@ function* parseFeed(raw: string, errors: RecordError[]): Generator<void, IcalCom
   try {
     calendar = new ICAL.Component(ICAL.parse(skeleton));
   } catch (error) {
-    errors.push({ record: FILE_RECORD, message: `not a valid iCalendar feed: ${(error as Error).message}` });
+    errors.push({
+      record: FILE_RECORD,
+      message: `not a valid iCalendar feed: ${readableError(error, 'its structure')}`,
+    });
     return undefined;
   }
   const head = skeleton.replace(/^END:VCALENDAR\s*$/im, '');
@@ -94,7 +116,7 @@ function* parseFeed(raw: string, errors: RecordError[]): Generator<void, IcalCom
       const summary = block.match(/^SUMMARY[^:\r\n]*:(.*)$/im)?.[1]?.trim();
       const uid = block.match(/^UID[^:\r\n]*:(.*)$/im)?.[1]?.trim();
       const label = `${summary ? `"${summary}"` : `VEVENT block #${index + 1}`}${uid ? ` (${uid})` : ''}`;
-      errors.push({ record: label, message: `unreadable: ${(error as Error).message}` });
+      errors.push({ record: label, message: `unreadable: ${readableError(error, 'this VEVENT')}` });
     }
   }
   return calendar;
@@ -202,7 +224,7 @@ function* parseSteps(input: string, options: ParseOptions): Generator<void, Pars
           records.push(recordOf(occurrence, unit.master, sourceId, { ...options, calendarName }));
         }
       } catch (error) {
-        errors.push({ record: label, message: (error as Error).message });
+        errors.push({ record: label, message: readableError(error, 'this VEVENT') });
       }
       yield;
     }
@@ -212,12 +234,25 @@ function* parseSteps(input: string, options: ParseOptions): Generator<void, Pars
     cuts.push(`its recurring events repeat more than ${CALENDAR_LIMITS.maxOccurrences} times in all`);
   if (budget.cut === 'steps')
     cuts.push(`its recurrence rules take more than ${CALENDAR_LIMITS.maxRuleSteps} steps to expand`);
+  const capped = budget.capped;
+  if (capped?.instances)
+    cuts.push(
+      `${seriesCount(capped.instances)} more than ${MAX_INSTANCES} times within the coming ${EXPANSION_MONTHS} months, ` +
+        `each kept to its first ${MAX_INSTANCES}`,
+    );
+  if (capped?.steps)
+    cuts.push(
+      `${capped.steps === 1 ? 'a recurrence rule takes' : `${capped.steps} recurrence rules take`} more than ` +
+        `${MAX_STEPS} steps to walk, each kept to the occurrences found by then`,
+    );
   const kept = firstEvents(records, CALENDAR_LIMITS.maxEvents, options.now);
   if (kept) cuts.push(`it has ${records.length} events, more than ${CALENDAR_LIMITS.maxEvents}`);
   if (cuts.length === 0) return { records, errors };
   const result = kept ?? records;
   return { records: result, errors, cut: `cut to its first ${result.length} events: ${cuts.join('; ')}` };
 }
+
+const seriesCount = (n: number) => (n === 1 ? 'a recurring series repeats' : `${n} recurring series repeat`);
 
 /** DTSTAMP is when the answer was made (Meetup: the time of the request), not news about an event. */
 const PER_REQUEST = /^DTSTAMP[;:][^\r\n]*\r?\n?/gim;

@@ -68,7 +68,9 @@ export const calendarSummarySchema = z.object({
   cut: z
     .string()
     .nullable()
-    .describe('Set when its last read went over a limit on events: it keeps its first events, and this says why'),
+    .describe(
+      'Set when its last read went over a limit of a read (events, recurring series): it keeps its first events, and this says why',
+    ),
   counts: countsSchema,
 });
 export type CalendarSummary = z.output<typeof calendarSummarySchema>;

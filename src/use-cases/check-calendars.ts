@@ -24,6 +24,8 @@ export interface CalendarCheck {
   /** The most it shows at once, when known; `full` when it shows that many (later events are not in this read). */
   window?: number;
   full: boolean;
+  /** Set when the read went over a limit of CALENDAR_LIMITS and kept its first events: what was left out, and why. */
+  cut?: string;
   /** Where the upcoming events' places come from: their own LOCATION/GEO, their description, the calendar's entry. */
   places: { event: number; description: number; calendar: number; online: number; unknown: number };
   next?: { title: string; start: string };
@@ -91,6 +93,7 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
     state: upcoming.length === 0 ? 'empty' : 'ok',
     events: upcoming.length,
     full: fullWindowEnd(parsed.records, window) !== undefined,
+    ...(parsed.cut ? { cut: parsed.cut } : {}),
     ...(next ? { next: { title: next.title, start: startOf(next.start).toISOString() } } : {}),
   };
 }

@@ -62,6 +62,8 @@ export interface CalendarView {
   lastChanged: string | null;
   lastError: string | null;
   failures: number;
+  /** Set when its last read went over a limit of a calendar read and kept its first events: what was left out. */
+  cut: string | null;
   counts: SourceCounts;
 }
 
@@ -187,6 +189,7 @@ async function calendarViews(
       lastChanged: iso(state?.lastChangedAt),
       lastError: state?.lastError ? publicError(state.lastError) : null,
       failures: state?.failures ?? 0,
+      cut: state?.lastRun?.cut ?? null,
       counts: counts.get(part.key) ?? { listed: 0, cancelled: 0 },
     };
   });

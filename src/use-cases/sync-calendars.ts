@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
 import type { AddressGuard, Validators } from '../importers/http-reader.js';
 import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } from '../importers/importer.js';
+import { InputError } from '../importers/input-error.js';
 import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import { type PartState, validatorsOf } from '../storage/source-parts.repository.js';
@@ -164,7 +165,12 @@ export async function syncCalendar(
     if (options.signal?.aborted) throw error;
     const gone = (error as { notFound?: boolean }).notFound === true;
     const refused = (error as { refused?: boolean }).refused === true;
-    const message = (error as Error).message;
+    // The reader words what it knows (InputError); anything else is a fault of ours, told to the log, not the host.
+    const message =
+      error instanceof InputError
+        ? error.message
+        : `the read of ${target.url} failed unexpectedly (see the service log)`;
+    if (!(error instanceof InputError)) ctx.logger.error({ err: error, url: target.url }, 'calendar read failed');
     return record({
       target,
       outcome: gone ? 'gone' : 'failed',

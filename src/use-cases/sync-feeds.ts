@@ -335,10 +335,18 @@ export async function recordRun(ctx: AppContext, result: SyncResult): Promise<vo
     licence: feed.licence ?? null,
     at: result.at,
     error: result.error,
-    counts: report && runCounts(report, { urls: result.urls, missing: result.missing }),
+    counts: report && { ...runCounts(report, { urls: result.urls, missing: result.missing }), ...cutOf(result) },
   });
   // The pages' freshness line and answers' coverage say what the run changed at once, not a minute later.
   ctx.remembered.changed(SOURCES_STATE);
+}
+
+/** What limits of a read left out of a feed's calendars: the one calendar's words, or how many of them were cut. */
+function cutOf({ calendars = [] }: SyncResult): { cut?: string } {
+  const cut = calendars.filter((c) => c.cut);
+  if (cut.length === 0) return {};
+  if (calendars.length === 1) return { cut: cut[0]!.cut };
+  return { cut: `${cut.length} of its ${calendars.length} calendars were cut (each says why under calendars)` };
 }
 
 /** The fields a synced run is logged with, by the schedule and for an operator's sync alike. */

@@ -96,7 +96,10 @@ function feedRunView({ feed, report, error, notModified, calendars }: SyncResult
           .filter((c) => c.outcome === 'failed' || c.outcome === 'gone')
           .map((c) => ({ calendar: c.target.part, error: c.error }))
       : undefined;
-  const calendarsPart = failing?.length ? { failingCalendars: failing } : {};
+  // What a limit of a read left out: of the one calendar as `cut`, of several by calendar.
+  const cut = (calendars ?? []).filter((c) => c.cut).map((c) => ({ calendar: c.target.part, cut: c.cut! }));
+  const cutPart = cut.length === 0 ? {} : (calendars?.length ?? 0) > 1 ? { cutCalendars: cut } : { cut: cut[0]!.cut };
+  const calendarsPart = { ...(failing?.length ? { failingCalendars: failing } : {}), ...cutPart };
   if (!report) return { source: feed.source, error, ...calendarsPart };
   const { created, updated, unchanged, cancelled, restored, skipped } = report;
   return {
