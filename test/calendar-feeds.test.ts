@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CITIES, calendarHost, type Group, makeGroups, TOPIC_SLUGS } from './helpers/calendar-host.js';
+import { calendarHost, feedGroups, type Group, makeGroups, TOPIC_SLUGS } from './helpers/calendar-host.js';
 import { ENGINES } from './helpers/engines.js';
 import { adminSync } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -88,14 +88,7 @@ describe.each(ENGINES)('a feeds file of calendars, synced on %s', (engine) => {
           licence: 'Meetup terms of service',
           url: `${base}/meetup/{group}/events/ical/`,
           each: {
-            group: groups.map((g) => ({
-              id: g.id,
-              name: g.name,
-              city: g.city,
-              country: CITIES[g.city].country,
-              topics: [TOPIC_SLUGS[g.topic]],
-              found: 'https://example.org/where-it-was-found',
-            })),
+            group: feedGroups(groups, { found: 'https://example.org/where-it-was-found' }),
           },
         },
         { source: 'rust-community', format: 'ical', url: `${base}/google/rust.ics`, worldwide: true },

@@ -9,7 +9,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium } from './helpers/browser.js';
-import { CITIES, calendarHost, makeGroups, TOPIC_SLUGS } from './helpers/calendar-host.js';
+import { CITIES, calendarHost, feedGroups, makeGroups } from './helpers/calendar-host.js';
 import { parseMarkdownTable, parsePage } from './helpers/documents.js';
 import { adminSync, request } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -288,13 +288,7 @@ describe('a feeds file of local calendars: the notice follows the sources’ sta
           format: 'ical',
           url: `${base}/meetup/{group}/events/ical/`,
           each: {
-            group: groups.map((g) => ({
-              id: g.id,
-              name: g.name,
-              city: g.city,
-              country: CITIES[g.city].country,
-              topics: [TOPIC_SLUGS[g.topic]],
-            })),
+            group: feedGroups(groups),
           },
         },
         {

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseBaseUrl } from '../src/config.js';
-import { request } from './helpers/http.js';
+import { raw, request } from './helpers/http.js';
 import { freePort, startTestServer, type TestServer } from './helpers/server.js';
 
 const event = (externalId: string, day = 3) => ({
@@ -11,23 +11,6 @@ const event = (externalId: string, day = 3) => ({
   startAt: `2026-12-${String(day).padStart(2, '0')}T18:30:00+01:00`,
   city: 'Köln',
 });
-
-/** One raw request over its own socket; what came back, whole, once the server closed or `ms` passed. */
-function raw(port: number, lines: string, body?: Buffer, ms = 5_000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      answer += chunk;
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(answer));
-    setTimeout(() => socket.destroy(), ms).unref();
-    socket.write(lines);
-    if (body) socket.write(body);
-  });
-}
 
 describe('BASE_URL', () => {
   it('is normalised, or refused at start-up when it would reach links and headers raw', () => {

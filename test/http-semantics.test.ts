@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEscapingServer } from './helpers/escaping-server.js';
+import { raw } from './helpers/http.js';
 import type { TestServer } from './helpers/server.js';
 
 interface RawAnswer {
@@ -20,23 +21,6 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET'):
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** One raw request over its own socket; what came back, whole, once the server closed or `ms` passed. */
-function raw(port: number, head: string, body?: Buffer, ms = 5_000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      answer += chunk;
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(answer));
-    setTimeout(() => socket.destroy(), ms).unref();
-    socket.write(head);
-    if (body) socket.write(body);
   });
 }
 

@@ -99,6 +99,18 @@ export function makeGroups(): Group[] {
 
 type Mode = 'ok' | '500' | '404' | '429-once' | 'html' | 'empty';
 
+/** The groups as a feeds file's `each.group` list names them: the calendar's id, name, city, country and topic. */
+export function feedGroups(groups: Group[], extra: Record<string, string> = {}) {
+  return groups.map((g) => ({
+    id: g.id,
+    name: g.name,
+    city: g.city,
+    country: CITIES[g.city].country,
+    topics: [TOPIC_SLUGS[g.topic]],
+    ...extra,
+  }));
+}
+
 /** A stand-in for meetup.com, a Google calendar and a Luma calendar: ETags, 304s, failures on demand. */
 export function calendarHost(groups: Group[]) {
   const modes = new Map<string, Mode>();

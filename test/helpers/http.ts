@@ -1,4 +1,6 @@
-/** Small helpers over fetch for tests: JSON in, status + headers + parsed body out. */
+/** Small helpers over fetch for tests: JSON in, status + headers + parsed body out; a raw request over a socket. */
+import { connect } from 'node:net';
+
 export interface Response<T = any> {
   status: number;
   headers: Headers;
@@ -53,4 +55,21 @@ export async function adminSync<T = any>(
     if (run.status !== 200 || run.body.state !== 'running' || Date.now() > until) return { started, run };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** One raw request over its own socket; what came back, whole, once the server closed or `ms` passed. */
+export function raw(port: number, head: string, body?: Buffer, ms = 5_000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(answer));
+    setTimeout(() => socket.destroy(), ms).unref();
+    socket.write(head);
+    if (body) socket.write(body);
+  });
 }
