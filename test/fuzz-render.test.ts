@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeText } from '../src/catalogue/address.js';
 import {
   cellText,
   expectSecurityHeaders,
@@ -81,7 +82,8 @@ describe('hostile events in markdown, iCal and HTML', () => {
 
         const title = e.title.trim();
         const organizer = e.organizer?.trim() ?? 'Render Host';
-        const place = [e.venue?.trim(), city].filter(Boolean).join(', ');
+        // The place line's own rule (a venue ending in its city names it once) is tested in importers-sources.
+        const place = placeText(e.venue?.trim(), city);
         const where = e.format === 'online' ? 'Online' : e.format === 'hybrid' ? `${place} · also online` : place;
         const description = e.description !== undefined && visible(e.description) ? e.description : undefined;
 
