@@ -60,16 +60,16 @@ interface SourceGaps {
 /** The sources' state, read at most once a minute, and again as soon as a sync records a run. */
 const REMEMBERED_AS = new Remembering<SourceGaps>('coverage-sources', SOURCES_STATE);
 
-/** Reads of the sources' state under way, per service: the reads arriving meanwhile wait for the same one. */
-const reading = new WeakMap<object, Promise<SourceGaps | undefined>>();
+/** The read of the sources' state under way, kept by the service: the reads arriving meanwhile wait for it. */
+const READING = new Remembering<Promise<SourceGaps | undefined> | undefined>('coverage-sources-reading');
 
 function sourceGaps(ctx: ServingContext): Promise<SourceGaps | undefined> {
   const known = ctx.remembered.get(REMEMBERED_AS);
   if (known && ctx.now().getTime() - known.at < 60_000) return Promise.resolve(known.value);
-  let read = reading.get(ctx.remembered);
+  let read = ctx.remembered.get(READING)?.value;
   if (!read) {
-    read = readSourceGaps(ctx, known?.value).finally(() => reading.delete(ctx.remembered));
-    reading.set(ctx.remembered, read);
+    read = readSourceGaps(ctx, known?.value).finally(() => ctx.remembered.set(READING, ctx.now().getTime(), undefined));
+    ctx.remembered.set(READING, ctx.now().getTime(), read);
   }
   return read;
 }
