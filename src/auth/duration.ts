@@ -12,3 +12,13 @@ export function parseDuration(text: string): number | undefined {
   if (!match) return undefined;
   return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
 }
+
+/** The longest grace period of a key rotation: enough to redeploy, short enough that rotating away a leaked secret means something. */
+export const MAX_GRACE_SECONDS = 30 * 86_400;
+export const GRACE_MESSAGE = 'must be a duration such as 30m, 2h or 1d (at most 30d)';
+
+/** A rotation's grace period as typed (`2h`) in seconds, or undefined when it is not one of at most 30 days. */
+export function parseGrace(text: string): number | undefined {
+  const seconds = parseDuration(text);
+  return seconds === undefined || seconds > MAX_GRACE_SECONDS ? undefined : seconds;
+}

@@ -1,12 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { loadFeeds } from '../importers/feeds.js';
-import { HttpReader } from '../importers/http-reader.js';
-import { renderCalendarCheck } from '../render/calendar-check.js';
-import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
-import { checkCalendars } from '../use-cases/check-calendars.js';
 import { onDatabaseOrService } from './database-or-service.js';
+import { UsageError } from './usage.js';
 
 export const CALENDARS_USAGE = `  calendars link <url> --key <key id>       link an iCal feed to a host's key; its events are imported
                                             at once and synced with the feeds from then on
@@ -22,8 +17,10 @@ type Command =
   | { action: 'unlink'; id: string }
   | { action: 'check'; feeds: string | undefined };
 
-/** Validates the arguments before the database is opened; `usage` makes the error that prints the usage. */
-function parse(args: string[], usage: (message: string) => Error): Command {
+const usage = (message: string) => new UsageError(message);
+
+/** Validates the arguments before the database is opened. */
+function parse(args: string[]): Command {
   const [action, ...rest] = args;
   let parsed: ReturnType<
     typeof parseArgs<{ allowPositionals: true; options: { key: { type: 'string' }; feeds: { type: 'string' } } }>
@@ -63,9 +60,17 @@ function parse(args: string[], usage: (message: string) => Error): Command {
  * `tech-events calendars …`: the operator's side of POST/GET/DELETE /api/calendars, by key id; asks the running
  * service while it owns the embedded database, as `keys` does.
  */
-export async function calendarsCommand(args: string[], usage: (message: string) => Error): Promise<void> {
-  const command = parse(args, usage);
+export async function calendarsCommand(args: string[]): Promise<void> {
+  const command = parse(args);
   if (command.action === 'check') {
+    const [{ loadConfig }, { loadFeeds }, { HttpReader }, { renderCalendarCheck }, { checkCalendars }] =
+      await Promise.all([
+        import('../config.js'),
+        import('../importers/feeds.js'),
+        import('../importers/http-reader.js'),
+        import('../render/calendar-check.js'),
+        import('../use-cases/check-calendars.js'),
+      ]);
     // Reads only the calendars: no database, so it runs beside a serving process too.
     const config = loadConfig();
     const feeds = await loadFeeds(resolve(command.feeds ?? config.feedsFile.path), { optional: !command.feeds });
@@ -80,6 +85,7 @@ export async function calendarsCommand(args: string[], usage: (message: string) 
     process.stdout.write(checks.length > 0 ? renderCalendarCheck(checks, now) : 'No calendars in the feeds file.\n');
     return;
   }
+  const { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } = await import('../use-cases/calendars.js');
   if (command.action === 'link') {
     const { keyId, url } = command;
     const link = await onDatabaseOrService({ command: 'calendars.link', keyId, url }, (ctx) =>

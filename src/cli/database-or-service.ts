@@ -1,14 +1,18 @@
-import pino from 'pino';
 import { ServiceError } from '../catalogue/errors.js';
-import { loadConfig } from '../config.js';
-import { type AppContext, createContext } from '../context.js';
+import type { AppContext } from '../context.js';
 import { askService, type ControlRequest, type ControlResults, NoControlChannel } from '../control/protocol.js';
-import { createLogger } from '../observability/logger.js';
-import { openStorage } from '../storage/database.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 
 /** Opens the database for one command with logs on stderr (stdout carries the report). */
 export async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
+  // Loaded when a command opens the database, not when the CLI starts: a usage error answers at once.
+  const [{ default: pino }, { loadConfig }, { createContext }, { createLogger }, { openStorage }] = await Promise.all([
+    import('pino'),
+    import('../config.js'),
+    import('../context.js'),
+    import('../observability/logger.js'),
+    import('../storage/database.js'),
+  ]);
   const config = loadConfig();
   const storage = await openStorage({
     databaseUrl: config.databaseUrl,

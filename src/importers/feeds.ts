@@ -2,20 +2,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { HOST_SOURCE } from '../catalogue/event.js';
 import { isTopic } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
 import { FORMATS, importerFor, isUrl } from './registry.js';
+import { SOURCE_NAME, sourceNameError } from './source-name.js';
 
-/** A source name: also the owner (`source:<name>`) and the public `source` field, so kept plain. */
-export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
-
-export function sourceNameError(source: string): string | undefined {
-  if (!SOURCE_NAME.test(source)) return 'must be 1-63 lower-case letters, digits, ".", "_" or "-"';
-  if (source === HOST_SOURCE) return `"${HOST_SOURCE}" is reserved for events pushed by hosts`;
-  return undefined;
-}
+export { SOURCE_NAME, sourceNameError };
 
 /** `{year}` and the names of `each` in a URL template. */
 const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { confsTechImporter } from './confs-tech.js';
 import { developersEventsImporter } from './developers-events.js';
 import { devopsdaysImporter } from './devopsdays.js';
+import { SOURCE_FORMATS, type SourceFormat } from './formats.js';
 import { type AddressGuard, HttpReader, type Validators } from './http-reader.js';
 import { icalImporter } from './ical.js';
 import type { Importer } from './importer.js';
@@ -10,19 +11,19 @@ import { jsonlImporter } from './jsonl.js';
 
 export { InputError };
 
-/** Every source format, by the name `--format` and feeds.json use. */
-export const IMPORTERS: Readonly<Record<string, Importer>> = {
-  [confsTechImporter.format]: confsTechImporter,
-  [devopsdaysImporter.format]: devopsdaysImporter,
-  [developersEventsImporter.format]: developersEventsImporter,
-  [icalImporter.format]: icalImporter,
-  [jsonlImporter.format]: jsonlImporter,
+/** The importer of every source format (see formats.ts), each under the name it gives itself (`format`). */
+export const IMPORTERS: Readonly<Record<SourceFormat, Importer>> = {
+  'confs-tech': confsTechImporter,
+  devopsdays: devopsdaysImporter,
+  'developers-events': developersEventsImporter,
+  ical: icalImporter,
+  jsonl: jsonlImporter,
 };
 
-export const FORMATS = Object.keys(IMPORTERS);
+export const FORMATS: readonly string[] = SOURCE_FORMATS;
 
 export function importerFor(format: string): Importer | undefined {
-  return Object.hasOwn(IMPORTERS, format) ? IMPORTERS[format] : undefined;
+  return Object.hasOwn(IMPORTERS, format) ? IMPORTERS[format as SourceFormat] : undefined;
 }
 
 export interface ReadOptions {

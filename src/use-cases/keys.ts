@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseKey, secretMatches } from '../auth/api-keys.js';
-import { parseDuration } from '../auth/duration.js';
+import { GRACE_MESSAGE, MAX_GRACE_SECONDS, parseGrace } from '../auth/duration.js';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
 import { parseOrThrow, requiredText } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
@@ -44,9 +44,7 @@ export const createKeySchema = z.strictObject({
   country: z.enum(COUNTRIES).default('ch'),
 });
 
-/** The longest grace period: enough to redeploy, short enough that rotating away a leaked secret means something. */
-export const MAX_GRACE_SECONDS = 30 * 86_400;
-const GRACE_MESSAGE = 'must be a duration such as 30m, 2h or 1d (at most 30d)';
+export { MAX_GRACE_SECONDS };
 
 /** The body of a rotation request: `grace` as typed (`2h`), parsed to seconds. */
 export const rotateKeySchema = z.strictObject({
@@ -59,8 +57,8 @@ export const rotateKeySchema = z.strictObject({
       examples: ['30m', '2h', '1d'],
     })
     .transform((text, ctx) => {
-      const seconds = parseDuration(text);
-      if (seconds === undefined || seconds > MAX_GRACE_SECONDS) {
+      const seconds = parseGrace(text);
+      if (seconds === undefined) {
         ctx.addIssue({ code: 'custom', message: GRACE_MESSAGE });
         return z.NEVER;
       }
