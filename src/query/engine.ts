@@ -27,6 +27,7 @@ import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { titled } from './ranking/fits.js';
+import { byId, byScoreThenStart } from './ranking/order.js';
 import { type AppliedFilters, appliedFilters, describeQuery } from './restate.js';
 import { otherCountries, THIN_ANSWER, widening } from './widen.js';
 
@@ -97,15 +98,11 @@ function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out:
   }
 }
 
-/** Whether the event at `slot` comes after a page key: lower score, then later start, then higher id. */
+/** Whether the event at `slot` comes after a page key in the listing's order (see ranking/order.ts). */
 function comesAfter(shard: CountryShard, slot: number, key: PageKey, ranked: boolean): boolean {
-  if (ranked) {
-    const score = shard.score[slot]!;
-    if (score !== key.score) return score < key.score!;
-  }
-  const start = shard.startMs[slot]!;
-  if (start !== key.startMs) return start > key.startMs;
-  return shard.at(slot).event.id > key.id;
+  const score = ranked ? shard.score[slot]! : 0;
+  const order = byScoreThenStart(score, shard.startMs[slot]!, ranked ? key.score! : 0, key.startMs);
+  return (order || byId(shard.at(slot).event.id, key.id)) > 0;
 }
 
 /** The local day of an instant in a zone, as days since the epoch: prompts' date words read relative to it. */

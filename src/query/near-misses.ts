@@ -5,6 +5,7 @@ import { type Plan, rankIn } from './plan.js';
 import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type Constraint, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
+import { compareSlots } from './ranking/order.js';
 import { NEARNESS } from './ranking/weights.js';
 
 /**
@@ -39,15 +40,7 @@ export function before(a: Found, b: Found): number {
   const na = a.nearness ?? 0;
   const nb = b.nearness ?? 0;
   if (na !== nb) return nb - na;
-  const sa = a.shard.score[a.slot]!;
-  const sb = b.shard.score[b.slot]!;
-  if (sa !== sb) return sb - sa;
-  const ta = a.shard.startMs[a.slot]!;
-  const tb = b.shard.startMs[b.slot]!;
-  if (ta !== tb) return ta - tb;
-  const ia = a.shard.at(a.slot).event.id;
-  const ib = b.shard.at(b.slot).event.id;
-  return ia < ib ? -1 : ia > ib ? 1 : 0;
+  return compareSlots(a.shard, a.slot, b.shard, b.slot);
 }
 
 /** The first `n` of several shards' own best lists, merged. */

@@ -5,6 +5,7 @@ import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { titled, visitPhrase } from './ranking/fits.js';
+import { compareSlots } from './ranking/order.js';
 import { candidateCount, partsHolding } from './ranking/selectivity.js';
 
 /**
@@ -54,11 +55,24 @@ export const asksAnything = (asked: Asked) => asked.facets.length > 0;
 export const MEETS_ALL = -1;
 export const MISSES_MORE = -2;
 
-export function missedConstraint(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
+/**
+ * MEETS_ALL, the index of the one constraint missed, or MISSES_MORE: the constraints checked in `order` (the most
+ * selective first, where the caller knows it), stopping at the second miss — or at the first, when near misses are
+ * not wanted.
+ */
+function missedConstraint(
+  shard: CountryShard,
+  slot: number,
+  q: PreparedQuery,
+  constraints: readonly Constraint[],
+  order: readonly number[] | undefined,
+  nearToo: boolean,
+): number {
   let missed = MEETS_ALL;
-  for (let i = 0; i < asked.constraints.length; i++) {
-    if (asked.constraints[i]!.meets(shard, slot, q)) continue;
-    if (missed !== MEETS_ALL) return MISSES_MORE;
+  for (let k = 0; k < constraints.length; k++) {
+    const i = order ? order[k]! : k;
+    if (constraints[i]!.meets(shard, slot, q)) continue;
+    if (missed !== MEETS_ALL || !nearToo) return MISSES_MORE;
     missed = i;
   }
   return missed;
@@ -91,12 +105,24 @@ export function namedMatch(shard: CountryShard, slot: number, q: PreparedQuery, 
   return asked.constraints.every((c) => c.name !== 'window' || c.meets(shard, slot, q));
 }
 
+/** By the constraints asked: a match meets every one; a near miss misses one and earns points from what was asked. */
+function byConstraints(
+  shard: CountryShard,
+  slot: number,
+  q: PreparedQuery,
+  asked: Asked,
+  order?: readonly number[],
+  nearToo = true,
+): number {
+  const missed = missedConstraint(shard, slot, q, asked.constraints, order, nearToo);
+  return missed >= 0 && !earns(shard, slot, q, asked) ? MISSES_MORE : missed;
+}
+
 /** MEETS_ALL, the index of the one constraint missed (a near miss), or MISSES_MORE. */
 export function classify(shard: CountryShard, slot: number, q: PreparedQuery, asked: Asked): number {
   if (asked.mode === 'everything' || namedMatch(shard, slot, q, asked)) return MEETS_ALL;
   if (asked.mode === 'words') return earns(shard, slot, q, asked) ? MEETS_ALL : MISSES_MORE;
-  const missed = missedConstraint(shard, slot, q, asked);
-  return missed >= 0 && !earns(shard, slot, q, asked) ? MISSES_MORE : missed;
+  return byConstraints(shard, slot, q, asked);
 }
 
 /** A shard's matches and near misses (accepted slots), their scores in `shard.score`. */
@@ -180,15 +206,11 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
       out.matches.push(slot);
     });
   }
+  // As classify, the events named by their title aside (taken above).
   const check = (slot: number) => {
     if (!accept(slot) || named.has(slot)) return;
-    let missed = MEETS_ALL;
-    for (const i of order) {
-      if (constraints[i]!.meets(shard, slot, q)) continue;
-      if (missed !== MEETS_ALL || !nearToo) return;
-      missed = i;
-    }
-    if (missed >= 0 && !earns(shard, slot, q, asked)) return;
+    const missed = byConstraints(shard, slot, q, asked, order, nearToo);
+    if (missed === MISSES_MORE) return;
     shard.score[slot] = scoreOf(shard, slot, q, asked);
     if (missed === MEETS_ALL) out.matches.push(slot);
     else {
@@ -266,16 +288,8 @@ export function rankShardByScan(sq: ShardQuery, asked: Asked, nearToo: boolean):
   return out;
 }
 
-/** Whether slot `a` ranks before slot `b` of the same shard: higher score, then earlier start, then lower id. */
-export function ranksBefore(shard: CountryShard, a: number, b: number): boolean {
-  const sa = shard.score[a]!;
-  const sb = shard.score[b]!;
-  if (sa !== sb) return sa > sb;
-  const ta = shard.startMs[a]!;
-  const tb = shard.startMs[b]!;
-  if (ta !== tb) return ta < tb;
-  return shard.at(a).event.id < shard.at(b).event.id;
-}
+/** Whether slot `a` ranks before slot `b` of the same shard (see ranking/order.ts). */
+const ranksBefore = (shard: CountryShard, a: number, b: number) => compareSlots(shard, a, shard, b) < 0;
 
 /** The best `limit` of `slots` that `keep` lets through, best first: a sorted window, no sort of them all. */
 export function best(shard: CountryShard, slots: readonly number[], limit: number, keep: (slot: number) => boolean) {
