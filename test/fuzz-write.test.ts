@@ -150,12 +150,16 @@ const hostileFields = fc.record(
 );
 
 /** A valid submission with a few fields (sometimes none, sometimes all) replaced by anything at all. */
+/** A submission with some or all of its fields hostile; `accepted` when none is (it must then be taken). */
 const anySubmission = fc
   .tuple(acceptedSubmission, hostileFields, fc.integer({ min: 0, max: 3 }), fc.boolean())
   .map(([valid, hostile, n, all]) => {
-    if (all) return hostile as Record<string, unknown>;
+    if (all) return { submission: hostile as Record<string, unknown>, accepted: false };
     const replaced = Object.entries(hostile).slice(0, n);
-    return { ...valid, ...Object.fromEntries(replaced) } as Record<string, unknown>;
+    return {
+      submission: { ...valid, ...Object.fromEntries(replaced) } as Record<string, unknown>,
+      accepted: replaced.length === 0,
+    };
   });
 
 describe('fuzzing the write API', () => {
@@ -239,10 +243,12 @@ describe('fuzzing the write API', () => {
     let accepted = 0;
     let rejected = 0;
     await fc.assert(
-      fc.asyncProperty(anySubmission, async (submission) => {
+      fc.asyncProperty(anySubmission, async ({ submission, accepted: valid }) => {
         const before = await counts();
         const res = await request(api, { key, json: submission });
         expectNoServerError(res, server.base, JSON.stringify(submission).slice(0, 300));
+        if (valid)
+          expect([200, 201], `${JSON.stringify(submission).slice(0, 300)} → ${res.text}`).toContain(res.status);
         if (res.status >= 400) {
           rejected++;
           expectProblem(res, server.base);
@@ -258,6 +264,7 @@ describe('fuzzing the write API', () => {
       fuzzParams(250),
     );
     expect(rejected).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
     console.log(`fuzz-write any submission: ${accepted} accepted, ${rejected} rejected`);
   });
 

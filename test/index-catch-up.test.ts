@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceError } from '../src/catalogue/errors.js';
 import { createContext } from '../src/context.js';
 import { cancelEvent, restoreEvent } from '../src/use-cases/event-lifecycle.js';
 import { requireHost } from '../src/use-cases/keys.js';
@@ -19,6 +20,14 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 type Op = { kind: 'upsert'; xid: string; title: string } | { kind: 'cancel' | 'restore'; xid: string };
 interface Writer {
   write(op: Op): Promise<void>;
+}
+
+/**
+ * The one refusal a write of the property may meet: cancelling or restoring an externalId never yet written (404).
+ * The writers are the node's inputs, so any other failure of theirs fails the test instead of being left unseen.
+ */
+function expectUnknown(op: Op, status: number, code: unknown): void {
+  expect({ status, code }, JSON.stringify(op)).toEqual({ status: 404, code: 'event-not-found' });
 }
 
 describe.each(ENGINES)('a read index catching up on %s', (engine) => {
@@ -45,8 +54,13 @@ describe.each(ENGINES)('a read index catching up on %s', (engine) => {
       const api = `${other.base}/api/events`;
       writer = {
         async write(op) {
-          if (op.kind === 'upsert') await request(api, { key, json: body(op) });
-          else await request(api, { key, json: { action: op.kind, externalId: op.xid } });
+          if (op.kind === 'upsert') {
+            const res = await request(api, { key, json: body(op) });
+            expect([200, 201], `${JSON.stringify(op)} → ${res.text}`).toContain(res.status);
+          } else {
+            const res = await request(api, { key, json: { action: op.kind, externalId: op.xid } });
+            if (res.status !== 200) expectUnknown(op, res.status, res.body?.code);
+          }
         },
       };
     } else {
@@ -58,7 +72,10 @@ describe.each(ENGINES)('a read index catching up on %s', (engine) => {
           if (op.kind === 'upsert') await submitEvent(headless, key, body(op));
           else {
             const change = op.kind === 'cancel' ? cancelEvent : restoreEvent;
-            await change(headless, host, { externalId: op.xid }).catch(() => {}); // an unknown externalId: 404
+            await change(headless, host, { externalId: op.xid }).catch((error: unknown) => {
+              if (!(error instanceof ServiceError)) throw error;
+              expectUnknown(op, error.status, error.code);
+            });
           }
         },
       };
