@@ -257,6 +257,8 @@ describe.each(ENGINES)('communities propose calendars and ask for keys, the oper
     expect(accepted.status).toBe(200);
     expect(accepted.body.keyRequest.key).toBeUndefined();
     const keyId = accepted.body.keyRequest.keyId as string;
+    // A HEAD request, which has no body to show it in, leaves the key for the next visit.
+    expect((await api(`/api/proposals/${id}`, { method: 'HEAD' })).status).toBe(200);
     // Concurrent first visits: exactly one sees the key.
     const visits = await Promise.all(Array.from({ length: 5 }, () => api(`/api/proposals/${id}`)));
     const shown = visits.filter((v) => v.body.keyRequest.key !== undefined);

@@ -150,13 +150,17 @@ export async function requestKey(ctx: AppContext, input: unknown, client: Propos
 /**
  * A proposal as its proposer sees it. An accepted key request shows its key on the first visit only: of concurrent
  * visitors exactly one gets it (the key's secret is made then, see ProposalsRepository.claimKey); later visits say
- * when it was shown.
+ * when it was shown. `showKey: false` (a HEAD request, which has no body to carry it) leaves it for the next visit.
  */
-export async function proposalStatus(ctx: AppContext, id: string): Promise<ProposalView> {
+export async function proposalStatus(
+  ctx: AppContext,
+  id: string,
+  options: { showKey?: boolean } = {},
+): Promise<ProposalView> {
   const p = await find(ctx, id);
   if (!p) throw notFound(id);
   if (p.state === 'reading') startPreviews(ctx);
-  if (p.kind === 'key' && p.state === 'accepted' && !p.keyShownAt) {
+  if (p.kind === 'key' && p.state === 'accepted' && !p.keyShownAt && options.showKey !== false) {
     const key = await ctx.proposals.claimKey(id, ctx.now());
     return viewOf(ctx, (await ctx.proposals.find(id))!, key);
   }

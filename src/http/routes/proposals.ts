@@ -36,7 +36,8 @@ export function registerProposalRoutes(app: FastifyInstance, ctx: ServingContext
 
   app.get<{ Params: { id: string } }>('/api/proposals/:id', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return proposalStatus(ctx, request.params.id);
+    // A HEAD answer has no body: the key stays for the visit that can read it.
+    return proposalStatus(ctx, request.params.id, { showKey: request.method !== 'HEAD' });
   });
 }
 
