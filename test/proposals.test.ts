@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PENDING_PROPOSALS } from '../src/use-cases/proposals.js';
 import { communityHost } from './helpers/community-host.js';
@@ -320,4 +323,51 @@ describe.each(ENGINES)('communities propose calendars and ask for keys, the oper
     const calendar = await propose({ url: `${cal}/group-full/events/ical/` });
     expect(calendar.status).toBe(503);
   }, 60_000);
+});
+
+describe('a calendar the feeds file syncs already', () => {
+  const host = communityHost();
+  let svc: TestServer;
+  let dir: string;
+
+  afterAll(async () => {
+    await svc?.close();
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is previewed as synced by its feed, and not accepted', async () => {
+    const cal = await host.listen();
+    dir = mkdtempSync(join(tmpdir(), 'tev-proposal-feeds-'));
+    const feeds = join(dir, 'feeds.json');
+    writeFileSync(
+      feeds,
+      JSON.stringify([
+        {
+          source: 'local-groups',
+          format: 'ical',
+          url: `${cal}/{group}/events/ical/`,
+          each: { group: [{ id: 'zurich-ai' }] },
+        },
+      ]),
+    );
+    svc = await startTestServer('pglite', {
+      now: NOW,
+      env: { CALENDARS_ALLOW_PRIVATE_ADDRESSES: '127.0.0.1/32', ADMIN_TOKEN: ADMIN, FEEDS_FILE: feeds },
+    });
+    const proposed = await request(`${svc.base}/api/calendars/proposals`, {
+      json: { url: `${cal}/zurich-ai/events/ical/` },
+    });
+    expect(proposed.status).toBe(202);
+    let status = proposed;
+    for (const until = Date.now() + 30_000; status.body.state === 'reading' && Date.now() < until; )
+      status = await request(`${svc.base}/api/proposals/${proposed.body.id}`);
+    expect(status.body.calendar.preview.alreadySynced).toEqual({ source: 'local-groups', calendar: 'zurich-ai' });
+    const accept = await request(`${svc.base}/api/admin/proposals/${proposed.body.id}/accept`, {
+      method: 'POST',
+      key: ADMIN,
+    });
+    expect(accept.status).toBe(409);
+    expect(accept.body.code).toBe('already-synced');
+  });
 });
