@@ -45,6 +45,7 @@ describe('the CLI loads a command’s modules only when it runs', { timeout: 120
     [['keys', 'rotate', 'k', '--grace', '99d']],
     [['import', 'x.json', '--format', 'nope', '--source', 'a']],
     [['calendars', 'link']],
+    [['proposals', 'reject', 'prp_x']],
     [['sync', '--nope']],
     [['serve', '--nope']],
   ])('a usage error (%j) answers with the usage, loading none of the work', async (args) => {

@@ -224,7 +224,12 @@ describe('rate limits behind no trusted proxy', () => {
 describe('limit settings', () => {
   it('have documented defaults and refuse nonsense', () => {
     const config = loadConfig({});
-    expect(config.rateLimits).toEqual({ writesPerMinute: 120, readsPerMinute: 600, batchItemsPerMinute: 5000 });
+    expect(config.rateLimits).toEqual({
+      writesPerMinute: 120,
+      readsPerMinute: 600,
+      batchItemsPerMinute: 5000,
+      proposalsPerHour: 20,
+    });
     expect(config.timeouts).toEqual({ requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 120_000 });
     expect(config.trustProxy).toBe('loopback,linklocal,uniquelocal');
     expect(config.maxConnections).toBe(10_000);
@@ -234,6 +239,7 @@ describe('limit settings', () => {
     for (const [name, value] of [
       ['RATE_LIMIT_WRITES_PER_MINUTE', '-1'],
       ['RATE_LIMIT_READS_PER_MINUTE', 'lots'],
+      ['RATE_LIMIT_PROPOSALS_PER_HOUR', '-3'],
       ['REQUEST_TIMEOUT_MS', '0'],
       ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
       ['MAX_CONNECTIONS', '0'],

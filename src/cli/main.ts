@@ -1,6 +1,7 @@
 import { CALENDARS_USAGE, calendarsCommand } from './calendars.js';
 import { IMPORT_USAGE, importCommand } from './import.js';
 import { KEYS_USAGE, keysCommand } from './keys.js';
+import { PROPOSALS_USAGE, proposalsCommand } from './proposals.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SYNC_USAGE, syncCommand } from './sync.js';
 import { UsageError } from './usage.js';
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   import: importCommand,
   sync: syncCommand,
   calendars: calendarsCommand,
+  proposals: proposalsCommand,
 };
 
 const USAGE = `Usage: tech-events <command>
@@ -22,11 +24,12 @@ ${KEYS_USAGE}
 ${IMPORT_USAGE}
 ${SYNC_USAGE}
 ${CALENDARS_USAGE}
+${PROPOSALS_USAGE}
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
 SYNC_INTERVAL_MINUTES, RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_READS_PER_MINUTE,
-RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, TRUST_PROXY,
+RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, RATE_LIMIT_PROPOSALS_PER_HOUR, TRUST_PROXY,
 REQUEST_TIMEOUT_MS, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see docs/operations.md.`;
 
 async function main(argv: string[]): Promise<void> {

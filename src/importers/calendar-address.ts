@@ -1,0 +1,127 @@
+import { ValidationError } from '../catalogue/errors.js';
+
+/** The platforms whose calendar addresses are recognised; `ical` is any other iCal feed. */
+export type CalendarPlatform = 'meetup' | 'luma' | 'google' | 'bevy' | 'ical';
+
+/** What a proposed address is: the feed to read (normalised, so the same calendar is one URL), its platform and format. */
+export interface RecognizedCalendar {
+  url: string;
+  platform: CalendarPlatform;
+  /** The importer format that reads it (see importers/registry.ts): `ical`, or `bevy` for chapter pages. */
+  format: string;
+  /** The calendar's id on its platform: a Meetup group's urlname, a Google calendar's id. */
+  id?: string;
+}
+
+const refuse = (message: string): never => {
+  throw new ValidationError([{ field: 'url', message }]);
+};
+
+/** First path segments of meetup.com that are pages of the site, not groups. */
+const MEETUP_PAGES = new Set([
+  'find',
+  'topics',
+  'cities',
+  'login',
+  'register',
+  'apps',
+  'about',
+  'help',
+  'pro',
+  'lp',
+  'blog',
+  'home',
+  'members',
+  'messages',
+  'account',
+  'create',
+  'start',
+  'terms',
+  'privacy',
+  'your-events',
+  'notifications',
+  'api',
+]);
+
+/** A locale prefix of meetup.com's pages: /de-DE/<group>/, /fr-FR/…, /pt-BR/…. */
+const LOCALE = /^[a-z]{2}-[A-Z]{2}$/;
+const MEETUP_GROUP = /^[a-z0-9][a-z0-9_-]{0,79}$/i;
+
+/** Any page of a Meetup group (its home, events list, an event, its iCal export): the group's iCal export. */
+function meetup(url: URL): RecognizedCalendar {
+  const segments = url.pathname.split('/').filter(Boolean);
+  if (segments[0] && LOCALE.test(segments[0])) segments.shift();
+  const group = segments[0];
+  if (!group || !MEETUP_GROUP.test(group) || MEETUP_PAGES.has(group.toLowerCase()))
+    return refuse(
+      'is a meetup.com page but not a group’s: give the group’s page, e.g. https://www.meetup.com/<group>/',
+    );
+  const id = group.toLowerCase();
+  return { url: `https://www.meetup.com/${id}/events/ical/`, platform: 'meetup', format: 'ical', id };
+}
+
+const googleFeed = (id: string): RecognizedCalendar => ({
+  url: `https://calendar.google.com/calendar/ical/${encodeURIComponent(id)}/public/basic.ics`,
+  platform: 'google',
+  format: 'ical',
+  id,
+});
+
+/** A Google calendar id: an address-like name (`…@group.calendar.google.com`, `…@gmail.com`). */
+const GOOGLE_ID = /^[^\s/@]+@[a-z0-9.-]+\.[a-z]{2,}$/i;
+
+/** `cid=` carries the id in base64 (URL-safe or not, padded or not), or sometimes plainly. */
+function googleCid(cid: string): string | undefined {
+  if (GOOGLE_ID.test(cid)) return cid;
+  const decoded = Buffer.from(cid.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+  return GOOGLE_ID.test(decoded) ? decoded : undefined;
+}
+
+/** Google Calendar's embed, subscribe (`cid=`) and public iCal links: the public iCal feed. A private one stays as given. */
+function google(url: URL): RecognizedCalendar {
+  const ical = /^\/calendar\/ical\/([^/]+)\/(public|private-[^/]+)\/basic\.ics$/.exec(url.pathname);
+  if (ical) {
+    const id = decodeURIComponent(ical[1]!);
+    if (ical[2] === 'public') return googleFeed(id);
+    return { url: plain(url), platform: 'google', format: 'ical', id };
+  }
+  const src = url.searchParams.getAll('src').find((s) => GOOGLE_ID.test(s));
+  if (src) return googleFeed(src);
+  const cid = url.searchParams.get('cid');
+  const fromCid = cid ? googleCid(cid) : undefined;
+  if (fromCid) return googleFeed(fromCid);
+  return refuse(
+    'is a Google Calendar page that names no public calendar: give its embed link (…/embed?src=…), its share link ' +
+      '(…?cid=…) or its public iCal address (…/public/basic.ics)',
+  );
+}
+
+/** A URL as read: without its fragment (never sent), the host as URL writes it (lower case). */
+const plain = (url: URL) => {
+  const copy = new URL(url);
+  copy.hash = '';
+  return copy.toString();
+};
+
+/**
+ * What a proposed calendar address is: a Meetup group's page becomes its iCal export, a Google calendar's embed or
+ * share link its public iCal feed, `webcal:` reads as https; any other http(s) URL is taken as an iCal feed.
+ * Throws a ValidationError on `url` for what is not an absolute http(s) or webcal URL.
+ */
+export function recognizeCalendar(input: string): RecognizedCalendar {
+  const given = input.trim();
+  let url: URL;
+  try {
+    url = new URL(given.replace(/^webcals?:/i, 'https:'));
+  } catch {
+    return refuse('must be an absolute http(s) or webcal URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return refuse(`must be an http(s) or webcal URL, not ${url.protocol}`);
+  if (url.username || url.password) return refuse('must not carry a user name or password');
+  const host = url.hostname.replace(/\.$/, '');
+  if (host === 'meetup.com' || host === 'www.meetup.com') return meetup(url);
+  if (host === 'calendar.google.com' || (host === 'www.google.com' && url.pathname.startsWith('/calendar/')))
+    return google(url);
+  return { url: plain(url), platform: 'ical', format: 'ical' };
+}

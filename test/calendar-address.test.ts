@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../src/catalogue/errors.js';
+import { recognizeCalendar } from '../src/importers/calendar-address.js';
+
+const ICAL = 'https://www.meetup.com/zurich-ai-meetup/events/ical/';
+
+describe('recognizeCalendar', () => {
+  it.each([
+    'https://www.meetup.com/zurich-ai-meetup/',
+    'https://www.meetup.com/zurich-ai-meetup',
+    'https://www.meetup.com/zurich-ai-meetup/events/',
+    'https://www.meetup.com/zurich-ai-meetup/events/ical/',
+    'https://www.meetup.com/zurich-ai-meetup/events/312345678/',
+    'https://meetup.com/zurich-ai-meetup/',
+    'http://meetup.com/Zurich-AI-Meetup/?utm_source=x#about',
+    'https://www.meetup.com/de-DE/zurich-ai-meetup/',
+    'https://www.meetup.com/fr-FR/zurich-ai-meetup/events/',
+    'webcal://www.meetup.com/zurich-ai-meetup/events/ical/',
+  ])('reads the Meetup group page %s as its iCal export', (input) => {
+    expect(recognizeCalendar(input)).toEqual({ url: ICAL, platform: 'meetup', format: 'ical', id: 'zurich-ai-meetup' });
+  });
+
+  it.each([
+    'https://www.meetup.com/',
+    'https://www.meetup.com/find/?location=ch--zurich',
+    'https://www.meetup.com/de-DE/',
+    'https://www.meetup.com/topics/rust/',
+  ])('refuses the Meetup page %s that is no group’s', (input) => {
+    expect(() => recognizeCalendar(input)).toThrow(ValidationError);
+  });
+
+  const GOOGLE_ID = 'c_0123abcd@group.calendar.google.com';
+  const GOOGLE = `https://calendar.google.com/calendar/ical/${encodeURIComponent(GOOGLE_ID)}/public/basic.ics`;
+  it.each([
+    `https://calendar.google.com/calendar/embed?src=${encodeURIComponent(GOOGLE_ID)}&ctz=Europe%2FZurich`,
+    `https://calendar.google.com/calendar/u/0/embed?height=600&src=${GOOGLE_ID}`,
+    `https://calendar.google.com/calendar/u/0?cid=${Buffer.from(GOOGLE_ID).toString('base64')}`,
+    `https://calendar.google.com/calendar/r?cid=${Buffer.from(GOOGLE_ID).toString('base64url')}`,
+    `https://calendar.google.com/calendar/render?cid=${GOOGLE_ID}`,
+    `https://calendar.google.com/calendar/ical/c_0123abcd%40group.calendar.google.com/public/basic.ics`,
+    `webcal://calendar.google.com/calendar/ical/${GOOGLE_ID}/public/basic.ics`,
+  ])('reads the Google calendar link %s as its public iCal feed', (input) => {
+    expect(recognizeCalendar(input)).toEqual({ url: GOOGLE, platform: 'google', format: 'ical', id: GOOGLE_ID });
+  });
+
+  it('refuses a Google Calendar page that names no calendar', () => {
+    expect(() => recognizeCalendar('https://calendar.google.com/calendar/u/0/r')).toThrow(/names no public calendar/);
+  });
+
+  it('takes any other http(s) or webcal URL as an iCal feed, normalised', () => {
+    expect(recognizeCalendar('webcal://Example.ORG/cal.ics#x')).toEqual({
+      url: 'https://example.org/cal.ics',
+      platform: 'ical',
+      format: 'ical',
+    });
+    expect(recognizeCalendar(' http://127.0.0.1:8080/g/events/ical/?a=1 ').url).toBe(
+      'http://127.0.0.1:8080/g/events/ical/?a=1',
+    );
+  });
+
+  it.each(['ftp://example.org/cal.ics', 'not a url', 'https://user:pw@example.org/cal.ics', 'file:///etc/passwd'])(
+    'refuses %s on the field url',
+    (input) => {
+      try {
+        recognizeCalendar(input);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).errors[0]!.field).toBe('url');
+      }
+    },
+  );
+});
