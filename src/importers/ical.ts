@@ -291,6 +291,7 @@ const PER_REQUEST = /^DTSTAMP[;:][^\r\n]*\r?\n?/gim;
 export const icalImporter: Importer = {
   format: 'ical',
   calendar: true,
+  what: 'an iCalendar feed',
   description: 'iCalendar (RFC 5545) feed: VEVENTs with time zones, recurrence and cancellations',
   parse(input: string, options: ParseOptions): ParseResult {
     const steps = parseSteps(input, options);

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { bevyImporter } from './bevy.js';
 import { confsTechImporter } from './confs-tech.js';
 import { developersEventsImporter } from './developers-events.js';
 import { devopsdaysImporter } from './devopsdays.js';
@@ -12,6 +13,7 @@ export { InputError };
 
 /** Every source format, by the name `--format` and feeds.json use. */
 export const IMPORTERS: Readonly<Record<string, Importer>> = {
+  [bevyImporter.format]: bevyImporter,
   [confsTechImporter.format]: confsTechImporter,
   [devopsdaysImporter.format]: devopsdaysImporter,
   [developersEventsImporter.format]: developersEventsImporter,

@@ -74,7 +74,8 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
     const gone = (error as { notFound?: boolean }).notFound === true;
     return { ...check, state: gone ? 'gone' : 'failing', error: (error as Error).message };
   }
-  const parsed = importerFor('ical')!.parse(text, { now: options.now, defaultCountry: target.country });
+  const importer = importerFor(target.format ?? 'ical') ?? importerFor('ical')!;
+  const parsed = importer.parse(text, { now: options.now, defaultCountry: target.country, inputName: target.url });
   const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
   if (whole || (parsed.records.length === 0 && parsed.errors.length > 0))
     return { ...check, state: 'not iCal', error: whole?.message ?? parsed.errors[0]!.message };
