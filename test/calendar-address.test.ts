@@ -112,13 +112,13 @@ describe('recognizeCalendar: Luma', () => {
 
 describe('recognizeCalendar: Bevy chapters (GDG, CNCF)', () => {
   it.each([
-    ['https://gdg.community.dev/api/event/?chapter=642&status=Completed', 'gdg.community.dev', '642'],
-    ['https://gdg.community.dev/api/event_slim/for_chapter/642/?page_size=3', 'gdg.community.dev', '642'],
-    ['https://community.cncf.io/api/chapter/258/event/', 'community.cncf.io', '258'],
-    ['https://gdg.community.dev/accounts/dashboard/#/chapter-642/analytics/overview', 'gdg.community.dev', '642'],
-  ])('reads %s as the chapter’s upcoming events list', (input, host, chapter) => {
+    ['https://community.cncf.io/api/event/?chapter=258&status=Completed', '258'],
+    ['https://community.cncf.io/api/event_slim/for_chapter/258/?page_size=3', '258'],
+    ['https://community.cncf.io/api/chapter/258/event/', '258'],
+    ['https://community.cncf.io/accounts/dashboard/#/chapter-258/analytics/overview', '258'],
+  ])('reads %s as the chapter’s upcoming events list', (input, chapter) => {
     expect(recognizeCalendar(input)).toEqual({
-      url: `https://${host}/api/event/?chapter=${chapter}&status=Live`,
+      url: `https://community.cncf.io/api/event/?chapter=${chapter}&status=Live`,
       platform: 'bevy',
       format: 'bevy',
       id: chapter,
@@ -126,10 +126,20 @@ describe('recognizeCalendar: Bevy chapters (GDG, CNCF)', () => {
   });
 
   it('refuses a chapter’s page, which does not carry its number, saying where the number is', () => {
-    expect(() => recognizeCalendar('https://gdg.community.dev/gdg-zurich/')).toThrow(
-      /does not carry the chapter’s number .*api\/event\/\?chapter=<number>.*#\/chapter-<number>\/.*api\/search\/chapter\/\?q=gdg%20zurich/,
+    expect(() => recognizeCalendar('https://community.cncf.io/cloud-native-zurich/')).toThrow(
+      /does not carry the chapter’s number .*api\/event\/\?chapter=<number>.*#\/chapter-<number>\/.*api\/search\/chapter\/\?q=cloud%20native%20zurich/,
     );
-    expect(() => recognizeCalendar('https://community.cncf.io/cloud-native-zurich/')).toThrow(ValidationError);
-    expect(() => recognizeCalendar('https://gdg.community.dev/api/event/?chapter=gdg-zurich')).toThrow(ValidationError);
+    expect(() => recognizeCalendar('https://community.cncf.io/api/event/?chapter=cloud-native-zurich')).toThrow(
+      ValidationError,
+    );
+  });
+
+  it.each([
+    'https://gdg.community.dev/gdg-zurich/',
+    'https://gdg.community.dev/api/event/?chapter=642',
+    'https://gdg.community.dev/accounts/dashboard/#/chapter-642/analytics/overview',
+    'https://gdsc.community.dev/api/event/?chapter=1833',
+  ])('refuses the Google Developer Groups address %s: their robots.txt keeps readers out of the API', (input) => {
+    expect(() => recognizeCalendar(input)).toThrow(/robots\.txt asks automated readers to keep out of \/api\//);
   });
 });

@@ -124,7 +124,9 @@ const listed = (e: BevyEvent) => e.is_hidden !== true && !/^draft$/i.test(e.stat
 
 /**
  * Bevy, the chapter platform of Google Developer Groups (gdg.community.dev) and CNCF community groups
- * (community.cncf.io): a chapter's public events list, JSON, as its API serves it. Each URL is one chapter.
+ * (community.cncf.io): a chapter's public events list, JSON, as its API serves it. Each URL is one chapter. Where a
+ * host's robots.txt keeps automated readers out of /api/ (gdg.community.dev's does), it is not to be read this way:
+ * see docs/sources.md, "Bevy chapters".
  */
 export const bevyImporter: Importer = {
   format: 'bevy',

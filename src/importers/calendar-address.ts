@@ -130,6 +130,8 @@ function luma(url: URL): RecognizedCalendar {
 
 /** The Bevy platform's communities: Google Developer Groups (and their student chapters) and CNCF's. */
 const BEVY_HOSTS = new Set(['gdg.community.dev', 'gdsc.community.dev', 'community.cncf.io']);
+/** Bevy hosts whose robots.txt asks automated readers to keep out of `/api/` (see docs/sources.md, "Bevy"). */
+const API_DISALLOWED = new Set(['gdg.community.dev', 'gdsc.community.dev']);
 const CHAPTER_NUMBER = /^\d{1,9}$/;
 
 /** The events list the importer reads: a chapter's upcoming ("Live") events, the chapter's city and country with each. */
@@ -143,9 +145,15 @@ const bevyList = (host: string, chapter: string): RecognizedCalendar => ({
 /**
  * Bevy: a chapter's events list by its number (`/api/event/?chapter=<n>`, `/api/chapter/<n>/event/`,
  * `/api/event_slim/for_chapter/<n>/`), or its dashboard's address (`…/accounts/dashboard/#/chapter-<n>/…`). A
- * chapter's page (`/gdg-zurich/`) does not carry the number, which the API needs: refused, saying where to find it.
+ * chapter's page (`/cloud-native-zurich/`) does not carry the number, which the API needs: refused, saying where to
+ * find it. Google Developer Groups' hosts ask robots to keep out of the API: refused, saying so.
  */
 function bevy(url: URL, host: string): RecognizedCalendar {
+  if (API_DISALLOWED.has(host))
+    return refuse(
+      `is a chapter of ${host}, whose robots.txt asks automated readers to keep out of /api/, where a chapter’s ` +
+        'events list is: give the chapter’s Meetup, Luma or Google calendar if it keeps one',
+    );
   const segments = url.pathname.split('/').filter(Boolean);
   const byQuery = segments.join('/') === 'api/event' ? url.searchParams.get('chapter') : null;
   const byPath =
