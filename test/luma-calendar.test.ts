@@ -110,6 +110,9 @@ describe('Luma’s signs, one by one', () => {
       organizer: 'Zurich Builders',
     });
     expect(record!.venue).toBeUndefined();
+    // Without a page of its own, the room is the event's link.
+    const roomOnly = icalImporter.parse(ics.replace(/^DESCRIPTION:.*\r\n/m, ''), { now: new Date('2026-12-01Z') });
+    expect(roomOnly.records[0]).toMatchObject({ format: 'online', url: 'https://us06web.zoom.us/j/81234567890' });
     expect(readLuma(undefined, 'https://meet.google.com/abc-defg-hij').locationLink).toBe(
       'https://meet.google.com/abc-defg-hij',
     );
