@@ -71,3 +71,75 @@ describe('recognizeCalendar', () => {
     },
   );
 });
+
+describe('recognizeCalendar: Luma', () => {
+  const FEED = 'https://api2.luma.com/ics/get?entity=calendar&id=cal-Jtv8unXGuMkfqFs';
+  it.each([
+    'https://api.lu.ma/ics/get?entity=calendar&id=cal-Jtv8unXGuMkfqFs',
+    'http://api2.luma.com/ics/get?entity=calendar&id=cal-Jtv8unXGuMkfqFs',
+    'https://luma.com/ics/get?entity=calendar&id=cal-Jtv8unXGuMkfqFs',
+    'webcal://api.lu.ma/ics/get?id=cal-Jtv8unXGuMkfqFs&entity=calendar',
+    'https://lu.ma/embed/calendar/cal-Jtv8unXGuMkfqFs/events',
+    'https://luma.com/calendar/cal-Jtv8unXGuMkfqFs',
+  ])('reads %s as the calendar’s feed, one address for all', (input) => {
+    expect(recognizeCalendar(input)).toEqual({
+      url: FEED,
+      platform: 'luma',
+      format: 'ical',
+      id: 'cal-Jtv8unXGuMkfqFs',
+    });
+  });
+
+  it('reads a city’s feed as a feed of that city', () => {
+    expect(recognizeCalendar('https://api.lu.ma/ics/get?entity=discover&id=discplace-BDj7GNbGlsF7Cka')).toEqual({
+      url: 'https://api2.luma.com/ics/get?entity=discover&id=discplace-BDj7GNbGlsF7Cka',
+      platform: 'luma',
+      format: 'ical',
+      id: 'discplace-BDj7GNbGlsF7Cka',
+    });
+  });
+
+  it.each([
+    ['https://lu.ma/zurich-ai', /does not carry its calendar’s iCal address: .*Add iCal Subscription/],
+    ['https://luma.com/ns', /Add iCal Subscription.*entity=calendar&id=cal-/],
+    ['https://api.lu.ma/ics/get?u=usr-abc123', /person’s own Luma feed/],
+    ['https://api.lu.ma/ics/get?entity=calendar', /without a calendar’s id/],
+  ])('refuses %s, saying which link to give', (input, message) => {
+    expect(() => recognizeCalendar(input)).toThrow(ValidationError);
+    expect(() => recognizeCalendar(input)).toThrow(message);
+  });
+});
+
+describe('recognizeCalendar: Bevy chapters (GDG, CNCF)', () => {
+  it.each([
+    ['https://community.cncf.io/api/event/?chapter=258&status=Completed', '258'],
+    ['https://community.cncf.io/api/event_slim/for_chapter/258/?page_size=3', '258'],
+    ['https://community.cncf.io/api/chapter/258/event/', '258'],
+    ['https://community.cncf.io/accounts/dashboard/#/chapter-258/analytics/overview', '258'],
+  ])('reads %s as the chapter’s upcoming events list', (input, chapter) => {
+    expect(recognizeCalendar(input)).toEqual({
+      url: `https://community.cncf.io/api/event/?chapter=${chapter}&status=Live`,
+      platform: 'bevy',
+      format: 'bevy',
+      id: chapter,
+    });
+  });
+
+  it('refuses a chapter’s page, which does not carry its number, saying where the number is', () => {
+    expect(() => recognizeCalendar('https://community.cncf.io/cloud-native-zurich/')).toThrow(
+      /does not carry the chapter’s number .*api\/event\/\?chapter=<number>.*#\/chapter-<number>\/.*api\/search\/chapter\/\?q=cloud%20native%20zurich/,
+    );
+    expect(() => recognizeCalendar('https://community.cncf.io/api/event/?chapter=cloud-native-zurich')).toThrow(
+      ValidationError,
+    );
+  });
+
+  it.each([
+    'https://gdg.community.dev/gdg-zurich/',
+    'https://gdg.community.dev/api/event/?chapter=642',
+    'https://gdg.community.dev/accounts/dashboard/#/chapter-642/analytics/overview',
+    'https://gdsc.community.dev/api/event/?chapter=1833',
+  ])('refuses the Google Developer Groups address %s: their robots.txt keeps readers out of the API', (input) => {
+    expect(() => recognizeCalendar(input)).toThrow(/robots\.txt asks automated readers to keep out of \/api\//);
+  });
+});

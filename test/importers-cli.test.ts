@@ -70,7 +70,9 @@ describe('tech-events import and sync (CLI, embedded engine)', () => {
       runCli(['import', '--format', 'ical', '--source', 's'], env),
     ]);
     expect(format.status).toBe(2);
-    expect(format.stderr).toContain('--format must be one of confs-tech, devopsdays, developers-events, ical, jsonl');
+    expect(format.stderr).toContain(
+      '--format must be one of bevy, confs-tech, devopsdays, developers-events, ical, jsonl',
+    );
     expect(host.stderr).toContain('--source "host" is reserved for events pushed by hosts');
     expect(noInput.status).toBe(2);
   });
@@ -107,7 +109,7 @@ describe('feeds file', () => {
     const ok = await loadFeeds(write([{ source: 'a', format: 'jsonl', url: 'a.jsonl' }]));
     expect(ok).toEqual([{ source: 'a', format: 'jsonl', url: join(dir, 'a.jsonl') }]);
     await expect(loadFeeds(write([{ source: 'a', format: 'csv', url: 'x' }]))).rejects.toThrow(
-      /\[0\]\.format: must be one of confs-tech, devopsdays, developers-events, ical, jsonl/,
+      /\[0\]\.format: must be one of bevy, confs-tech, devopsdays, developers-events, ical, jsonl/,
     );
     const twice = [
       { source: 'a', format: 'ical', url: 'https://example.org/a.ics' },

@@ -96,6 +96,84 @@ function google(url: URL): RecognizedCalendar {
   );
 }
 
+/** Luma's calendar ids (`cal-…`), city feeds' (`discplace-…`): letters and digits after the prefix. */
+const LUMA_ID = /^(?:cal|discplace)-[A-Za-z0-9]{4,40}$/;
+/** Luma's feeds, all of one address; the newest host the platform's own links give (lu.ma and luma.com are one). */
+const lumaFeed = (entity: string, id: string): RecognizedCalendar => ({
+  url: `https://api2.luma.com/ics/get?entity=${entity}&id=${id}`,
+  platform: 'luma',
+  format: 'ical',
+  id,
+});
+
+const LUMA_SUBSCRIBE =
+  'on the Luma calendar’s page, click “Add iCal Subscription” (the Subscribe button) and give the link it offers, ' +
+  'https://api.lu.ma/ics/get?entity=calendar&id=cal-…';
+
+/**
+ * Luma: its iCal feeds (`/ics/get?entity=calendar&id=cal-…`, a city's `entity=discover`), and the pages that carry a
+ * calendar's id (`/calendar/cal-…`, `/embed/calendar/cal-…/events`). A calendar's page by its name does not say its
+ * id, and a person's own feed (`?u=`) is theirs: both are refused saying what to give instead.
+ */
+function luma(url: URL): RecognizedCalendar {
+  if (/^\/ics\/get\/?$/.test(url.pathname)) {
+    if (url.searchParams.has('u')) return refuse(`is a person’s own Luma feed, not a calendar’s: ${LUMA_SUBSCRIBE}`);
+    const entity = url.searchParams.get('entity') ?? 'calendar';
+    const id = url.searchParams.get('id') ?? '';
+    if ((entity === 'calendar' || entity === 'discover') && LUMA_ID.test(id)) return lumaFeed(entity, id);
+    return refuse(`is a Luma feed address without a calendar’s id (id=cal-…): ${LUMA_SUBSCRIBE}`);
+  }
+  const id = url.pathname.split('/').find((segment) => /^cal-[A-Za-z0-9]{4,40}$/.test(segment));
+  if (id) return lumaFeed('calendar', id);
+  return refuse(`is a Luma page, which does not carry its calendar’s iCal address: ${LUMA_SUBSCRIBE}`);
+}
+
+/** The Bevy platform's communities: Google Developer Groups (and their student chapters) and CNCF's. */
+const BEVY_HOSTS = new Set(['gdg.community.dev', 'gdsc.community.dev', 'community.cncf.io']);
+/** Bevy hosts whose robots.txt asks automated readers to keep out of `/api/` (see docs/sources.md, "Bevy"). */
+const API_DISALLOWED = new Set(['gdg.community.dev', 'gdsc.community.dev']);
+const CHAPTER_NUMBER = /^\d{1,9}$/;
+
+/** The events list the importer reads: a chapter's upcoming ("Live") events, the chapter's city and country with each. */
+const bevyList = (host: string, chapter: string): RecognizedCalendar => ({
+  url: `https://${host}/api/event/?chapter=${chapter}&status=Live`,
+  platform: 'bevy',
+  format: 'bevy',
+  id: chapter,
+});
+
+/**
+ * Bevy: a chapter's events list by its number (`/api/event/?chapter=<n>`, `/api/chapter/<n>/event/`,
+ * `/api/event_slim/for_chapter/<n>/`), or its dashboard's address (`…/accounts/dashboard/#/chapter-<n>/…`). A
+ * chapter's page (`/cloud-native-zurich/`) does not carry the number, which the API needs: refused, saying where to
+ * find it. Google Developer Groups' hosts ask robots to keep out of the API: refused, saying so.
+ */
+function bevy(url: URL, host: string): RecognizedCalendar {
+  if (API_DISALLOWED.has(host))
+    return refuse(
+      `is a chapter of ${host}, whose robots.txt asks automated readers to keep out of /api/, where a chapter’s ` +
+        'events list is: give the chapter’s Meetup, Luma or Google calendar if it keeps one',
+    );
+  const segments = url.pathname.split('/').filter(Boolean);
+  const byQuery = segments.join('/') === 'api/event' ? url.searchParams.get('chapter') : null;
+  const byPath =
+    segments[0] === 'api' && segments[1] === 'chapter' && segments[3] === 'event'
+      ? segments[2]
+      : segments[0] === 'api' && segments[1] === 'event_slim' && segments[2] === 'for_chapter'
+        ? segments[3]
+        : undefined;
+  const byDashboard = /chapter-(\d+)/.exec(url.hash)?.[1];
+  const chapter = [byQuery, byPath, byDashboard].find((n): n is string => !!n && CHAPTER_NUMBER.test(n));
+  if (chapter) return bevyList(host, chapter);
+  const slug = segments[0] && !['api', 'events', 'accounts', 'e'].includes(segments[0]) ? segments[0] : '<chapter>';
+  return refuse(
+    `is a page of ${host}, which does not carry the chapter’s number that its events list needs: give ` +
+      `https://${host}/api/event/?chapter=<number>, the number being in the address of the chapter’s dashboard ` +
+      `(https://${host}/accounts/dashboard/#/chapter-<number>/…, which the chapter’s organisers see; that address ` +
+      `may be given as it is) or in the chapter’s record of https://${host}/api/search/chapter/?q=${encodeURIComponent(slug.replace(/-/g, ' '))}`,
+  );
+}
+
 /** A URL as read: without its fragment (never sent), the host as URL writes it (lower case). */
 const plain = (url: URL) => {
   const copy = new URL(url);
@@ -105,7 +183,8 @@ const plain = (url: URL) => {
 
 /**
  * What a proposed calendar address is: a Meetup group's page becomes its iCal export, a Google calendar's embed or
- * share link its public iCal feed, `webcal:` reads as https; any other http(s) URL is taken as an iCal feed.
+ * share link its public iCal feed, a Luma calendar's feed or id its feed, a Bevy chapter's events list or dashboard
+ * its events list (format `bevy`), `webcal:` reads as https; any other http(s) URL is taken as an iCal feed.
  * Throws a ValidationError on `url` for what is not an absolute http(s) or webcal URL.
  */
 export function recognizeCalendar(input: string): RecognizedCalendar {
@@ -123,5 +202,7 @@ export function recognizeCalendar(input: string): RecognizedCalendar {
   if (host === 'meetup.com' || host === 'www.meetup.com') return meetup(url);
   if (host === 'calendar.google.com' || (host === 'www.google.com' && url.pathname.startsWith('/calendar/')))
     return google(url);
+  if (/^(?:www\.|api2?\.)?(?:lu\.ma|luma\.com)$/.test(host)) return luma(url);
+  if (BEVY_HOSTS.has(host)) return bevy(url, host);
   return { url: plain(url), platform: 'ical', format: 'ical' };
 }

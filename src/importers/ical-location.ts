@@ -1,13 +1,24 @@
 import { addressParts, cityOfParts } from '../catalogue/address.js';
 import type { EventFormat } from '../catalogue/event.js';
 import type { Country } from '../places/countries.js';
-import { matchPlacePhrase, type Place, resolveCity } from '../places/gazetteer.js';
+import {
+  allPlaces,
+  countryOfPoint,
+  distanceKm,
+  type LatLng,
+  matchPlacePhrase,
+  type Place,
+  resolveCity,
+} from '../places/gazetteer.js';
 
 /** Meeting platforms whose links in LOCATION mean the event happens online. */
 const ONLINE_HOSTS =
   /\b(?:zoom\.us|meet\.google\.com|teams\.microsoft\.com|teams\.live\.com|webex\.com|whereby\.com|meet\.jit\.si|youtube\.com|youtu\.be|twitch\.tv|discord\.(?:gg|com)|gotomeeting\.com|streamyard\.com|hopin\.com)\b/i;
 const ONLINE_WORDS =
   /\b(?:online|virtual|virtuell|webinar|live ?stream|remote|zoom|google meet|microsoft teams|teams meeting|webex|jitsi)\b/i;
+/** A meeting room's link (Zoom, Meet, Teams…): the event is held online, and that is where one joins. */
+export const isMeetingLink = (url: string): boolean => /^https?:\/\/\S+$/i.test(url) && ONLINE_HOSTS.test(url);
+
 export interface LocationInfo {
   /** Absent when nothing says how the event is held. */
   format?: EventFormat;
@@ -55,6 +66,44 @@ export function readLocation(location: string | undefined, hasGeo: boolean, pref
   const venue = place && text.toLowerCase() === place.name.toLowerCase() ? undefined : text.slice(0, 300);
   if (!place) return { format: online ? 'online' : 'in_person', venue: online ? undefined : venue };
   return { format: online ? 'hybrid' : 'in_person', city: place.name, country: place.country, venue };
+}
+
+/** GEO's point, as ical.js reads it. */
+export type Point = LatLng;
+
+/** Towns within TOWN_KM of a point may name it; otherwise a place within PLACE_KM (a village). */
+const TOWN_KM = 12;
+const PLACE_KM = 3;
+/** Degrees of latitude and longitude (at 45–55° N) a little beyond TOWN_KM, to skip far places cheaply. */
+const NEAR_LAT = 0.12;
+const NEAR_LNG = 0.2;
+
+/**
+ * The place a point in ch/de/at is at: of the towns near it, the one that weighs most by inhabitants over the square of
+ * its distance (so Zürich, not its district around the point, and Dübendorf, not Zürich next door); else the
+ * nearest place within PLACE_KM.
+ */
+export function placeOfPoint(point: Point): Place | undefined {
+  const country = countryOfPoint(point.lat, point.lng);
+  if (!country) return undefined;
+  let town: { place: Place; weight: number } | undefined;
+  let near: { place: Place; km: number } | undefined;
+  for (const place of allPlaces()) {
+    if (place.country !== country) continue;
+    if (Math.abs(place.lat - point.lat) > NEAR_LAT || Math.abs(place.lng - point.lng) > NEAR_LNG) continue;
+    const km = distanceKm(point, place.lat, place.lng);
+    const weight = place.population / Math.max(1, km) ** 2;
+    if (place.population >= TOWN && km <= TOWN_KM && (!town || weight > town.weight)) town = { place, weight };
+    if (km <= PLACE_KM && (!near || km < near.km)) near = { place, km };
+  }
+  return (town ?? near)?.place;
+}
+
+/** What LOCATION says, with the city of the event's GEO when LOCATION names none. */
+export function placedAt(info: LocationInfo, geo: Point | undefined): LocationInfo {
+  if (info.city || !geo || info.format === 'online') return info;
+  const place = placeOfPoint(geo);
+  return place ? { ...info, city: place.name, country: place.country } : info;
 }
 
 /** Where an event's place was read from: its own LOCATION or GEO, a line of its description, or nowhere. */
@@ -114,19 +163,23 @@ function placeInDescription(description: string, preferred: Country | undefined)
 }
 
 /**
- * Where one calendar event happens, from what it says of itself: its LOCATION or GEO; else a place named in its
+ * Where one calendar event happens, from what it says of itself: its LOCATION or GEO (the town at its point when
+ * LOCATION names none); else a place named in its
  * description; online only when its title or description says so (or carries a meeting link), hybrid when it says
  * both. An event that says nothing of its place has no format here: its calendar's city stands in, in person.
  */
 export function readEventPlace(event: {
   location: string | undefined;
   hasGeo: boolean;
+  /** GEO's point, when the caller has it: it names the town when LOCATION does not. */
+  geo?: Point | undefined;
   title: string;
   description: string | undefined;
   preferred?: Country | undefined;
 }): EventPlace {
   const location = event.location?.replace(/\s+/g, ' ').trim();
-  if (location || event.hasGeo) return { ...readLocation(location, event.hasGeo, event.preferred), from: 'event' };
+  if (location || event.hasGeo)
+    return { ...placedAt(readLocation(location, event.hasGeo, event.preferred), event.geo), from: 'event' };
   const description = event.description ?? '';
   const online = ONLINE_TITLE.test(event.title) || MEETING_LINKS.test(description) || ONLINE_SAID.test(description);
   const hybrid = HYBRID_SAID.test(`${event.title}\n${description}`);

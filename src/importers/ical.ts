@@ -3,7 +3,9 @@ import ICAL from 'ical.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import { CALENDAR_LIMITS, firstEvents } from './calendar-limits.js';
 import { shortDescription } from './enrich.js';
-import { readEventPlace } from './ical-location.js';
+import { decodeEntities } from './html-text.js';
+import { type EventPlace, readEventPlace } from './ical-location.js';
+import { isLumaUid, type LumaEvent, lumaPlace, readLuma } from './ical-luma.js';
 import {
   EXPANSION_MONTHS,
   type ExpansionBudget,
@@ -38,11 +40,9 @@ function labelOf(c: IcalComponent, index: number): string {
 
 const isHttpUrl = (s: string | undefined): s is string => !!s && /^https?:\/\/[^\s/]+/i.test(s);
 
-/** The event link: URL (the instance's, else its series'), else the first link in the description (Luma, Meetup). */
-function urlOf(components: IcalComponent[], description: string | undefined): string | undefined {
-  const url = components.map((c) => text(c, 'url')).find(isHttpUrl);
-  return url ?? description?.match(/https?:\/\/[^\s<>"')\]]+/i)?.[0].replace(/[.,;:!?]+$/, '');
-}
+/** The first link in a description (Meetup's older feeds, many others), without the sentence's last mark. */
+const urlOf = (description: string | undefined): string | undefined =>
+  description?.match(/https?:\/\/[^\s<>"')\]]+/i)?.[0].replace(/[.,;:!?]+$/, '');
 
 /** Calendar names often read "Events - <group>"; the group is the organizer. */
 const calendarOrganizer = (name: string | undefined) => name?.replace(/^events?\s*[-–:]\s*/i, '').trim() || undefined;
@@ -161,22 +161,30 @@ function recordOf(
   context: ParseOptions & { calendarName: string | undefined },
 ): ImportedRecord {
   const item = occurrence.item;
-  const title = text(item, 'summary') ?? text(master, 'summary') ?? '';
+  const summary = text(item, 'summary') ?? text(master, 'summary') ?? '';
   const description = text(item, 'description');
-  const geo = item.getFirstPropertyValue('geo') as [number, number] | null;
-  const hasGeo = Array.isArray(geo) && geo.every(Number.isFinite);
-  const place = readEventPlace({
-    location: text(item, 'location'),
-    hasGeo,
-    title,
-    description,
-    preferred: context.defaultCountry,
-  });
+  const geoValue = item.getFirstPropertyValue('geo') as [number, number] | null;
+  const geo =
+    Array.isArray(geoValue) && geoValue.every(Number.isFinite) ? { lat: geoValue[0], lng: geoValue[1] } : undefined;
+  const location = text(item, 'location');
+  const luma = isLumaUid(text(item, 'uid') ?? text(master, 'uid')) ? readLuma(description, location) : undefined;
+  // Luma writes its titles' ampersands as HTML does ("Cities &amp; States").
+  const title = luma ? decodeEntities(summary) : summary;
+  const place = luma
+    ? lumaPlace(luma, geo, context.defaultCountry)
+    : readEventPlace({
+        location,
+        hasGeo: geo !== undefined,
+        geo,
+        title,
+        description,
+        preferred: context.defaultCountry,
+      });
   const status = (text(item, 'status') ?? text(master, 'status'))?.toUpperCase();
   return {
     sourceId,
     title: title.slice(0, TITLE_MAX),
-    description: shortDescription(description) ?? undefined,
+    description: shortDescription(luma ? luma.description : description) ?? undefined,
     start: occurrence.start,
     end: occurrence.end,
     city: place.city,
@@ -185,12 +193,34 @@ function recordOf(
     format: place.format,
     placeFrom: place.from,
     topicHints: categoriesOf(item).length > 0 ? categoriesOf(item) : categoriesOf(master),
-    organizer: organizerOf(item) ?? organizerOf(master) ?? context.calendarName,
-    url: urlOf([item, master], description),
-    lat: hasGeo ? geo[0] : undefined,
-    lng: hasGeo ? geo[1] : undefined,
+    organizer: organizerIn(item, master, context.calendarName, luma),
+    url: linkOf([item, master], description, luma, place),
+    lat: geo?.lat,
+    lng: geo?.lng,
     cancelled: status === 'CANCELLED',
   };
+}
+
+/** Luma's ORGANIZER is the host who made the event, often a person: its calendar's name speaks for the group. */
+function organizerIn(
+  item: IcalComponent,
+  master: IcalComponent,
+  calendarName: string | undefined,
+  luma: LumaEvent | undefined,
+): string | undefined {
+  if (luma && calendarName) return calendarName;
+  return organizerOf(item) ?? organizerOf(master) ?? calendarName;
+}
+
+/** The event's link: URL; a Luma event's page; else the first link of the description, or an online event's room. */
+function linkOf(
+  components: IcalComponent[],
+  description: string | undefined,
+  luma: LumaEvent | undefined,
+  place: EventPlace,
+): string | undefined {
+  const room = place.format === 'online' ? luma?.locationLink : undefined;
+  return components.map((c) => text(c, 'url')).find(isHttpUrl) ?? luma?.link ?? urlOf(description) ?? room;
 }
 
 /**
@@ -261,6 +291,7 @@ const PER_REQUEST = /^DTSTAMP[;:][^\r\n]*\r?\n?/gim;
 export const icalImporter: Importer = {
   format: 'ical',
   calendar: true,
+  what: 'an iCalendar feed',
   description: 'iCalendar (RFC 5545) feed: VEVENTs with time zones, recurrence and cancellations',
   parse(input: string, options: ParseOptions): ParseResult {
     const steps = parseSteps(input, options);

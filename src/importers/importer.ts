@@ -115,6 +115,8 @@ export interface ParseOptions {
 export interface Importer {
   format: string;
   description: string;
+  /** What an input of this format is, in words for messages ("an iCalendar feed"): a calendar's is named by it. */
+  what?: string;
   /** Whole-world data sets: records outside CH/DE/AT are counted as elsewhere, not reported one by one as skipped. */
   worldwide?: boolean;
   /**

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { bevyImporter } from './bevy.js';
 import { confsTechImporter } from './confs-tech.js';
 import { developersEventsImporter } from './developers-events.js';
 import { devopsdaysImporter } from './devopsdays.js';
@@ -13,6 +14,7 @@ export { InputError };
 
 /** The importer of every source format (see formats.ts), each under the name it gives itself (`format`). */
 export const IMPORTERS: Readonly<Record<SourceFormat, Importer>> = {
+  bevy: bevyImporter,
   'confs-tech': confsTechImporter,
   devopsdays: devopsdaysImporter,
   'developers-events': developersEventsImporter,

@@ -92,10 +92,10 @@ export async function readCalendarOnce(
     const gone = (error as { notFound?: boolean }).notFound === true;
     return { check: { ...check, state: gone ? 'gone' : 'failing', error: (error as Error).message }, upcoming: [] };
   }
-  const importer = importerFor(options.format ?? 'ical');
-  if (!importer)
-    return { check: { ...check, state: 'failing', error: `no importer reads ${options.format}` }, upcoming: [] };
-  const parsed = importer.parse(text, { now: options.now, defaultCountry: target.country });
+  const format = options.format ?? target.format ?? 'ical';
+  const importer = importerFor(format);
+  if (!importer) return { check: { ...check, state: 'failing', error: `no importer reads ${format}` }, upcoming: [] };
+  const parsed = importer.parse(text, { now: options.now, defaultCountry: target.country, inputName: target.url });
   const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
   if (whole || (parsed.records.length === 0 && parsed.errors.length > 0))
     return {

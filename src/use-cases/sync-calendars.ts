@@ -18,6 +18,8 @@ export interface CalendarTarget {
   /** The calendar's id in the state of its source (a Meetup group's name; a host calendar's id). */
   part: string;
   url: string;
+  /** The importer format that reads it (importers/registry.ts); `ical` when absent. */
+  format?: string | undefined;
   owner: Owner;
   /** Who the revision log names for what the calendar changes. */
   actor: string;
@@ -62,7 +64,7 @@ export interface CalendarRun {
 }
 
 export interface CalendarSyncOptions {
-  importer: Pick<Importer, 'format' | 'parse' | 'parseInSteps' | 'worldwide' | 'digest'>;
+  importer: Pick<Importer, 'format' | 'parse' | 'parseInSteps' | 'worldwide' | 'digest' | 'what'>;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** In a serving process: store so that reads go on (see ImportOptions.background). */
@@ -134,7 +136,7 @@ function applyTarget(records: ImportedRecord[], target: CalendarTarget): Importe
   }));
 }
 
-/** A calendar that says nothing usable: not iCal at all, or not one event that could be read. */
+/** A calendar that says nothing usable: not of its format at all, or not one event that could be read. */
 function unusable(parsed: ParseResult): string | undefined {
   const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
   if (whole) return whole.message;
@@ -145,7 +147,7 @@ function unusable(parsed: ParseResult): string | undefined {
 
 /**
  * Syncs one calendar as the complete state of its events; a 304 changes nothing. A calendar unreadable, gone
- * (404/410) or not iCal keeps its events. Every read is recorded in its source's state.
+ * (404/410) or not of its format keeps its events. Every read is recorded in its source's state.
  */
 export async function syncCalendar(
   ctx: AppContext,
@@ -188,7 +190,12 @@ export async function syncCalendar(
   const parsed = text === undefined ? { records: [], errors: [] } : await parseCalendar(text, target, at, options);
   const broken = unusable(parsed);
   if (broken)
-    return record({ target, outcome: 'failed', error: `not an iCalendar feed: ${broken}`, failedAs: 'not-calendar' });
+    return record({
+      target,
+      outcome: 'failed',
+      error: `not ${options.importer.what ?? 'a calendar'}: ${broken}`,
+      failedAs: 'not-calendar',
+    });
   const empty = parsed.records.length === 0 ? (prior?.emptyReads ?? 0) + 1 : 0;
   const report = await storeCalendar(ctx, target, parsed, empty, options);
   const validators =

@@ -264,6 +264,7 @@ export function calendarTarget(feed: Feed, part: FeedPart): CalendarTarget {
     source: feed.source,
     part: part.key || part.url,
     url: part.url,
+    format: feed.format,
     owner: sourceOwner(feed.source),
     actor: `import:${feed.source}`,
     idPrefix: calendarIdPrefix(part.key),
