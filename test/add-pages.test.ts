@@ -118,12 +118,13 @@ describe('the pages where communities add themselves', () => {
         headers: { ...FORM, authorization: basic(TOKEN), ...headers },
         body: '',
       });
-    for (const headers of [
+    const elsewhere: Record<string, string>[] = [
       { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' },
       { origin: 'https://elsewhere.example' },
       { 'sec-fetch-site': 'same-site' },
       {},
-    ]) {
+    ];
+    for (const headers of elsewhere) {
       const res = await post(headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.text).toContain('not sent from this site’s own page');
