@@ -138,6 +138,91 @@ describe('the pages where communities add themselves', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('answers a form with problems with the form again, each field’s problem beside it (422)', async () => {
+    const empty = await request(`${server.base}/add?lang=de`, {
+      method: 'POST',
+      headers: FORM,
+      body: 'form=calendar&url=',
+    });
+    expect(empty.status).toBe(422);
+    expect(empty.text).toContain('id="calendar-url-error"');
+    expect(empty.text).toContain('Adresse des Kalenders:');
+    await validHtml(empty.text, '422 calendar');
+    const key = await request(`${server.base}/add?lang=en`, {
+      method: 'POST',
+      headers: FORM,
+      body: new URLSearchParams({ form: 'key', organisation: 'Basel Devs', country: 'ch' }).toString(),
+    });
+    expect(key.status).toBe(422);
+    expect(key.text).toContain('id="key-plans-error"');
+    // What was sent comes back, to be mended.
+    expect(key.text).toContain('value="Basel Devs"');
+    await validHtml(key.text, '422 key');
+  });
+
+  it('lets the operator accept and refuse on /admin; an accepted key shows on its status page once', async () => {
+    const ask = async (organisation: string) => {
+      const body = new URLSearchParams({ form: 'key', organisation, country: 'de', plans: 'Our monthly meetups' });
+      const res = await fetch(`${server.base}/add?lang=en`, {
+        method: 'POST',
+        headers: FORM,
+        body,
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(303);
+      const location = res.headers.get('location')!;
+      expect(location).toMatch(/^\/add\/prp_[0-9a-f]{32}\?lang=en$/);
+      return location.slice(5, -8);
+    };
+    const [accepted, refused] = [await ask('Köln Rust Meetup'), await ask('Spam Inc')];
+    const auth = { authorization: basic(TOKEN) };
+    const admin = await request(`${server.base}/admin?lang=en`, { headers: auth });
+    expect(admin.status).toBe(200);
+    expect(admin.headers.get('cache-control')).toBe('no-store');
+    expect(admin.text).toContain('Köln Rust Meetup');
+    expect(admin.text).toContain(`action="/admin/proposals/${accepted}/accept?lang=en"`);
+    await validHtml(admin.text, '/admin');
+
+    const origin = new URL(server.base).origin;
+    const decide = (id: string, action: string, body: string, headers: Record<string, string>) =>
+      fetch(`${server.base}/admin/proposals/${id}/${action}?lang=en`, {
+        method: 'POST',
+        headers: { ...FORM, ...auth, ...headers },
+        body,
+        redirect: 'manual',
+      });
+    // From another site, with the operator's credentials: refused, nothing decided.
+    expect((await decide(accepted, 'accept', '', { origin: 'https://elsewhere.example' })).status).toBe(403);
+    expect((await request(`${server.base}/api/proposals/${accepted}`)).body.state).toBe('waiting');
+
+    const ok = await decide(accepted, 'accept', '', { origin, 'sec-fetch-site': 'same-origin' });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe(`/admin?lang=en#${accepted}`);
+    const no = await decide(refused, 'reject', 'reason=Not+a+tech+community', { origin });
+    expect(no.status).toBe(303);
+    // Deciding twice is refused, and the page says so.
+    const again = await decide(refused, 'accept', '', { origin });
+    expect(again.status).toBe(409);
+
+    const first = await request(`${server.base}/add/${accepted}?lang=en`);
+    const key = first.text.match(/tev_[a-f0-9]{12}_[A-Za-z0-9_-]{43}/)?.[0];
+    expect(key, first.text).toBeDefined();
+    expect(first.text).toContain('Copy it now');
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const second = await request(`${server.base}/add/${accepted}?lang=en`);
+    expect(second.text).not.toContain(key!);
+    expect(second.text).toContain('The key was shown here on');
+    const reason = await request(`${server.base}/add/${refused}?lang=de`);
+    expect(reason.text).toContain('Abgelehnt am');
+    expect(reason.text).toContain('Not a tech community');
+
+    const log = await request(`${server.base}/admin?lang=en`, { headers: auth });
+    expect(log.text).toMatch(/admin page<\/td><td>accepted/);
+    expect(log.text).toMatch(/admin page<\/td><td>refused/);
+    const missing = await request(`${server.base}/add/prp_${'f'.repeat(32)}?lang=en`);
+    expect(missing.status).toBe(404);
+  });
+
   it('has no admin page without ADMIN_TOKEN, as the admin API', async () => {
     const plain = await startTestServer('pglite');
     try {
