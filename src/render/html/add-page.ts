@@ -28,6 +28,7 @@ form.add textarea { font: inherit; padding: .45rem .6rem; border-radius: .35rem;
 .key-once { padding: .75rem 1rem; border-radius: .5rem; border: 2px solid var(--good); }
 .key-once code { display: block; font-size: 1.05rem; overflow-wrap: anywhere; user-select: all; margin: .5rem 0; }
 ol.preview { padding-left: 1.25rem; }
+dl.facts dd { overflow-wrap: anywhere; }
 ol.preview li { margin: .35rem 0; }
 table.admin { width: 100%; border-collapse: collapse; font-size: .9rem; }
 table.admin th, table.admin td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--card); overflow-wrap: anywhere; }

@@ -3,7 +3,7 @@ import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { ModerationActor, ProposalDetail, ProposalView } from '../../use-cases/proposals.js';
 import { layout } from './layout.js';
-import { previewSection, proposalFacts } from './proposal-page.js';
+import { linkable, previewSection, proposalFacts } from './proposal-page.js';
 import { html, type SafeHtml } from './template.js';
 
 const ZONE = COUNTRY_INFO.ch.timeZone;
@@ -59,7 +59,7 @@ ${view.state === 'waiting' ? html`${decide(view, 'accept', t)}${decide(view, 're
 
 function acceptedRow(view: ProposalView, t: Translator): SafeHtml {
   const c = view.calendar!;
-  return html`<tr id="${view.id}"><td>${c.name ?? '—'}</td><td><a href="${c.given}" rel="noopener nofollow">${c.given}</a></td><td>${view.decidedAt ? dateTime(new Date(view.decidedAt), ZONE, t) : '—'}</td><td>${decide(view, 'remove', t, 'optional')}</td></tr>`;
+  return html`<tr id="${view.id}"><td>${c.name ?? '—'}</td><td>${linkable(c.given) ? html`<a href="${c.given}" rel="noopener nofollow">${c.given}</a>` : c.given}</td><td>${view.decidedAt ? dateTime(new Date(view.decidedAt), ZONE, t) : '—'}</td><td>${decide(view, 'remove', t, 'optional')}</td></tr>`;
 }
 
 function logRow(line: LogLine, t: Translator): SafeHtml {

@@ -39,11 +39,14 @@ ${
   preview.upcoming.length
     ? html`<ol class="preview">${preview.upcoming.map(
         (e) =>
-          html`<li><strong>${e.title}</strong> · <time datetime="${e.start}">${eventTime(e.start, t)}</time> · ${e.online ? t.t('proposal.online') : (e.place ?? t.t('proposal.noPlace'))} <span class="muted">(${t.t('proposal.placeFrom', { from: e.placeFrom })})</span>${e.url ? html` · <a href="${e.url}" rel="noopener nofollow">${hostOf(e.url)}</a>` : ''}</li>`,
+          html`<li><strong>${e.title}</strong> · <time datetime="${e.start}">${eventTime(e.start, t)}</time> · ${e.online ? t.t('proposal.online') : (e.place ?? t.t('proposal.noPlace'))} <span class="muted">(${t.t('proposal.placeFrom', { from: e.placeFrom })})</span>${e.url && linkable(e.url) ? html` · <a href="${e.url}" rel="noopener nofollow">${hostOf(e.url)}</a>` : ''}</li>`,
       )}</ol>`
     : ''
 }`;
 }
+
+/** Only web and calendar addresses become links: a calendar's text is anyone's, and so is a proposal's. */
+export const linkable = (url: string) => /^(https?|webcal):\/\//i.test(url);
 
 const hostOf = (url: string) => {
   try {
@@ -61,14 +64,14 @@ export function proposalFacts(view: ProposalView, t: Translator): SafeHtml {
   return html`<dl class="facts">
 ${row(t.t('proposal.stateLabel'), html`<strong>${t.t('proposal.state', { state: view.state })}</strong>`)}
 ${row(t.t('proposal.sent'), when(view.createdAt, t))}
-${c ? row(t.t('proposal.address'), html`<a href="${c.given}" rel="noopener nofollow" class="url">${c.given}</a>`) : ''}
+${c ? row(t.t('proposal.address'), linkable(c.given) ? html`<a href="${c.given}" rel="noopener nofollow">${c.given}</a>` : c.given) : ''}
 ${c ? row(t.t('proposal.read'), html`${t.t('proposal.platform', { platform: c.platform })}${c.url !== c.given ? html` · <code>${c.url}</code>` : ''}`) : ''}
 ${c ? row(t.t('proposal.where'), [c.city, countryName(t, c.country)].filter(Boolean).join(', ')) : ''}
 ${c?.name ? row(t.t('proposal.name'), c.name) : ''}
 ${k ? row(t.t('proposal.organisation'), k.organisation) : ''}
 ${k ? row(t.t('add.keyCountry'), countryName(t, k.country)) : ''}
 ${k ? row(t.t('proposal.plans'), html`<span class="description">${k.plans}</span>`) : ''}
-${k?.website ? row(t.t('proposal.website'), html`<a href="${k.website}" rel="noopener nofollow">${k.website}</a>`) : ''}
+${k?.website ? row(t.t('proposal.website'), linkable(k.website) ? html`<a href="${k.website}" rel="noopener nofollow">${k.website}</a>` : k.website) : ''}
 </dl>`;
 }
 
