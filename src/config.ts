@@ -28,8 +28,16 @@ export interface Config {
   feedsFile: { path: string; named: boolean };
   /** Minutes between syncs of the feeds inside `serve` (first one right after start-up); 0 turns syncing off. */
   syncIntervalMinutes: number;
-  /** Requests per minute before a 429: writes per API key, reads per client address. 0 disables a limit. */
-  rateLimits: { writesPerMinute: number; readsPerMinute: number; batchItemsPerMinute: number };
+  /**
+   * Requests per minute before a 429: writes per API key, reads per client address; proposals (calendars and key
+   * requests, keyless) per client address and hour. 0 disables a limit.
+   */
+  rateLimits: {
+    writesPerMinute: number;
+    readsPerMinute: number;
+    batchItemsPerMinute: number;
+    proposalsPerHour: number;
+  };
   /**
    * Calendars hosts link (POST /api/calendars): how many per key, which private address ranges their URLs may
    * reach (`true`: all; public addresses are always allowed), and how long one read of one may take, whole.
@@ -172,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         env.RATE_LIMIT_BATCH_ITEMS_PER_MINUTE,
         5_000,
       ),
+      proposalsPerHour: parseCount('RATE_LIMIT_PROPOSALS_PER_HOUR', env.RATE_LIMIT_PROPOSALS_PER_HOUR, 20),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     calendars: {

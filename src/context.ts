@@ -13,6 +13,7 @@ import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
 import { KeysRepository } from './storage/keys.repository.js';
+import { ProposalsRepository } from './storage/proposals.repository.js';
 import { RegistrationsRepository } from './storage/registrations.repository.js';
 import { SourcePartsRepository } from './storage/source-parts.repository.js';
 import { SourcesRepository } from './storage/sources.repository.js';
@@ -30,6 +31,8 @@ export interface AppContext {
   sourceParts: SourcePartsRepository;
   /** The calendars hosts linked to their keys. */
   calendars: CalendarsRepository;
+  /** Calendars communities proposed and keys asked for, with the operator's decisions. */
+  proposals: ProposalsRepository;
   /** The feeds of the feeds file (disabled ones included), as loaded at start-up. */
   feeds: readonly Feed[];
   logger: Logger;
@@ -93,6 +96,7 @@ function baseContext(
     sources: new SourcesRepository(storage.db),
     sourceParts: new SourcePartsRepository(storage.db),
     calendars: new CalendarsRepository(storage.db),
+    proposals: new ProposalsRepository(storage.db),
     feeds,
     now,
     jobs: new BackgroundJobs(),

@@ -73,6 +73,30 @@ export const PROBLEMS = {
     explanation:
       'A key may link a limited number of calendars (20 unless the operator says otherwise). Unlink one (DELETE /api/calendars/<id>) before linking another.',
   },
+  'proposal-not-found': {
+    status: 404,
+    title: 'No such proposal',
+    explanation:
+      'No proposal has this id. A proposal’s id is in the answer that made it (`id`, `statusUrl`); the operator lists them with `tech-events proposals list`.',
+  },
+  'proposal-decided': {
+    status: 409,
+    title: 'The proposal is decided already',
+    explanation:
+      'Only a waiting proposal can be accepted or rejected, and only an accepted calendar removed. `state` in the proposal (GET /api/proposals/<id>) says where it is.',
+  },
+  'already-synced': {
+    status: 409,
+    title: 'The calendar is synced already',
+    explanation:
+      'The catalogue syncs this calendar already (from its feeds file, a host’s linked calendar, or an accepted proposal), so accepting it would list its events twice. `preview.alreadySynced` names where; reject the proposal instead.',
+  },
+  'proposals-full': {
+    status: 503,
+    title: 'Too many proposals are waiting',
+    explanation:
+      'The operator has many proposals to look at, and no more are taken until they have. Try again later (`Retry-After`); nothing was stored.',
+  },
   'event-cancelled': {
     status: 409,
     title: 'The event is cancelled',
@@ -110,7 +134,7 @@ export const PROBLEMS = {
     status: 429,
     title: 'Too many requests',
     explanation:
-      'Writes are limited per API key and reads per client address, each to a number of requests per minute. Wait the number of seconds given in `Retry-After` (also `retryAfter` in the body) and retry; the rejected request changed nothing.',
+      'Writes are limited per API key and reads per client address, each to a number of requests per minute; keyless proposals (POST /api/calendars/proposals, POST /api/keys/requests) per client address and hour. Wait the number of seconds given in `Retry-After` (also `retryAfter` in the body) and retry; the rejected request changed nothing.',
   },
   'client-gone': {
     status: 499,

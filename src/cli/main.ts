@@ -16,6 +16,7 @@ import { syncAll } from '../use-cases/sync-now.js';
 import { CALENDARS_USAGE, calendarsCommand } from './calendars.js';
 import { onDatabaseOrService, withContext } from './database-or-service.js';
 import { progressDisplay } from './progress.js';
+import { PROPOSALS_USAGE, proposalsCommand } from './proposals.js';
 
 const USAGE = `Usage: tech-events <command>
 
@@ -33,11 +34,12 @@ const USAGE = `Usage: tech-events <command>
                                             $FEEDS_FILE, else the shipped feeds.json) as its source's
                                             complete state
 ${CALENDARS_USAGE}
+${PROPOSALS_USAGE}
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
 SYNC_INTERVAL_MINUTES, RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_READS_PER_MINUTE,
-RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, TRUST_PROXY,
+RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, RATE_LIMIT_PROPOSALS_PER_HOUR, TRUST_PROXY,
 REQUEST_TIMEOUT_MS, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see docs/operations.md.`;
 
 class UsageError extends Error {}
@@ -262,6 +264,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'import') return importCommand(args);
   if (command === 'sync') return syncCommand(args);
   if (command === 'calendars') return calendarsCommand(args, (message) => new UsageError(message));
+  if (command === 'proposals') return proposalsCommand(args, (message) => new UsageError(message));
   if (command === undefined || command === 'help' || command === '--help') {
     console.log(USAGE);
     return;

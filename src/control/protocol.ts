@@ -4,11 +4,12 @@ import type { ProblemCode } from '../catalogue/errors.js';
 import type { Country } from '../places/countries.js';
 import type { CalendarSummary, OperatorLink } from '../use-cases/calendars.js';
 import type { KeySummary } from '../use-cases/keys.js';
+import type { ProposalDetail, ProposalFilter, ProposalView } from '../use-cases/proposals.js';
 
 /**
- * The local control channel: while `serve` owns the embedded database, the `tech-events keys …` and `sync` commands
- * ask it to do their work instead. It is a Unix socket in the data directory that only the service's user may open
- * (mode 0600): whoever can open it could open the database files beside it anyway, so the socket's permissions are
+ * The local control channel: while `serve` owns the embedded database, the `tech-events keys …`, `calendars …`,
+ * `proposals …` and `sync` commands ask it to do their work instead. It is a Unix socket in the data directory that
+ * only the service's user may open (mode 0600): whoever can open it could open the database files beside it anyway, so the socket's permissions are
  * its authentication. One request per connection, one JSON line each way.
  */
 export const CONTROL_SOCKET = 'tech-events.sock';
@@ -23,7 +24,12 @@ export type ControlRequest =
   | { command: 'sync'; feedsFile: string }
   | { command: 'calendars.link'; keyId: string; url: string }
   | { command: 'calendars.list'; keyId?: string }
-  | { command: 'calendars.unlink'; id: string };
+  | { command: 'calendars.unlink'; id: string }
+  | { command: 'proposals.list'; filter: ProposalFilter }
+  | { command: 'proposals.show'; id: string }
+  | { command: 'proposals.accept'; id: string }
+  | { command: 'proposals.reject'; id: string; reason: string }
+  | { command: 'proposals.remove'; id: string; reason?: string };
 
 /** A run's report as the CLI prints it (an import report without the ids of what it touched). */
 export interface RunReport {
@@ -58,6 +64,11 @@ export interface ControlResults {
   'calendars.link': OperatorLink;
   'calendars.list': { keyId: string; calendars: CalendarSummary[] }[];
   'calendars.unlink': { id: string; retired: number };
+  'proposals.list': ProposalView[];
+  'proposals.show': ProposalDetail;
+  'proposals.accept': ProposalDetail;
+  'proposals.reject': ProposalDetail;
+  'proposals.remove': ProposalDetail & { retired: number };
 }
 
 export type ControlReply<C extends ControlRequest['command']> =

@@ -4,6 +4,7 @@ import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
 import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
 import { issueKey, listKeys, revokeKey, rotateKey } from '../use-cases/keys.js';
+import { acceptProposal, listProposals, rejectProposal, removeProposal, showProposal } from '../use-cases/proposals.js';
 import { feedLocation, type SyncResult } from '../use-cases/sync-feeds.js';
 import { syncFeedsFile } from '../use-cases/sync-now.js';
 import {
@@ -62,6 +63,16 @@ async function run(ctx: ServingContext, request: ControlRequest): Promise<Contro
       return listCalendarsByKey(ctx, request.keyId);
     case 'calendars.unlink':
       return unlinkCalendarById(ctx, request.id);
+    case 'proposals.list':
+      return listProposals(ctx, request.filter);
+    case 'proposals.show':
+      return showProposal(ctx, request.id);
+    case 'proposals.accept':
+      return acceptProposal(ctx, request.id, 'cli');
+    case 'proposals.reject':
+      return rejectProposal(ctx, request.id, request.reason, 'cli');
+    case 'proposals.remove':
+      return removeProposal(ctx, request.id, request.reason, 'cli');
     default:
       throw new ServiceError('bad-request', `Unknown command "${(request as { command: unknown }).command}".`);
   }

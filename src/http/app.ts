@@ -40,6 +40,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerProposalAdminRoutes, registerProposalRoutes } from './routes/proposals.js';
 import { registerSourcesRoutes } from './routes/sources.js';
 import { pathOf } from './url-path.js';
 
@@ -290,6 +291,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerGeoRoutes(app, ctx);
   registerEmbedRoutes(app, ctx.config.baseUrl);
   registerCalendarLinkRoutes(app, ctx);
+  registerProposalRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerAddRoutes(app, ctx);
@@ -297,5 +299,6 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerAdminRoutes(app, ctx);
   registerAdminPageRoutes(app, ctx);
   registerCalendarCheckRoute(app, ctx);
+  registerProposalAdminRoutes(app, ctx);
   await registerDocsRoutes(app, ctx);
 }

@@ -27,7 +27,16 @@ const WINDOW_MS = 60_000;
 /** The route a request matched (its pattern), else its path. */
 const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? pathOf(request.url);
 
-const WRITE_ROUTES = new Set(['/api/events', '/api/events/batch', '/api/calendars', '/api/calendars/:id']);
+/** Keyless proposals (a calendar, a key request): writes, limited per client address and hour (proposalRateLimit). */
+export const PROPOSAL_ROUTES = new Set(['/api/calendars/proposals', '/api/keys/requests']);
+
+const WRITE_ROUTES = new Set([
+  '/api/events',
+  '/api/events/batch',
+  '/api/calendars',
+  '/api/calendars/:id',
+  ...PROPOSAL_ROUTES,
+]);
 
 /** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
 function isWrite(request: FastifyRequest): boolean {
@@ -60,8 +69,8 @@ function exempt(request: FastifyRequest): boolean {
  * routes (it hooks each route as added); returns a preHandler for unknown paths, which count as reads.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config) {
-  const { writesPerMinute, readsPerMinute } = config.rateLimits;
-  if (writesPerMinute === 0 && readsPerMinute === 0) return undefined;
+  const { writesPerMinute, readsPerMinute, proposalsPerHour } = config.rateLimits;
+  if (writesPerMinute === 0 && readsPerMinute === 0 && proposalsPerHour === 0) return undefined;
   const limitOf = (bucket: string) => (bucket.startsWith('write:') ? writesPerMinute : readsPerMinute);
   await app.register(rateLimit, {
     global: true,
@@ -81,6 +90,31 @@ export async function registerRateLimits(app: FastifyInstance, config: Config) {
     },
   });
   return app.rateLimit();
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The route option (`config.rateLimit`) of a proposal route: per client address and hour, instead of the
+ * per-minute limit of writes; `false` (no limit) with RATE_LIMIT_PROPOSALS_PER_HOUR=0. Kept in memory only.
+ */
+export function proposalRateLimit(config: Config) {
+  const max = config.rateLimits.proposalsPerHour;
+  if (max === 0) return false as const;
+  return {
+    max,
+    timeWindow: HOUR_MS,
+    keyGenerator: (request: FastifyRequest) => `proposal:ip:${request.ip}`,
+    allowList: () => false,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new ServiceError(
+        'rate-limited',
+        `At most ${context.max} proposals per hour from this address; retry in ${seconds} s.`,
+        { retryAfter: seconds, limit: context.max },
+      );
+    },
+  };
 }
 
 /** Errors of the HTTP parser (no request yet) as problem+json too: 431 headers too large, 408 timeout, 400 else. */

@@ -123,6 +123,38 @@ export interface HostCalendarsTable {
   city: string | null;
 }
 
+export interface ProposalsTable {
+  id: string;
+  kind: 'calendar' | 'key';
+  state: 'reading' | 'waiting' | 'accepted' | 'rejected' | 'removed';
+  created_at: Generated<Date>;
+  decided_at: Date | null;
+  reason: string | null;
+  country: string;
+  /** A calendar's address as proposed, the feed it reads as, its platform and importer format (see migration 0014). */
+  given: string | null;
+  url: string | null;
+  platform: string | null;
+  format: string | null;
+  name: string | null;
+  city: string | null;
+  /** The preview of its calendar's read (use-cases/proposals.ts `Preview`); null while reading. */
+  preview: unknown | null;
+  organisation: string | null;
+  plans: string | null;
+  website: string | null;
+  key_id: string | null;
+  key_shown_at: Date | null;
+}
+
+export interface ModerationLogTable {
+  proposal_id: string;
+  at: Generated<Date>;
+  actor: string;
+  action: 'accept' | 'reject' | 'remove';
+  reason: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
@@ -131,4 +163,6 @@ export interface Database {
   source_status: SourceStatusTable;
   source_parts: SourcePartsTable;
   host_calendars: HostCalendarsTable;
+  proposals: ProposalsTable;
+  moderation_log: ModerationLogTable;
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
 import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds } from '../importers/feeds.js';
 import type { HttpReader } from '../importers/http-reader.js';
-import { FILE_RECORD } from '../importers/importer.js';
+import { FILE_RECORD, type ImportedRecord } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
 import { type CalendarTarget, calendarWindow, fullWindowEnd } from './sync-calendars.js';
 import { calendarTarget } from './sync-feeds.js';
@@ -48,8 +48,25 @@ export interface CheckOptions {
 const startOf = (start: { instant: Date } | { date: string }) =>
   'instant' in start ? start.instant : new Date(`${start.date}T00:00:00Z`);
 
+/** What one read of a calendar found, with its upcoming events in start order (see readCalendarOnce). */
+export interface CalendarReadOnce {
+  check: CalendarCheck;
+  upcoming: ImportedRecord[];
+}
+
 /** Reads one calendar as the sync would (politely, the same reader) and imports nothing. */
 async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<CalendarCheck> {
+  return (await readCalendarOnce(target, options)).check;
+}
+
+/**
+ * Reads one calendar as the sync would: the same reader, limits, the target's address rules and its importer
+ * (`format`, iCal by default); imports nothing. Its upcoming events are placed as the sync would place them.
+ */
+export async function readCalendarOnce(
+  target: CalendarTarget,
+  options: CheckOptions & { format?: string },
+): Promise<CalendarReadOnce> {
   const window = calendarWindow(target.url, target.window);
   const check: CalendarCheck = {
     source: target.source,
@@ -69,15 +86,22 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
       signal: options.signal,
       reader: options.reader,
       userAgent: userAgentOf(options.baseUrl),
+      guard: target.guard,
     });
   } catch (error) {
     const gone = (error as { notFound?: boolean }).notFound === true;
-    return { ...check, state: gone ? 'gone' : 'failing', error: (error as Error).message };
+    return { check: { ...check, state: gone ? 'gone' : 'failing', error: (error as Error).message }, upcoming: [] };
   }
-  const parsed = importerFor('ical')!.parse(text, { now: options.now, defaultCountry: target.country });
+  const importer = importerFor(options.format ?? 'ical');
+  if (!importer)
+    return { check: { ...check, state: 'failing', error: `no importer reads ${options.format}` }, upcoming: [] };
+  const parsed = importer.parse(text, { now: options.now, defaultCountry: target.country });
   const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
   if (whole || (parsed.records.length === 0 && parsed.errors.length > 0))
-    return { ...check, state: 'not iCal', error: whole?.message ?? parsed.errors[0]!.message };
+    return {
+      check: { ...check, state: 'not iCal', error: whole?.message ?? parsed.errors[0]!.message },
+      upcoming: [],
+    };
   const upcoming = parsed.records
     .filter((r) => startOf(r.end ?? r.start) >= options.now)
     .sort((a, b) => startOf(a.start).getTime() - startOf(b.start).getTime());
@@ -89,12 +113,15 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
   }
   const next = upcoming[0];
   return {
-    ...check,
-    state: upcoming.length === 0 ? 'empty' : 'ok',
-    events: upcoming.length,
-    full: fullWindowEnd(parsed.records, window) !== undefined,
-    ...(parsed.cut ? { cut: parsed.cut } : {}),
-    ...(next ? { next: { title: next.title, start: startOf(next.start).toISOString() } } : {}),
+    check: {
+      ...check,
+      state: upcoming.length === 0 ? 'empty' : 'ok',
+      events: upcoming.length,
+      full: fullWindowEnd(parsed.records, window) !== undefined,
+      ...(parsed.cut ? { cut: parsed.cut } : {}),
+      ...(next ? { next: { title: next.title, start: startOf(next.start).toISOString() } } : {}),
+    },
+    upcoming,
   };
 }
 

@@ -3,8 +3,10 @@ import { HOST_SOURCE, sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { type Feed, type FeedPart, feedParts, isEnabled } from '../importers/feeds.js';
 import { importerFor, isUrl } from '../importers/registry.js';
+import type { ProposalRecord } from '../storage/proposals.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
+import { COMMUNITY_CALENDARS, COMMUNITY_SOURCE } from './proposals.js';
 import { scheduledNextTry } from './sync-schedule.js';
 
 /** One source as `GET /api/sources` and the sources page show it. */
@@ -65,6 +67,9 @@ export interface CalendarView {
   /** Set when its last read went over a limit of a calendar read and kept its first events: what was left out. */
   cut: string | null;
   counts: SourceCounts;
+  /** A calendar its community proposed (POST /api/calendars/proposals): `community`, and when it was accepted. */
+  proposedBy?: 'community';
+  acceptedAt?: string;
 }
 
 export interface SourcesView {
@@ -157,10 +162,58 @@ export async function listSources(ctx: AppContext): Promise<SourcesView> {
   );
   const listed = new Set(sources.map((s) => s.source));
   const others = new Set([...stateOf.keys(), ...counts.keys()].filter((s) => !listed.has(s)));
+  const accepted = await ctx.proposals.list({ state: 'accepted', kind: 'calendar' });
+  if (accepted.length > 0) others.add(COMMUNITY_SOURCE);
   for (const source of [...others].sort()) {
-    sources.push(view(source, source === HOST_SOURCE ? 'host' : (stateOf.get(source)?.format ?? 'import')));
+    const kind = source === HOST_SOURCE ? 'host' : (stateOf.get(source)?.format ?? 'import');
+    if (source !== COMMUNITY_SOURCE) sources.push(view(source, kind));
+    else
+      sources.push({
+        ...view(source, 'ical'),
+        calendars: await communityViews(ctx, accepted, partStates, now),
+        nextTry: accepted.length > 0 ? nextTry(COMMUNITY_CALENDARS) : null,
+      });
   }
   return { syncIntervalMinutes: ctx.config.syncIntervalMinutes, lastRefreshed: iso(lastRefreshed), sources };
+}
+
+/** The calendars communities proposed and the operator accepted, in the order they were proposed. */
+async function communityViews(
+  ctx: AppContext,
+  accepted: readonly ProposalRecord[],
+  states: readonly PartState[],
+  now: Date,
+): Promise<CalendarView[]> {
+  const counts = await ctx.sources.countsByCalendar(sourceOwner(COMMUNITY_SOURCE), now);
+  const stateOf = new Map(states.filter((s) => s.source === COMMUNITY_SOURCE).map((s) => [s.part, s]));
+  return accepted.map((p) => {
+    const state = stateOf.get(p.id);
+    return {
+      ...calendarView(p.id, state, counts.get(p.id)),
+      name: p.name,
+      city: p.city,
+      country: p.country,
+      url: publicLocation(p.url!),
+      proposedBy: 'community',
+      acceptedAt: p.decidedAt!.toISOString(),
+    };
+  });
+}
+
+/** A calendar's state as `GET /api/sources` shows it, from what its last reads recorded. */
+function calendarView(id: string, state: PartState | undefined, counts: SourceCounts | undefined) {
+  const gone = state?.lastError && /answered HTTP (404|410)/.test(state.lastError);
+  return {
+    id,
+    state: !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
+    lastAttempt: iso(state?.lastAttemptAt),
+    lastSuccess: iso(state?.lastSuccessAt),
+    lastChanged: iso(state?.lastChangedAt),
+    lastError: state?.lastError ? publicError(state.lastError) : null,
+    failures: state?.failures ?? 0,
+    cut: state?.lastRun?.cut ?? null,
+    counts: counts ?? { listed: 0, cancelled: 0 },
+  } satisfies Partial<CalendarView>;
 }
 
 /** The state of each calendar of a feed of calendars, in the feed's order. */
@@ -175,22 +228,12 @@ async function calendarViews(
   const stateOf = new Map(states.filter((s) => s.source === feed.source).map((s) => [s.part, s]));
   return parts.map((part) => {
     const id = part.key || part.url;
-    const state = stateOf.get(id);
-    const gone = state?.lastError && /answered HTTP (404|410)/.test(state.lastError);
     return {
-      id,
+      ...calendarView(id, stateOf.get(id), counts.get(part.key)),
       name: part.entry?.name ?? null,
       city: part.entry?.city ?? null,
       country: part.entry?.country ?? feed.country ?? null,
       url: publicLocation(part.url),
-      state: !state ? 'not synced yet' : state.lastError ? (gone ? 'gone' : 'failing') : 'ok',
-      lastAttempt: iso(state?.lastAttemptAt),
-      lastSuccess: iso(state?.lastSuccessAt),
-      lastChanged: iso(state?.lastChangedAt),
-      lastError: state?.lastError ? publicError(state.lastError) : null,
-      failures: state?.failures ?? 0,
-      cut: state?.lastRun?.cut ?? null,
-      counts: counts.get(part.key) ?? { listed: 0, cancelled: 0 },
     };
   });
 }

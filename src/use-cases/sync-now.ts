@@ -3,9 +3,13 @@ import type { AppContext } from '../context.js';
 import { type Feed, FeedsFileError, isEnabled, loadFeeds } from '../importers/feeds.js';
 import type { Job } from '../runtime/jobs.js';
 import { syncLinkedCalendars } from './calendars.js';
+import { syncCommunityCalendars } from './proposals.js';
 import { runSync, type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
 
-/** Every enabled feed in turn, then the calendars hosts linked (when there are any): what an operator's sync does. */
+/**
+ * Every enabled feed in turn, then the calendars hosts linked and the communities' accepted ones (when there are
+ * any): what an operator's sync does.
+ */
 export async function syncAll(
   ctx: AppContext,
   feeds: readonly Feed[],
@@ -13,7 +17,8 @@ export async function syncAll(
 ): Promise<SyncResult[]> {
   const results = await runSync(ctx, feeds, options);
   const linked = await syncLinkedCalendars(ctx, options);
-  return linked.urls > 0 ? [...results, linked] : results;
+  const community = await syncCommunityCalendars(ctx, options);
+  return [...results, ...[linked, community].filter((r) => r.urls > 0)];
 }
 
 /** Logs the calendars of a run that failed or have gone, by name: their events stay as they were. */
@@ -41,7 +46,7 @@ export async function startSync(ctx: AppContext): Promise<{ run: Job<SyncResult[
   const { path, named } = ctx.config.feedsFile;
   const feeds = (await readFeedsFile(path, !named)).filter(isEnabled);
   const run = ctx.jobs.start(OPERATOR_SYNC, async (report, signal) => {
-    report({ feeds: feeds.length, feedsDone: 0, linkedCalendars: 'waiting' });
+    report({ feeds: feeds.length, feedsDone: 0, linkedCalendars: 'waiting', communityCalendars: 'waiting' });
     const results: SyncResult[] = [];
     const options: SyncOptions = { background: true, signal };
     for (const feed of feeds) {
@@ -50,8 +55,10 @@ export async function startSync(ctx: AppContext): Promise<{ run: Job<SyncResult[
     }
     report({ linkedCalendars: 'syncing' });
     const linked = await syncLinkedCalendars(ctx, options);
-    report({ linkedCalendars: linked.urls });
-    const all = linked.urls > 0 ? [...results, linked] : results;
+    report({ linkedCalendars: linked.urls, communityCalendars: 'syncing' });
+    const community = await syncCommunityCalendars(ctx, options);
+    report({ communityCalendars: community.urls });
+    const all = [...results, ...[linked, community].filter((r) => r.urls > 0)];
     logOperatorRuns(ctx, all, 'admin-api');
     return all;
   });

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { type Feed, isEnabled } from '../importers/feeds.js';
 import { LINKED_CALENDARS, syncLinkedCalendars } from './calendars.js';
+import { COMMUNITY_CALENDARS, syncCommunityCalendars } from './proposals.js';
 import { type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
 import { logFailingCalendars } from './sync-now.js';
 
@@ -17,7 +18,10 @@ export interface ScheduleOptions {
   onRun?: (result: SyncResult) => void;
   /** Start from the sources' state (recent feeds wait, failing ones back off), so restarts do not read all at once. */
   resume?: boolean;
-  /** Also sync the calendars hosts linked (POST /api/calendars), after the feeds (default true). */
+  /**
+   * Also sync the calendars hosts linked (POST /api/calendars) and the communities' accepted calendars (see
+   * proposals.ts), after the feeds (default true).
+   */
   linkedCalendars?: boolean;
 }
 
@@ -68,7 +72,7 @@ export function startFeedSchedule(ctx: AppContext, feeds: readonly Feed[], optio
       const result = await state.run(syncOptions);
       if (stopped) return;
       recordRun(ctx, state, result, { retryMinutes, intervalMinutes, afterInterval });
-      if (result.feed !== LINKED_CALENDARS || result.urls > 0) options.onRun?.(result);
+      if (!isCollection(result.feed) || result.urls > 0) options.onRun?.(result);
     }
   };
 
@@ -114,9 +118,15 @@ function feedStates(ctx: AppContext, feeds: readonly Feed[], linkedCalendars: bo
     loggedSkips: new Set(),
   });
   const states = feeds.filter(isEnabled).map((feed) => state(feed, (options) => syncFeed(ctx, feed, options)));
-  if (linkedCalendars) states.push(state(LINKED_CALENDARS, (options) => syncLinkedCalendars(ctx, options)));
+  if (linkedCalendars) {
+    states.push(state(LINKED_CALENDARS, (options) => syncLinkedCalendars(ctx, options)));
+    states.push(state(COMMUNITY_CALENDARS, (options) => syncCommunityCalendars(ctx, options)));
+  }
   return states;
 }
+
+/** The calendars kept in the database rather than the feeds file: a run without any is nothing to tell. */
+const isCollection = (feed: Feed) => feed === LINKED_CALENDARS || feed === COMMUNITY_CALENDARS;
 
 /** Logs a run once per change of outcome (failure, recovery, skipped records) and sets when the feed runs next. */
 function recordRun(
@@ -139,7 +149,7 @@ function recordRun(
     return;
   }
   state.nextAt = timing.afterInterval();
-  if (result.feed === LINKED_CALENDARS && result.urls === 0) return;
+  if (isCollection(result.feed) && result.urls === 0) return;
   const recovered = state.failures > 0 ? ` (working again after ${state.failures} failed runs)` : '';
   ctx.logger.info(syncedFields(result), `feed ${source} synced${recovered}`);
   for (const s of result.report!.skipped) {

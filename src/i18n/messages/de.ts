@@ -281,6 +281,7 @@ export const de: Messages = {
   'sources.calendarsHeading': 'Die {count} Kalender von {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Kalender} city {Ort} state {Zustand} lastChanged {Zuletzt geändert} other {Bevorstehend}}',
+  'sources.proposedByCommunity': 'von seiner Community vorgeschlagen, aufgenommen am {date}',
   'sources.calendarState':
     '{state, select, ok {in Ordnung} pending {noch nicht abgeglichen} gone {verschwunden (seine Termine bleiben):} unread {noch nicht gelesen:} other {fehlerhaft (seine Termine bleiben):}}',
 

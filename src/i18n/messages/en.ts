@@ -283,6 +283,7 @@ export const en = {
   'sources.calendarsHeading': 'The {count} calendars of {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Calendar} city {City} state {State} lastChanged {Last changed} other {Upcoming}}',
+  'sources.proposedByCommunity': 'proposed by its community, accepted on {date}',
   'sources.calendarState':
     '{state, select, ok {ok} pending {not synced yet} gone {gone (its events stay):} unread {not read yet:} other {failing (its events stay):}}',
 

@@ -282,6 +282,7 @@ export const fr: Messages = {
   'sources.calendarsHeading': 'Les {count} calendriers de {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Calendrier} city {Ville} state {État} lastChanged {Dernier changement} other {À venir}}',
+  'sources.proposedByCommunity': 'proposé par sa communauté, accepté le {date}',
   'sources.calendarState':
     '{state, select, ok {à jour} pending {pas encore synchronisé} gone {disparu (ses événements restent)\u00a0:} unread {pas encore lu\u00a0:} other {en échec (ses événements restent)\u00a0:}}',
 

@@ -279,6 +279,7 @@ export const it: Messages = {
   'sources.calendarsHeading': 'I {count} calendari di {source}',
   'sources.calendarColumn':
     '{column, select, calendar {Calendario} city {Città} state {Stato} lastChanged {Ultima modifica} other {In arrivo}}',
+  'sources.proposedByCommunity': 'proposto dalla sua comunità, accettato il {date}',
   'sources.calendarState':
     '{state, select, ok {aggiornato} pending {non ancora sincronizzato} gone {scomparso (i suoi eventi restano):} unread {non ancora letto:} other {in errore (i suoi eventi restano):}}',
 

@@ -1,4 +1,4 @@
-import { dateTime, isoDayLabel } from '../../i18n/dates.js';
+import { dateTime, isoDayLabel, shortDate } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { SourcesView, SourceView } from '../../use-cases/list-sources.js';
@@ -69,8 +69,11 @@ function calendarRow(c: Calendar, t: Translator): SafeHtml {
     shown === 'ok' || shown === 'pending'
       ? html`${t.t('sources.calendarState', { state: shown })}`
       : html`${t.t('sources.calendarState', { state: shown })} ${c.lastError ? causeOf(c.lastError, t, false) : ''}`;
+  const proposed = c.acceptedAt
+    ? html`<br><span class="muted">${t.t('sources.proposedByCommunity', { date: shortDate(new Date(c.acceptedAt), ZONE, t) })}</span>`
+    : html``;
   const cells = [
-    html`<a href="${c.url}">${c.name ?? c.id}</a>`,
+    html`<a href="${c.url}">${c.name ?? c.id}</a>${proposed}`,
     html`${c.city ?? '—'}`,
     state,
     html`${when(c.lastChanged, t)}`,

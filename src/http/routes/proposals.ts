@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ServingContext } from '../../context.js';
+import {
+  acceptProposal,
+  listProposals,
+  type Proposed,
+  proposalStatus,
+  proposeCalendar,
+  rejectProposal,
+  removeProposal,
+  requestKey,
+  showProposal,
+} from '../../use-cases/proposals.js';
+import { proposalRateLimit } from '../limits.js';
+import { adminCheck } from './admin.js';
+
+/** A new proposal: 202 with its status URL as Location; the same calendar proposed before: 200 with that one. */
+function answerProposed(reply: FastifyReply, { proposal, created }: Proposed) {
+  if (created) reply.status(202).header('Location', proposal.statusUrl);
+  return proposal;
+}
+
+/**
+ * The keyless proposals (a calendar to sync, a host key asked for) and their status URL, which may show a key once:
+ * never cached, never stored by a browser.
+ */
+export function registerProposalRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const limited = { config: { rateLimit: proposalRateLimit(ctx.config) } };
+  app.post('/api/calendars/proposals', limited, async (request, reply) =>
+    answerProposed(reply, await proposeCalendar(ctx, request.body ?? {}, { address: request.ip })),
+  );
+
+  app.post('/api/keys/requests', limited, async (request, reply) =>
+    answerProposed(reply, await requestKey(ctx, request.body ?? {}, { address: request.ip })),
+  );
+
+  app.get<{ Params: { id: string } }>('/api/proposals/:id', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return proposalStatus(ctx, request.params.id);
+  });
+}
+
+/** The operator's side over HTTP (ADMIN_TOKEN): the queue, each proposal with its log, and the decisions. */
+export function registerProposalAdminRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const requireAdmin = adminCheck(ctx.config.adminToken);
+
+  app.get<{ Querystring: Record<string, string> }>('/api/admin/proposals', async (request) => {
+    requireAdmin(request);
+    return { proposals: await listProposals(ctx, request.query) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/admin/proposals/:id', async (request) => {
+    requireAdmin(request);
+    return showProposal(ctx, request.params.id);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/admin/proposals/:id/accept', async (request) => {
+    requireAdmin(request);
+    return acceptProposal(ctx, request.params.id, 'admin-api');
+  });
+
+  app.post<{ Params: { id: string }; Body: { reason?: unknown } | undefined }>(
+    '/api/admin/proposals/:id/reject',
+    async (request) => {
+      requireAdmin(request);
+      return rejectProposal(ctx, request.params.id, request.body?.reason as string, 'admin-api');
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { reason?: unknown } | undefined }>(
+    '/api/admin/proposals/:id/remove',
+    async (request) => {
+      requireAdmin(request);
+      const reason = request.body?.reason;
+      return removeProposal(ctx, request.params.id, reason === undefined ? undefined : (reason as string), 'admin-api');
+    },
+  );
+}
