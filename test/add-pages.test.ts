@@ -223,12 +223,33 @@ describe('the pages where communities add themselves', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('has no admin page without ADMIN_TOKEN, as the admin API', async () => {
-    const plain = await startTestServer('pglite');
+  it('has no admin page without ADMIN_TOKEN, as the admin API; limits proposals per address', async () => {
+    const plain = await startTestServer('pglite', { env: { RATE_LIMIT_PROPOSALS_PER_HOUR: '2' } });
     try {
       const res = await request(`${plain.base}/admin`, { headers: { authorization: basic('anything') } });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('admin-disabled');
+      const body = new URLSearchParams({ form: 'key', organisation: 'Graz Devs', country: 'at', plans: 'Meetups' });
+      for (let i = 0; i < 2; i++) {
+        const sent = await fetch(`${plain.base}/add?lang=fr`, {
+          method: 'POST',
+          headers: FORM,
+          body,
+          redirect: 'manual',
+        });
+        expect(sent.status).toBe(303);
+      }
+      // The third from this address this hour: the form again, as sent, saying when to try again.
+      const limited = await request(`${plain.base}/add?lang=fr`, {
+        method: 'POST',
+        headers: FORM,
+        body: body.toString(),
+      });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(limited.text).toContain('Trop de propositions depuis votre adresse');
+      expect(limited.text).toContain('value="Graz Devs"');
     } finally {
       await plain.close();
     }
@@ -253,6 +274,9 @@ describe('the pages where communities add themselves', () => {
     });
 
     it('has no serious accessibility violation on /add and /admin, on a phone and a laptop', async () => {
+      // A proposal waiting, so that /admin shows its forms.
+      const json = { organisation: 'Bern Data Community', country: 'ch', plans: 'Talks every month' };
+      expect((await request(`${server.base}/api/keys/requests`, { json })).status).toBe(202);
       for (const viewport of [PHONE, DESKTOP]) {
         const httpCredentials = { username: 'operator', password: TOKEN };
         const context = await browser.newContext({ viewport, bypassCSP: true, httpCredentials });

@@ -8,6 +8,7 @@ import { withLanguage } from '../../render/html/i18n.js';
 import { renderProposalPage } from '../../render/html/proposal-page.js';
 import { proposalStatus, proposeCalendar, requestKey } from '../../use-cases/proposals.js';
 import { acceptFormBodies } from '../form-body.js';
+import { proposalRateLimit } from '../limits.js';
 import { languageOf, PAGE_CONFIG, sendHtml } from './pages.js';
 
 /** The fields each form sends; an empty one means "not given", as in the search form. */
@@ -44,19 +45,27 @@ async function propose(ctx: ServingContext, request: FastifyRequest, reply: Fast
     if (error instanceof ValidationError) {
       return sendHtml(reply, 422, language, renderAddPage({ ...page, sent: { form, fields, errors: error.errors } }));
     }
-    if (error instanceof ServiceError && error.code === 'rate-limited') {
-      const seconds = typeof error.extra.retryAfter === 'number' ? error.extra.retryAfter : 60;
-      reply.header('Retry-After', String(seconds));
-      const retryInMinutes = Math.max(1, Math.ceil(seconds / 60));
-      return sendHtml(
-        reply,
-        429,
-        language,
-        renderAddPage({ ...page, sent: { form, fields, errors: [] }, retryInMinutes }),
-      );
-    }
+    if (error instanceof ServiceError && error.code === 'proposals-full') return notNow(ctx, request, reply, error);
     throw error;
   }
+}
+
+/**
+ * A proposal not taken now — too many from this address this hour (429, from the route's rate limit), or too many
+ * waiting for the operator (503) — answers the form again as sent, saying when to try again.
+ */
+function notNow(ctx: ServingContext, request: FastifyRequest, reply: FastifyReply, error: ServiceError) {
+  const language = languageOf(request);
+  const form: Form = (request.body as Record<string, unknown> | undefined)?.form === 'key' ? 'key' : 'calendar';
+  const seconds = typeof error.extra.retryAfter === 'number' ? error.extra.retryAfter : 60;
+  reply.header('Retry-After', String(seconds));
+  const page: AddPageInput = {
+    t: translator(language.lang),
+    baseUrl: ctx.config.baseUrl,
+    sent: { form, fields: fieldsOf(request.body, form), errors: [] },
+    notNow: error.code === 'rate-limited' ? { limited: Math.max(1, Math.ceil(seconds / 60)) } : { full: true },
+  };
+  return sendHtml(reply, error.status, language, renderAddPage(page));
 }
 
 /** GET /add/<id>: the proposal as its proposer sees it; never kept by any cache (an accepted key shows on it once). */
@@ -86,12 +95,22 @@ async function statusPage(
 export function registerAddRoutes(app: FastifyInstance, ctx: ServingContext): void {
   app.register(async (scope) => {
     acceptFormBodies(scope);
+    // The rate limit refuses before the handler: its refusal is the form again too, not a problem document.
+    scope.setErrorHandler((error, request, reply) => {
+      if (request.method === 'POST' && error instanceof ServiceError && error.code === 'rate-limited')
+        return notNow(ctx, request, reply, error);
+      throw error;
+    });
     scope.get('/add', { config: PAGE_CONFIG }, (request, reply) => {
       const language = languageOf(request);
       const t = translator(language.lang);
       return sendHtml(reply, 200, language, renderAddPage({ t, baseUrl: ctx.config.baseUrl }));
     });
-    scope.post('/add', (request, reply) => propose(ctx, request, reply));
+    // Limited per address and hour as the JSON API's proposal routes are (RATE_LIMIT_PROPOSALS_PER_HOUR), once the
+    // form is read: its refusal shows the form again as sent.
+    const limit = proposalRateLimit(ctx.config);
+    const rateLimit = limit && { ...limit, hook: 'preHandler' as const };
+    scope.post('/add', { config: { rateLimit } }, (request, reply) => propose(ctx, request, reply));
     scope.get<{ Params: { id: string } }>('/add/:id', { config: PAGE_CONFIG }, (request, reply) =>
       statusPage(ctx, request, reply),
     );

@@ -43,6 +43,8 @@ export const deAdd: Record<keyof typeof enAdd, string> = {
     'Diese Adresse liegt in einem privaten oder lokalen Netz: Der Dienst liest nur öffentliche Adressen und hat sich nicht mit ihr verbunden.',
   'add.rateLimited':
     'Gerade zu viele Vorschläge von eurer Adresse: Bitte versucht es in {minutes, plural, one {# Minute} other {# Minuten}} wieder.',
+  'add.full':
+    'Gerade warten viele Vorschläge auf den Betreiber, und bis er sie angesehen hat, werden keine weiteren angenommen: Bitte versucht es später wieder.',
   'add.link': 'Eure Community eintragen',
   'add.missing': 'Fehlt der Kalender eurer Community? {link}.',
 

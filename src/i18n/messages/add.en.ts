@@ -44,6 +44,8 @@ export const enAdd = {
     'This address is on a private or local network: the service reads public addresses only, and did not connect to it.',
   'add.rateLimited':
     'Too many proposals from your address just now: please try again in {minutes, plural, one {# minute} other {# minutes}}.',
+  'add.full':
+    'Many proposals are waiting for the operator just now, and no more are taken until they are looked at: please try again later.',
   'add.link': 'Add your community',
   'add.missing': 'Is your community’s calendar missing? {link}.',
 

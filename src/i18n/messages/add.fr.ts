@@ -43,6 +43,8 @@ export const frAdd: Record<keyof typeof enAdd, string> = {
     'Cette adresse est sur un réseau privé ou local : le service ne lit que des adresses publiques, et ne s’y est pas connecté.',
   'add.rateLimited':
     'Trop de propositions depuis votre adresse pour le moment : veuillez réessayer dans {minutes, plural, one {# minute} other {# minutes}}.',
+  'add.full':
+    'Beaucoup de propositions attendent l’opérateur en ce moment, et aucune autre n’est prise avant qu’il les ait examinées : veuillez réessayer plus tard.',
   'add.link': 'Ajoutez votre communauté',
   'add.missing': 'Le calendrier de votre communauté manque ? {link}.',
 

@@ -43,6 +43,8 @@ export const itAdd: Record<keyof typeof enAdd, string> = {
     'Questo indirizzo è su una rete privata o locale: il servizio legge solo indirizzi pubblici e non vi si è collegato.',
   'add.rateLimited':
     'Troppe proposte dal tuo indirizzo in questo momento: riprova tra {minutes, plural, one {# minuto} other {# minuti}}.',
+  'add.full':
+    'Molte proposte attendono il gestore in questo momento, e non se ne accettano altre finché non le ha esaminate: riprova più tardi.',
   'add.link': 'Aggiungi la tua community',
   'add.missing': 'Manca il calendario della tua community? {link}.',
 

@@ -10,8 +10,8 @@ export interface AddPageInput {
   t: Translator;
   baseUrl: string;
   sent?: { form: 'calendar' | 'key'; fields: Record<string, string>; errors: FieldError[] };
-  /** Minutes until this address may propose again, when it has proposed too much. */
-  retryInMinutes?: number;
+  /** Why a proposal is not taken now: too many from this address (minutes until the next), or too many waiting. */
+  notNow?: { limited: number } | { full: true };
 }
 
 /** The page's styles, appended to the site's stylesheet. */
@@ -40,8 +40,8 @@ form.decide { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; marg
 /** A field's problem in the reader's language; the service's own words, marked English, when it has no message. */
 export function fieldProblem(error: FieldError, t: Translator): SafeHtml {
   const field = t.t('add.field', { field: error.field });
-  if (error.field === 'url' && /private|loopback|local|reserved/i.test(error.message))
-    return html`${field}: ${t.t('add.privateAddress')}`;
+  // The use case words an address its guard refuses "is refused: …" (a private, local or reserved one).
+  if (error.field === 'url' && /^is refused\b/.test(error.message)) return html`${field}: ${t.t('add.privateAddress')}`;
   return html`${field}: <span lang="en">${error.message}</span>`;
 }
 
@@ -142,7 +142,7 @@ export function renderAddPage(input: AddPageInput): string {
     },
     html`<h1>${t.t('add.title')}</h1>
 <p>${t.t('add.intro')} ${t.t('add.private')}</p>
-${input.retryInMinutes !== undefined ? html`<div class="error" role="alert"><p>${t.t('add.rateLimited', { minutes: input.retryInMinutes })}</p></div>` : ''}
+${input.notNow ? html`<div class="error" role="alert"><p>${'limited' in input.notNow ? t.t('add.rateLimited', { minutes: input.notNow.limited }) : t.t('add.full')}</p></div>` : ''}
 <section aria-labelledby="calendar-heading">
 <h2 id="calendar-heading">${t.t('add.calendarHeading')}</h2>
 ${calendarForm(input)}

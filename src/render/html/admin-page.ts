@@ -39,10 +39,9 @@ function decide(
   t: Translator,
   reason?: 'required' | 'optional',
 ): SafeHtml {
-  const id = `${action}-${view.id}`;
   const label = reason === 'required' ? t.t('admin.reason') : t.t('admin.reasonOptional');
   return html`<form class="decide" method="post" action="/admin/proposals/${view.id}/${action}?lang=${t.lang}">
-${reason ? html`<label for="${id}">${label}<input type="text" id="${id}" name="reason"${reason === 'required' ? html` required` : ''}></label>` : ''}
+${reason ? html`<label>${label}<input type="text" name="reason"${reason === 'required' ? html` required` : ''}></label>` : ''}
 <button type="submit">${t.t(`admin.${action}`)}</button>
 </form>`;
 }
