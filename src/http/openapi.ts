@@ -11,6 +11,7 @@ import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 import { withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths } from './openapi-mcp.js';
+import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
 
 /** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
@@ -113,6 +114,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         CreateKey: inputSchema(createKeySchema),
         RotateKey: inputSchema(rotateKeySchema),
         ...calendarSchemas,
+        ...proposalSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
         OwnEventList: outputSchema(ownEventsResponseSchema),
@@ -365,6 +367,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         },
       },
       ...calendarPaths,
+      ...proposalPaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),

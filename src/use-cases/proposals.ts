@@ -1,227 +1,47 @@
 import { z } from 'zod';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
-import { sourceOwner } from '../catalogue/event.js';
 import { parseOrThrow, requiredText } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import { recognizeCalendar } from '../importers/calendar-address.js';
-import type { Feed } from '../importers/feeds.js';
 import { checkAddress } from '../importers/http-reader.js';
-import type { ImportedRecord } from '../importers/importer.js';
 import type { InputError } from '../importers/input-error.js';
 import { importerFor } from '../importers/registry.js';
-import { COUNTRIES, type Country } from '../places/countries.js';
+import type { Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
 import type { ProposalRecord } from '../storage/proposals.repository.js';
-import { calendarTargets, readCalendarOnce } from './check-calendars.js';
+import { communityTarget, retireCalendar, startPreviews, syncedAs } from './community-calendars.js';
 import { runCounts } from './import-records.js';
-import { retireByExternalIds } from './store-many.js';
 import {
-  type CalendarRun,
-  type CalendarTarget,
-  calendarIdPrefix,
-  sumReports,
-  syncCalendar,
-  syncCalendars,
-} from './sync-calendars.js';
-import { recordRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+  type ModerationActor,
+  PROPOSAL_KINDS,
+  PROPOSAL_STATES,
+  type Preview,
+  type ProposalClient,
+  type ProposalDetail,
+  type ProposalFilter,
+  type ProposalView,
+  type Proposed,
+  proposeCalendarSchema,
+  requestKeySchema,
+} from './proposal-schemas.js';
+import { type CalendarRun, syncCalendar } from './sync-calendars.js';
 
-/** The source of accepted community calendars' events, in `/api/sources` and on every event. */
-export const COMMUNITY_SOURCE = 'community';
-
-/** Kinds of proposal: a calendar to sync, or a request for a host key. */
-export const PROPOSAL_KINDS = ['calendar', 'key'] as const;
-export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
-
-/**
- * `reading`: its calendar is being read for the preview; `waiting`: for the operator; then `accepted`, `rejected`
- * (with a reason) or `removed` (an accepted calendar taken out again, its upcoming events retired).
- */
-export const PROPOSAL_STATES = ['reading', 'waiting', 'accepted', 'rejected', 'removed'] as const;
-export type ProposalState = (typeof PROPOSAL_STATES)[number];
-
-/** Who decided: the command line, the admin API, the admin page. */
-export const MODERATION_ACTORS = ['cli', 'admin-api', 'admin-page'] as const;
-export type ModerationActor = (typeof MODERATION_ACTORS)[number];
-
-/** Where a previewed event's place comes from, as the sync would place it. */
-export const PLACE_ORIGINS = ['event', 'description', 'calendar', 'online', 'unknown'] as const;
-
-const countryField = z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` });
-
-export const proposeCalendarSchema = z.strictObject({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(2000)
-    .meta({
-      description:
-        'The calendar: a Meetup group’s page, a Google calendar’s embed or share link, a Luma calendar’s or any ' +
-        'other iCal address (https, http or webcal).',
-      examples: ['https://www.meetup.com/zurich-ai-meetup/'],
-    }),
-  city: requiredText(100)
-    .trim()
-    .optional()
-    .meta({ description: 'Where its events are when they do not say (a city of `country`).', examples: ['Zürich'] }),
-  country: countryField.optional().describe('The country of its events (default ch).'),
-  name: requiredText(200)
-    .trim()
-    .optional()
-    .meta({ description: 'The community’s name: its events’ organizer.', examples: ['Zurich AI Meetup'] }),
-});
-
-export const requestKeySchema = z.strictObject({
-  organisation: requiredText(200)
-    .trim()
-    .meta({ description: 'The organisation that will push events: its name is their organizer.' }),
-  country: countryField.describe('The country of its events.'),
-  plans: requiredText(2000)
-    .trim()
-    .meta({ description: 'What it will push: which events, how often, from what system.' }),
-  website: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine((s) => /^https?:\/\/[^\s]+$/i.test(s), 'must be an http(s) URL')
-    .optional()
-    .describe('Where the operator can see who it is.'),
-});
-
-const previewEventSchema = z.object({
-  title: z.string(),
-  start: z.string().describe('ISO 8601 instant, or a date YYYY-MM-DD for an all-day event'),
-  end: z.string().nullable(),
-  place: z.string().nullable().describe('The place as the event would be listed (venue, city), or null'),
-  placeFrom: z.enum(PLACE_ORIGINS).describe('Where the place comes from'),
-  online: z.boolean(),
-  url: z.string().nullable().describe('The event’s own link'),
-});
-
-export const previewSchema = z.object({
-  readAt: z.string(),
-  state: z
-    .enum(['ok', 'empty', 'gone', 'failing', 'not iCal'])
-    .describe('What the read found, as `GET /api/admin/calendars/check` says it'),
-  error: z.string().nullable(),
-  events: z.number().int().describe('Upcoming events it shows'),
-  cut: z.string().nullable().describe('Set when the read went over a limit and kept its first events'),
-  places: z.object({
-    event: z.number().int(),
-    description: z.number().int(),
-    calendar: z.number().int(),
-    online: z.number().int(),
-    unknown: z.number().int(),
-  }),
-  upcoming: z.array(previewEventSchema).describe('The first upcoming events (at most 20)'),
-  alreadySynced: z
-    .object({ source: z.string(), calendar: z.string() })
-    .nullable()
-    .describe('Set when the catalogue syncs this calendar already: the source and the calendar’s id there'),
-});
-export type Preview = z.output<typeof previewSchema>;
-
-export const proposalViewSchema = z.object({
-  id: z.string().describe('`prp_` and 32 hex digits: whoever knows it can see the proposal'),
-  kind: z.enum(PROPOSAL_KINDS),
-  state: z.enum(PROPOSAL_STATES),
-  createdAt: z.string(),
-  decidedAt: z.string().nullable().describe('When it was accepted, rejected or removed'),
-  reason: z.string().nullable().describe('Why it was rejected or removed'),
-  statusUrl: z.string().describe('Where to see it: `GET` answers this view'),
-  calendar: z
-    .object({
-      given: z.string().describe('The address as proposed'),
-      url: z.string().describe('The feed read (a group page becomes its iCal export)'),
-      platform: z.enum(['meetup', 'luma', 'google', 'bevy', 'ical']),
-      format: z.string().describe('The importer that reads it'),
-      name: z.string().nullable(),
-      city: z.string().nullable(),
-      country: z.enum(COUNTRIES),
-      preview: previewSchema.nullable().describe('Null while it is being read'),
-    })
-    .optional()
-    .describe('A calendar proposal'),
-  keyRequest: z
-    .object({
-      organisation: z.string(),
-      country: z.enum(COUNTRIES),
-      plans: z.string(),
-      website: z.string().nullable(),
-      keyId: z.string().nullable().describe('The key issued on acceptance'),
-      key: z.string().optional().describe('The key itself, on the first visit after acceptance only'),
-      keyShownAt: z.string().nullable().describe('When the key was shown; it is never shown again'),
-    })
-    .optional()
-    .describe('A request for a host key'),
-});
-export type ProposalView = z.output<typeof proposalViewSchema>;
-
-/** The operator's view: the public one with its audit log. */
-export const proposalDetailSchema = proposalViewSchema.extend({
-  sync: z
-    .union([
-      z.object({
-        created: z.number().int(),
-        updated: z.number().int(),
-        unchanged: z.number().int(),
-        cancelled: z.number().int(),
-        restored: z.number().int(),
-        skipped: z.number().int(),
-        elsewhere: z.number().int(),
-      }),
-      z.object({ error: z.string() }),
-    ])
-    .optional()
-    .describe(
-      'On acceptance of a calendar: what its first read imported, or why it failed (it is read again on the schedule)',
-    ),
-  log: z.array(
-    z.object({
-      at: z.string(),
-      actor: z.enum(MODERATION_ACTORS),
-      action: z.enum(['accept', 'reject', 'remove']),
-      reason: z.string().nullable(),
-    }),
-  ),
-});
-export type ProposalDetail = z.output<typeof proposalDetailSchema>;
-
-/** Who proposes: their address, for the per-address limit only (kept in memory, never stored). */
-export interface ProposalClient {
-  address: string;
-}
-
-/** What creating a proposal answers: its view, and whether it is new (202) or the same URL's earlier one (200). */
-export interface Proposed {
-  proposal: ProposalView;
-  created: boolean;
-}
-
-export interface ProposalFilter {
-  state?: ProposalState;
-  kind?: ProposalKind;
-}
-
-/** The calendars communities proposed and the operator accepted, as the schedule and `/api/sources` name them. */
-export const COMMUNITY_CALENDARS = {
-  source: COMMUNITY_SOURCE,
-  format: 'ical',
-  url: 'calendars proposed by their communities (POST /api/calendars/proposals)',
-} as const satisfies Feed;
+export { syncCommunityCalendars } from './community-calendars.js';
+export * from './proposal-schemas.js';
 
 /** Proposals waiting (for a read or the operator) beyond which no more are taken: spam cannot fill the database. */
 export const MAX_PENDING_PROPOSALS = 500;
-/** The upcoming events a preview keeps: enough to judge a calendar by. */
-const PREVIEW_EVENTS = 20;
-/** Previews read at once: a crowd of proposals waits its turn instead of opening reads without bound. */
-const PREVIEW_CONCURRENCY = 2;
-const PREVIEW_READS = 'proposal-previews';
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 const statusUrlOf = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/api/proposals/${id}`;
 
 const notFound = (id: string) => new ServiceError('proposal-not-found', `No proposal “${id}”.`);
+const PROPOSAL_ID = /^prp_[0-9a-f]{32}$/;
+
+/** The proposal of an id; what cannot be one is not looked for. */
+async function find(ctx: AppContext, id: string): Promise<ProposalRecord | undefined> {
+  return PROPOSAL_ID.test(id) ? ctx.proposals.find(id) : undefined;
+}
 
 /** The public view of a proposal; `key` is an accepted key request's key, given out this once. */
 function viewOf(ctx: AppContext, p: ProposalRecord, key?: string): ProposalView {
@@ -267,128 +87,6 @@ async function ensureRoom(ctx: AppContext): Promise<void> {
       `${pending} proposals wait for the operator; no more are taken until they have been looked at.`,
       { retryAfter: 3600 },
     );
-}
-
-/** What an accepted community calendar syncs as: the `community` source's, under the proposal's id. */
-function communityTarget(ctx: AppContext, p: ProposalRecord): CalendarTarget {
-  return {
-    source: COMMUNITY_SOURCE,
-    part: p.id,
-    url: p.url!,
-    owner: sourceOwner(COMMUNITY_SOURCE),
-    actor: `proposal:${p.id}`,
-    idPrefix: calendarIdPrefix(p.id),
-    country: p.country as Country,
-    city: p.city ?? undefined,
-    organizer: p.name ?? undefined,
-    fallbackUrl: p.url!,
-    guard: ctx.calendarGuard,
-  };
-}
-
-/** The feed a synced calendar's URL reads as, to compare with a proposal's; itself when not recognised. */
-function normalised(url: string): string {
-  try {
-    return recognizeCalendar(url).url;
-  } catch {
-    return url;
-  }
-}
-
-/** Where the catalogue syncs this calendar already: the feeds file, a host's linked calendar, another proposal. */
-async function syncedAs(ctx: AppContext, url: string, self: string): Promise<Preview['alreadySynced']> {
-  const feed = calendarTargets(ctx.feeds, ctx.now()).find((t) => normalised(t.url) === url);
-  if (feed) return { source: feed.source, calendar: feed.part };
-  const linked = (await ctx.calendars.linked()).find((c) => normalised(c.url) === url);
-  if (linked) return { source: 'host', calendar: linked.id };
-  const accepted = (await ctx.proposals.list({ state: 'accepted', kind: 'calendar' })).find(
-    (p) => p.id !== self && p.url === url,
-  );
-  return accepted ? { source: COMMUNITY_SOURCE, calendar: accepted.id } : null;
-}
-
-const dateOf = (at: { instant: Date } | { date: string }) => ('instant' in at ? at.instant.toISOString() : at.date);
-
-/** A previewed event as the sync would list it: its place, and where that comes from. */
-function previewEvent(record: ImportedRecord, target: CalendarTarget): Preview['upcoming'][number] {
-  const online = record.format === 'online';
-  const city = online ? undefined : (record.city ?? target.city);
-  const from = record.placeFrom === 'calendar' && !target.city ? 'unknown' : (record.placeFrom ?? 'unknown');
-  const place = [record.venue, city].filter((s) => s?.trim()).join(', ');
-  return {
-    title: record.title,
-    start: dateOf(record.start),
-    end: record.end ? dateOf(record.end) : null,
-    place: place || null,
-    placeFrom: online ? 'online' : from,
-    online,
-    url: record.url ?? null,
-  };
-}
-
-/** Reads a proposed calendar once, as the sync would, and keeps what it would list. */
-async function previewOf(ctx: AppContext, p: ProposalRecord, signal: AbortSignal): Promise<Preview> {
-  const target = communityTarget(ctx, p);
-  const readAt = ctx.now();
-  const alreadySynced = await syncedAs(ctx, p.url!, p.id);
-  try {
-    const { check, upcoming } = await readCalendarOnce(target, {
-      now: readAt,
-      baseUrl: ctx.config.baseUrl,
-      timeoutMs: ctx.config.calendars.readTimeoutMs,
-      reader: ctx.httpReader,
-      signal,
-      format: p.format ?? 'ical',
-    });
-    return {
-      readAt: readAt.toISOString(),
-      state: check.state,
-      error: check.error ?? null,
-      events: check.events,
-      cut: check.cut ?? null,
-      places: check.places,
-      upcoming: upcoming.slice(0, PREVIEW_EVENTS).map((r) => previewEvent(r, target)),
-      alreadySynced,
-    };
-  } catch (error) {
-    if (signal.aborted) throw error;
-    ctx.logger.error({ err: error, proposal: p.id }, 'proposal preview failed');
-    return {
-      readAt: readAt.toISOString(),
-      state: 'failing',
-      error: 'the read failed unexpectedly (see the service log)',
-      events: 0,
-      cut: null,
-      places: { event: 0, description: 0, calendar: 0, online: 0, unknown: 0 },
-      upcoming: [],
-      alreadySynced,
-    };
-  }
-}
-
-/**
- * Reads the previews of proposals still `reading`, a few at a time, in one background job of the process; a job
- * under way picks up what is proposed meanwhile. Called on each proposal and status visit, so that reads a restart
- * interrupted resume.
- */
-function startPreviews(ctx: AppContext): void {
-  if (ctx.jobs.running(PREVIEW_READS)) return;
-  ctx.jobs.start(PREVIEW_READS, async (_report, signal) => {
-    let read = 0;
-    for (;;) {
-      const batch = await ctx.proposals.list({ state: 'reading', kind: 'calendar', limit: PREVIEW_CONCURRENCY * 4 });
-      if (batch.length === 0 || signal.aborted) return read;
-      let next = 0;
-      const worker = async () => {
-        while (next < batch.length && !signal.aborted) {
-          const p = batch[next++]!;
-          await ctx.proposals.setPreview(p.id, await previewOf(ctx, p, signal));
-          read++;
-        }
-      };
-      await Promise.all(Array.from({ length: PREVIEW_CONCURRENCY }, worker));
-    }
-  });
 }
 
 /**
@@ -455,7 +153,7 @@ export async function requestKey(ctx: AppContext, input: unknown, client: Propos
  * when it was shown.
  */
 export async function proposalStatus(ctx: AppContext, id: string): Promise<ProposalView> {
-  const p = await ctx.proposals.find(id);
+  const p = await find(ctx, id);
   if (!p) throw notFound(id);
   if (p.state === 'reading') startPreviews(ctx);
   if (p.kind === 'key' && p.state === 'accepted' && !p.keyShownAt) {
@@ -494,13 +192,13 @@ async function detailOf(
 
 /** A proposal for the operator: its view and every decision on it. */
 export async function showProposal(ctx: AppContext, id: string): Promise<ProposalDetail> {
-  const p = await ctx.proposals.find(id);
+  const p = await find(ctx, id);
   if (!p) throw notFound(id);
   return detailOf(ctx, p);
 }
 
 async function decided(ctx: AppContext, id: string, verb: string): Promise<never> {
-  const p = await ctx.proposals.find(id);
+  const p = await find(ctx, id);
   if (!p) throw notFound(id);
   throw new ServiceError('proposal-decided', `Proposal ${id} is ${p.state}: it cannot be ${verb}.`, {
     state: p.state,
@@ -522,7 +220,7 @@ function syncOf(run: CalendarRun): ProposalDetail['sync'] {
  * status URL.
  */
 export async function acceptProposal(ctx: AppContext, id: string, actor: ModerationActor): Promise<ProposalDetail> {
-  const p = await ctx.proposals.find(id);
+  const p = await find(ctx, id);
   if (!p) throw notFound(id);
   if (p.state !== 'waiting') return decided(ctx, id, 'accepted');
   const entry = { at: ctx.now(), actor, action: 'accept' as const, reason: null };
@@ -564,6 +262,7 @@ export async function rejectProposal(
   actor: ModerationActor,
 ): Promise<ProposalDetail> {
   const why = parseReason(reason);
+  if (!PROPOSAL_ID.test(id)) throw notFound(id);
   const rejected = await ctx.proposals.decide(id, ['reading', 'waiting'], 'rejected', {
     at: ctx.now(),
     actor,
@@ -573,25 +272,6 @@ export async function rejectProposal(
   if (!rejected) return decided(ctx, id, 'rejected');
   ctx.logger.info({ proposal: id, actor }, 'proposal rejected');
   return detailOf(ctx, rejected);
-}
-
-/** Retires the upcoming events of a community calendar (their pages stay, as a cancelled event's). */
-async function retireCalendar(ctx: AppContext, id: string): Promise<number> {
-  const owner = sourceOwner(COMMUNITY_SOURCE);
-  const now = ctx.now();
-  const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
-    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
-  );
-  const retired = await retireByExternalIds(
-    ctx.storage,
-    { owner, actor: `proposal:${id}` },
-    upcoming.map((e) => e.externalId!),
-  );
-  for (const event of retired) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
-  return retired.length;
 }
 
 /**
@@ -605,6 +285,7 @@ export async function removeProposal(
   actor: ModerationActor,
 ): Promise<ProposalDetail & { retired: number }> {
   const why = reason === undefined ? null : parseReason(reason);
+  if (!PROPOSAL_ID.test(id)) throw notFound(id);
   const removed = await ctx.proposals.decide(id, ['accepted'], 'removed', {
     at: ctx.now(),
     actor,
@@ -617,44 +298,4 @@ export async function removeProposal(
   else if (removed.keyId) await ctx.keys.revoke(removed.keyId);
   ctx.logger.info({ proposal: id, actor, retired }, 'proposal removed');
   return { ...(await detailOf(ctx, removed)), retired };
-}
-
-/** Syncs the accepted community calendars as the feeds are: one run of the `community` source. */
-export async function syncCommunityCalendars(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult> {
-  const at = ctx.now();
-  const accepted = await ctx.proposals.list({ state: 'accepted', kind: 'calendar' });
-  const result: SyncResult = { feed: COMMUNITY_CALENDARS, at, urls: accepted.length, missing: 0 };
-  if (accepted.length === 0) return result;
-  const runs: CalendarRun[] = [];
-  for (const format of new Set(accepted.map((p) => p.format ?? 'ical'))) {
-    const importer = importerFor(format);
-    const targets = accepted.filter((p) => (p.format ?? 'ical') === format).map((p) => communityTarget(ctx, p));
-    if (!importer) {
-      runs.push(
-        ...targets.map((target) => ({ target, outcome: 'failed' as const, error: `no importer reads ${format}` })),
-      );
-      continue;
-    }
-    runs.push(
-      ...(await syncCalendars(ctx, targets, {
-        importer,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        background: options.background,
-      })),
-    );
-  }
-  result.calendars = runs;
-  result.missing = runs.filter((r) => r.outcome === 'gone').length;
-  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
-  if (failed.length === runs.length)
-    result.error = `all ${runs.length} community calendars failed, e.g. ${failed[0]!.error}`;
-  else
-    result.report = sumReports(
-      COMMUNITY_SOURCE,
-      'ical',
-      runs.flatMap((r) => (r.report ? [r.report] : [])),
-    );
-  if (!options.signal?.aborted) await recordRun(ctx, result);
-  return result;
 }
