@@ -114,6 +114,28 @@ describe.skipIf(browserMissing)('a community adds its calendar', SPAWNING, () =>
     await propose(page, server.base, address);
     expect(new URL(page.url()).pathname).toBe(`/add/${id}`);
     await context.close();
+
+    // The operator removes it again on /admin, where it is listed as accepted: its upcoming events go.
+    const operator = await browser.newContext({
+      javaScriptEnabled: false,
+      httpCredentials: { username: 'operator', password: TOKEN },
+    });
+    const admin = await operator.newPage();
+    await admin.goto(`${server.base}/admin?lang=en`);
+    const row = admin.locator(`tr[id="${id}"]`);
+    await expect(row.textContent()).resolves.toContain(group.name);
+    await row.locator('input[name="reason"]').fill('The group moved to another platform');
+    await row.locator('button').click();
+    expect(new URL(admin.url()).pathname).toBe('/admin');
+    await expect(admin.locator(`tr[id="${id}"]`).count()).resolves.toBe(0);
+    await expect(admin.locator('table.admin').last().textContent()).resolves.toMatch(/admin page\s*removed/);
+    await admin.goto(`${server.base}/add/${id}?lang=en`);
+    const removed = (await admin.locator('main').textContent())!;
+    expect(removed).toContain('Removed on');
+    expect(removed).toContain('The group moved to another platform');
+    const after = await allEvents<{ source: string }>(`${server.base}/api/events?country=ch&limit=100`);
+    expect(after.filter((e) => e.source === 'community')).toEqual([]);
+    await operator.close();
   });
 
   it('refuses a private address before any connection, saying why in the page', async () => {
