@@ -204,6 +204,8 @@ describe('the pages where communities add themselves', () => {
     const again = await decide(refused, 'accept', '', { origin });
     expect(again.status).toBe(409);
 
+    // A link checker's HEAD first: it is not the visit that shows the key.
+    expect((await request(`${server.base}/add/${accepted}`, { method: 'HEAD' })).status).toBe(200);
     const first = await request(`${server.base}/add/${accepted}?lang=en`);
     const key = first.text.match(/tev_[a-f0-9]{12}_[A-Za-z0-9_-]{43}/)?.[0];
     expect(key, first.text).toBeDefined();

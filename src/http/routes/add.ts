@@ -111,8 +111,14 @@ export function registerAddRoutes(app: FastifyInstance, ctx: ServingContext): vo
     const limit = proposalRateLimit(ctx.config);
     const rateLimit = limit && { ...limit, hook: 'preHandler' as const };
     scope.post('/add', { config: { rateLimit } }, (request, reply) => propose(ctx, request, reply));
-    scope.get<{ Params: { id: string } }>('/add/:id', { config: PAGE_CONFIG }, (request, reply) =>
-      statusPage(ctx, request, reply),
+    scope.get<{ Params: { id: string } }>(
+      '/add/:id',
+      { config: PAGE_CONFIG, exposeHeadRoute: false },
+      (request, reply) => statusPage(ctx, request, reply),
+    );
+    // A HEAD (a link checker's) must not be the one visit that shows an accepted key, unseen: it reads nothing.
+    scope.head('/add/:id', (request, reply) =>
+      sendHtml(reply.header('Cache-Control', 'no-store'), 200, languageOf(request), ''),
     );
   });
 }
