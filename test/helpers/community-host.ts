@@ -26,6 +26,8 @@ export function communityHost() {
   ];
   const requests: string[] = [];
   let connections = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const calendars = new Map<string, string>([
     ['/zurich-ai/events/ical/', meetupCalendar({ id: 'zurich-ai', name: 'Zurich AI' }, zurichAi)],
     [
@@ -43,11 +45,18 @@ export function communityHost() {
       return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Our events</title>');
     if (path === '/broken.ics') return res.writeHead(500).end('upstream error');
     if (path.startsWith('/group-')) {
-      // Any number of groups, each with one event: for a crowd of proposals.
+      // Any number of groups, each with one event, answered after a little while as over the network: for a crowd
+      // of proposals, whose reads must not all run at once.
       const id = path.split('/')[1]!;
-      return res
-        .writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' })
-        .end(meetupCalendar({ id, name: id }, [{ id: '700', title: `${id} meets`, start: '2026-12-10T18:30' }]));
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res
+          .writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' })
+          .end(meetupCalendar({ id, name: id }, [{ id: '700', title: `${id} meets`, start: '2026-12-10T18:30' }]));
+      }, 30);
+      return;
     }
     res.writeHead(404).end('Not found');
   });
@@ -57,6 +66,7 @@ export function communityHost() {
     zurichAi,
     requests,
     connections: () => connections,
+    maxInFlight: () => maxInFlight,
     async listen(): Promise<string> {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
