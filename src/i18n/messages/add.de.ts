@@ -83,6 +83,7 @@ export const deAdd: Record<keyof typeof enAdd, string> = {
     '{state, select, ok {Der Kalender lässt sich gut lesen.} empty {Der Kalender lässt sich lesen, hat aber keine kommenden Veranstaltungen.} gone {Den Kalender gibt es nicht mehr (sein Server sagt, er existiert nicht).} failing {Der Kalender konnte nicht gelesen werden.} other {Das ist kein iCal-Kalender.}}',
   'proposal.previewCount':
     '{count, plural, =0 {Keine kommenden Veranstaltungen.} one {# kommende Veranstaltung; er würde listen:} other {# kommende Veranstaltungen; die nächsten, die er listen würde:}}',
+  'proposal.cut': 'Das Lesen hielt an einer seiner Grenzen an und behielt die ersten Veranstaltungen:',
   'proposal.synced':
     '{synced, select, feeds {Er wird schon abgeglichen: Er steht in der Kalenderliste des Dienstes.} host {Er wird schon abgeglichen: Ein Veranstalter hat ihn verknüpft.} community {Er wird schon abgeglichen: Er wurde schon vorgeschlagen und angenommen.} other {Er wird noch nicht abgeglichen.}}',
   'proposal.placeFrom':

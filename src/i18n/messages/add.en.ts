@@ -83,6 +83,7 @@ export const enAdd = {
     '{state, select, ok {The calendar reads well.} empty {The calendar reads, but holds no upcoming events.} gone {The calendar is gone (its host answers that it does not exist).} failing {The calendar could not be read.} other {This is not an iCal calendar.}}',
   'proposal.previewCount':
     '{count, plural, =0 {No upcoming events.} one {# upcoming event; it would list:} other {# upcoming events; the next it would list:}}',
+  'proposal.cut': 'The read stopped at one of its limits and kept the first events:',
   'proposal.synced':
     '{synced, select, feeds {It is already synced: it is in the service’s list of calendars.} host {It is already synced: a host has linked it.} community {It is already synced: it was proposed and accepted before.} other {It is not synced yet.}}',
   'proposal.placeFrom':

@@ -83,6 +83,7 @@ export const frAdd: Record<keyof typeof enAdd, string> = {
     '{state, select, ok {Le calendrier se lit bien.} empty {Le calendrier se lit, mais ne contient aucun événement à venir.} gone {Le calendrier n’existe plus (son serveur répond qu’il n’existe pas).} failing {Le calendrier n’a pas pu être lu.} other {Ce n’est pas un calendrier iCal.}}',
   'proposal.previewCount':
     '{count, plural, =0 {Aucun événement à venir.} one {# événement à venir ; il listerait :} other {# événements à venir ; les prochains qu’il listerait :}}',
+  'proposal.cut': 'La lecture s’est arrêtée à l’une de ses limites et a gardé les premiers événements :',
   'proposal.synced':
     '{synced, select, feeds {Il est déjà synchronisé : il figure dans la liste de calendriers du service.} host {Il est déjà synchronisé : un organisateur l’a relié.} community {Il est déjà synchronisé : il a déjà été proposé et accepté.} other {Il n’est pas encore synchronisé.}}',
   'proposal.placeFrom':

@@ -83,6 +83,7 @@ export const itAdd: Record<keyof typeof enAdd, string> = {
     '{state, select, ok {Il calendario si legge bene.} empty {Il calendario si legge, ma non contiene eventi futuri.} gone {Il calendario non esiste più (il suo server risponde che non esiste).} failing {Non è stato possibile leggere il calendario.} other {Questo non è un calendario iCal.}}',
   'proposal.previewCount':
     '{count, plural, =0 {Nessun evento futuro.} one {# evento futuro; elencherebbe:} other {# eventi futuri; i prossimi che elencherebbe:}}',
+  'proposal.cut': 'La lettura si è fermata a uno dei suoi limiti e ha tenuto i primi eventi:',
   'proposal.synced':
     '{synced, select, feeds {È già sincronizzato: è nell’elenco dei calendari del servizio.} host {È già sincronizzato: un organizzatore lo ha collegato.} community {È già sincronizzato: è già stato proposto e accettato.} other {Non è ancora sincronizzato.}}',
   'proposal.placeFrom':

@@ -35,6 +35,7 @@ export function previewSection(preview: Preview, t: Translator, headingLevel: 2 
 <p>${t.t('proposal.previewState', { state: preview.state })}${problem}</p>
 <p>${synced}</p>
 ${preview.state === 'ok' ? html`<p>${t.t('proposal.previewCount', { count: preview.events })}</p>` : ''}
+${preview.cut ? html`<p class="muted">${t.t('proposal.cut')} <span lang="en">${preview.cut}</span></p>` : ''}
 ${
   preview.upcoming.length
     ? html`<ol class="preview">${preview.upcoming.map(
