@@ -25,6 +25,8 @@ export const UNKNOWN_ORGANIZER = 'Unknown organizer';
 
 /** `source` of events pushed by a host through the write API. */
 export const HOST_SOURCE = 'host';
+/** `source` of the events of calendars communities proposed and the operator accepted. */
+export const COMMUNITY_SOURCE = 'community';
 
 /** A field of an event that is stored, written and read as it is (see PLAIN_FIELDS). */
 export interface PlainField<V extends string = string> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { HOST_SOURCE } from '../catalogue/event.js';
+import { COMMUNITY_SOURCE, HOST_SOURCE } from '../catalogue/event.js';
 import { isTopic } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
@@ -14,6 +14,8 @@ export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 export function sourceNameError(source: string): string | undefined {
   if (!SOURCE_NAME.test(source)) return 'must be 1-63 lower-case letters, digits, ".", "_" or "-"';
   if (source === HOST_SOURCE) return `"${HOST_SOURCE}" is reserved for events pushed by hosts`;
+  if (source === COMMUNITY_SOURCE)
+    return `"${COMMUNITY_SOURCE}" is reserved for the calendars communities proposed (POST /api/calendars/proposals)`;
   return undefined;
 }
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { COMMUNITY_SOURCE } from '../catalogue/event.js';
 import { requiredText } from '../catalogue/submission.js';
 import type { Feed } from '../importers/feeds.js';
 import { COUNTRIES } from '../places/countries.js';
 
 /** What proposals are and how they are shown: the shapes the routes, the CLI, the pages and OpenAPI share. */
 
-/** The source of accepted community calendars' events, in `/api/sources` and on every event. */
-export const COMMUNITY_SOURCE = 'community';
+export { COMMUNITY_SOURCE };
 
 /** Kinds of proposal: a calendar to sync, or a request for a host key. */
 export const PROPOSAL_KINDS = ['calendar', 'key'] as const;
