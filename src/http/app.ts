@@ -24,8 +24,10 @@ import {
 } from './limits.js';
 import { lingerOnClose } from './linger.js';
 import { rawProblemResponse, sendProblem, toServiceError } from './problem.js';
+import { registerAddRoutes } from './routes/add.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerCalendarCheckRoute } from './routes/admin-calendars.js';
+import { registerAdminPageRoutes } from './routes/admin-page.js';
 import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
@@ -292,8 +294,10 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerProposalRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
+  registerAddRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerAdminPageRoutes(app, ctx);
   registerCalendarCheckRoute(app, ctx);
   registerProposalAdminRoutes(app, ctx);
   await registerDocsRoutes(app, ctx);

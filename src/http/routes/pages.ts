@@ -6,6 +6,7 @@ import { translator } from '../../i18n/translator.js';
 import { isCountry } from '../../places/countries.js';
 import { SCOPES, type Scope } from '../../query/params.js';
 import { zoneOf } from '../../query/read-index.js';
+import { ADD_CSS } from '../../render/html/add-page.js';
 import { COVERAGE_CSS } from '../../render/html/coverage-banner.js';
 import { renderEventPage, renderNotFoundPage } from '../../render/html/event-page.js';
 import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
@@ -137,7 +138,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     reply
       .type('text/css; charset=utf-8')
       .header('Cache-Control', 'public, max-age=86400')
-      .send(SITE_CSS + COVERAGE_CSS),
+      .send(SITE_CSS + COVERAGE_CSS + ADD_CSS),
   );
   app.get('/assets/map.svg', (_request, reply) =>
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(MAP_SVG),

@@ -1,3 +1,4 @@
+import { deAdd } from './add.de.js';
 import type { Messages } from './en.js';
 
 const IN =
@@ -297,4 +298,5 @@ export const de: Messages = {
   'notFound.country': 'Hier gibt es kein Land „{country}“.',
   'notFound.event': `Es gibt keine Veranstaltung „{id}“ ${IN}.`,
   'notFound.search': 'Alle Veranstaltungen durchsuchen',
+  ...deAdd,
 };

@@ -1,3 +1,5 @@
+import { enAdd } from './add.en.js';
+
 /**
  * English messages of the pages (ICU MessageFormat). The ids are the catalogue: every other language has exactly
  * these (typed as `Messages`), and test/pages-i18n.test.ts checks that each compiles and takes the same arguments.
@@ -299,6 +301,7 @@ export const en = {
   'notFound.event':
     'There is no event “{id}” {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}.',
   'notFound.search': 'Search all events',
+  ...enAdd,
 } as const;
 
 export type MessageId = keyof typeof en;

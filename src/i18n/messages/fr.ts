@@ -1,3 +1,4 @@
+import { frAdd } from './add.fr.js';
 import type { Messages } from './en.js';
 
 // French typography: a no-break space before « : ; ? ! » and inside guillemets.
@@ -298,4 +299,5 @@ export const fr: Messages = {
   'notFound.country': 'Il n’y a pas de pays «\u00a0{country}\u00a0» ici.',
   'notFound.event': `Il n’y a pas d’événement «\u00a0{id}\u00a0» ${IN}.`,
   'notFound.search': 'Rechercher tous les événements',
+  ...frAdd,
 };

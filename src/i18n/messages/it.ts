@@ -1,3 +1,4 @@
+import { itAdd } from './add.it.js';
 import type { Messages } from './en.js';
 
 const IN =
@@ -295,4 +296,5 @@ export const it: Messages = {
   'notFound.country': 'Qui non c’è nessun paese «{country}».',
   'notFound.event': `Non esiste nessun evento «{id}» ${IN}.`,
   'notFound.search': 'Cerca tra tutti gli eventi',
+  ...itAdd,
 };

@@ -3,6 +3,7 @@ import { COUNTRIES, type Country } from '../../places/countries.js';
 import type { Coverage, CoverageSource } from '../../use-cases/coverage.js';
 import { monthLabel } from '../coverage.js';
 import { countryName, message, withLanguage } from './i18n.js';
+import { addLink } from './layout.js';
 import { html, type SafeHtml } from './template.js';
 
 /** Calendars named in the banner before "and N more" (all of them are on /sources). */
@@ -84,6 +85,6 @@ export function coverageBanner(coverage: Coverage, t: Translator, folded = false
 ${notRead ? html`<p>${t.t(coverage.sync === 'off' ? 'coverage.syncOff' : 'coverage.syncPending')}</p>` : ''}
 <p>${t.t('coverage.held')}</p>
 <ul>${COUNTRIES.map((c) => html`<li>${heldIn(coverage, c, t)}</li>`)}</ul>
-<p>${message(t, 'coverage.sources', { link: sources })}</p>
+<p>${message(t, 'coverage.sources', { link: sources })} ${message(t, 'add.missing', { link: addLink(t) })}</p>
 ${folded ? html`</details>` : html`</section>`}`;
 }

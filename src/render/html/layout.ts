@@ -71,12 +71,17 @@ ${body}
     openapi: html`<a href="/api/openapi.json">OpenAPI</a>`,
     mcp: html`<code>/api/mcp</code>`,
   })}</p>
+<p>${addLink(t)} · <a href="${withLanguage('/sources', new URLSearchParams(), t.lang)}">${t.t('coverage.sourcesLink')}</a></p>
 ${meta.freshness?.sources.length ? html`<p>${freshnessLine(meta.freshness, t)}</p>` : ''}
 </footer>
 </body>
 </html>
 `.value;
 }
+
+/** The page where communities propose their calendar or ask for a key, in the reader's language. */
+export const addLink = (t: Translator): SafeHtml =>
+  html`<a href="${withLanguage('/add', new URLSearchParams(), t.lang)}">${t.t('add.link')}</a>`;
 
 /** "Data as of: confs-tech 6 Aug 2026 (snapshot) · meetup 26 Nov 2026, 12:05 CET", each source's own age. */
 export function freshnessLine(freshness: NonNullable<PageMeta['freshness']>, t: Translator): SafeHtml {

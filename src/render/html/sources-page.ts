@@ -3,7 +3,7 @@ import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import type { SourcesView, SourceView } from '../../use-cases/list-sources.js';
 import { message } from './i18n.js';
-import { layout } from './layout.js';
+import { addLink, layout } from './layout.js';
 import { causeOf, summary } from './source-state.js';
 import { html, type SafeHtml } from './template.js';
 
@@ -143,7 +143,7 @@ export function renderSourcesPage({ t, baseUrl, view }: SourcesPageInput): strin
     },
     html`<h1>${t.t('sources.heading')}</h1>
 ${summary(view, t)}
-<p>${sync} ${message(t, 'sources.json', { link: html`<a href="/api/sources"><code>/api/sources</code></a>` })}</p>
+<p>${sync} ${message(t, 'sources.json', { link: html`<a href="/api/sources"><code>/api/sources</code></a>` })} ${message(t, 'add.missing', { link: addLink(t) })}</p>
 <table class="sources">
 <thead><tr>${COLUMNS.map((column) => html`<th scope="col">${t.t('sources.column', { column })}</th>`)}</tr></thead>
 <tbody>
