@@ -186,6 +186,33 @@ export class ProposalsRepository {
     });
   }
 
+  /** The latest `limit` decisions on any proposal, newest first, each with the kind of its proposal. */
+  async recentLog(limit: number): Promise<(ModerationEntry & { kind: ProposalRecord['kind'] })[]> {
+    const rows = await this.db
+      .selectFrom('moderation_log')
+      .innerJoin('proposals', 'proposals.id', 'moderation_log.proposal_id')
+      .select([
+        'moderation_log.proposal_id',
+        'moderation_log.at',
+        'moderation_log.actor',
+        'moderation_log.action',
+        'moderation_log.reason',
+        'proposals.kind',
+      ])
+      .orderBy('moderation_log.at', 'desc')
+      .orderBy('moderation_log.proposal_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      proposalId: r.proposal_id,
+      at: r.at,
+      actor: r.actor,
+      action: r.action,
+      reason: r.reason,
+      kind: r.kind as ProposalRecord['kind'],
+    }));
+  }
+
   async log(id: string): Promise<ModerationEntry[]> {
     const rows = await this.db
       .selectFrom('moderation_log')

@@ -8,7 +8,7 @@ import type { InputError } from '../importers/input-error.js';
 import { importerFor } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
-import type { ProposalRecord } from '../storage/proposals.repository.js';
+import type { ModerationEntry, ProposalRecord } from '../storage/proposals.repository.js';
 import { communityTarget, retireCalendar, startPreviews, syncedAs } from './community-calendars.js';
 import { runCounts } from './import-records.js';
 import {
@@ -180,17 +180,28 @@ export async function listProposals(ctx: AppContext, filter: ProposalFilter = {}
   );
 }
 
+/** A decision as the log shows it. */
+const logEntry = (e: ModerationEntry) => ({
+  at: e.at.toISOString(),
+  actor: e.actor as ModerationActor,
+  action: e.action,
+  reason: e.reason,
+});
+
+/** The operator's log: the latest `limit` decisions on any proposal, newest first. */
+export async function recentDecisions(ctx: AppContext, limit = 20) {
+  return (await ctx.proposals.recentLog(limit)).map((e) => ({
+    ...logEntry(e),
+    proposal: { id: e.proposalId, kind: e.kind },
+  }));
+}
+
 async function detailOf(
   ctx: AppContext,
   p: ProposalRecord,
   extra: Partial<ProposalDetail> = {},
 ): Promise<ProposalDetail> {
-  const log = (await ctx.proposals.log(p.id)).map((e) => ({
-    at: e.at.toISOString(),
-    actor: e.actor as ModerationActor,
-    action: e.action,
-    reason: e.reason,
-  }));
+  const log = (await ctx.proposals.log(p.id)).map(logEntry);
   return { ...viewOf(ctx, p), ...extra, log };
 }
 

@@ -3,21 +3,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
 import { translator } from '../../i18n/translator.js';
-import { type LogLine, renderAdminPage, renderAdminRefusal } from '../../render/html/admin-page.js';
+import { renderAdminPage, renderAdminRefusal } from '../../render/html/admin-page.js';
 import { withLanguage } from '../../render/html/i18n.js';
 import {
   acceptProposal,
   listProposals,
-  type ProposalView,
+  recentDecisions,
   rejectProposal,
   removeProposal,
-  showProposal,
 } from '../../use-cases/proposals.js';
 import { acceptFormBodies } from '../form-body.js';
 import { languageOf, sendHtml } from './pages.js';
 
-/** Decisions shown in the page's log: those of the proposals decided last. */
-const LOG_PROPOSALS = 20;
+/** Decisions shown in the page's log. */
+const LOG_LENGTH = 20;
 
 /** The password of an `Authorization: Basic` header (the user name is not checked), if it has one. */
 function basicPassword(request: FastifyRequest): string | undefined {
@@ -51,32 +50,19 @@ function sameOrigin(request: FastifyRequest, baseUrl: string): boolean {
   return (site === undefined || site === 'same-origin') && (origin === undefined || origin === new URL(baseUrl).origin);
 }
 
-/** The most recent decisions, from the logs of the proposals decided last. */
-async function recentLog(ctx: ServingContext, decided: ProposalView[]): Promise<LogLine[]> {
-  const last = decided
-    .filter((p) => p.decidedAt)
-    .sort((a, b) => b.decidedAt!.localeCompare(a.decidedAt!))
-    .slice(0, LOG_PROPOSALS);
-  const details = await Promise.all(last.map((p) => showProposal(ctx, p.id)));
-  return details
-    .flatMap((d) => d.log.map((entry) => ({ ...entry, proposal: { id: d.id, kind: d.kind } })))
-    .sort((a, b) => b.at.localeCompare(a.at));
-}
-
 async function adminPage(ctx: ServingContext, request: FastifyRequest, reply: FastifyReply, problem?: ServiceError) {
   const language = languageOf(request);
-  const [waiting, accepted, rejected, removed] = await Promise.all([
+  const [waiting, accepted, log] = await Promise.all([
     listProposals(ctx, { state: 'waiting' }),
     listProposals(ctx, { state: 'accepted' }),
-    listProposals(ctx, { state: 'rejected' }),
-    listProposals(ctx, { state: 'removed' }),
+    recentDecisions(ctx, LOG_LENGTH),
   ]);
   const page = renderAdminPage({
     t: translator(language.lang),
     baseUrl: ctx.config.baseUrl,
     waiting,
     accepted: accepted.filter((p) => p.kind === 'calendar'),
-    log: await recentLog(ctx, [...accepted, ...rejected, ...removed]),
+    log,
     ...(problem ? { problem: problem.message } : {}),
   });
   return sendHtml(reply, problem?.status ?? 200, language, page);
