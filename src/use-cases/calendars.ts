@@ -18,11 +18,10 @@ import {
   type CalendarRun,
   type CalendarTarget,
   calendarIdPrefix,
-  sumReports,
   syncCalendar,
   syncCalendars,
 } from './sync-calendars.js';
-import { recordRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
 
 export const linkCalendarSchema = z.strictObject({
   url: z
@@ -75,23 +74,25 @@ export const calendarSummarySchema = z.object({
 });
 export type CalendarSummary = z.output<typeof calendarSummarySchema>;
 
+/** What a calendar's first read imported (and what a limit of the read left out), or why it failed. */
+export const firstReadSchema = z.union([
+  z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    cancelled: z.number().int(),
+    restored: z.number().int(),
+    skipped: z.number().int(),
+    elsewhere: z.number().int(),
+    cut: z.string().optional(),
+  }),
+  z.object({ error: z.string() }),
+]);
+
 /** POST /api/calendars: the calendar, whether it was linked now, and what its first sync did. */
 export const linkedCalendarSchema = calendarSummarySchema.extend({
   created: z.boolean().describe('False when the key had this URL linked already (nothing changed)'),
-  sync: z
-    .union([
-      z.object({
-        created: z.number().int(),
-        updated: z.number().int(),
-        unchanged: z.number().int(),
-        cancelled: z.number().int(),
-        restored: z.number().int(),
-        skipped: z.number().int(),
-        elsewhere: z.number().int(),
-        cut: z.string().optional(),
-      }),
-      z.object({ error: z.string() }),
-    ])
+  sync: firstReadSchema
     .optional()
     .describe('What the first sync did, when it ended before the answer (on linking only; else state `syncing`)'),
 });
@@ -317,19 +318,7 @@ export async function syncLinkedCalendars(ctx: AppContext, options: SyncOptions 
     timeoutMs: options.timeoutMs,
     background: options.background,
   });
-  result.calendars = runs;
-  result.missing = runs.filter((r) => r.outcome === 'gone').length;
-  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
-  if (failed.length === runs.length)
-    result.error = `all ${runs.length} linked calendars failed, e.g. ${failed[0]!.error}`;
-  else
-    result.report = sumReports(
-      HOST_SOURCE,
-      'ical',
-      runs.flatMap((r) => (r.report ? [r.report] : [])),
-    );
-  if (!options.signal?.aborted) await recordRun(ctx, result);
-  return result;
+  return concludeCalendarsRun(ctx, result, runs, 'linked calendars', options);
 }
 
 /** The operator's side (the CLI, by key id): the active key, or `invalid-key`. */

@@ -8,14 +8,8 @@ import type { ProposalRecord } from '../storage/proposals.repository.js';
 import { calendarTargets, readCalendarOnce } from './check-calendars.js';
 import { COMMUNITY_CALENDARS, COMMUNITY_SOURCE, type Preview } from './proposal-schemas.js';
 import { retireByExternalIds } from './store-many.js';
-import {
-  type CalendarRun,
-  type CalendarTarget,
-  calendarIdPrefix,
-  sumReports,
-  syncCalendars,
-} from './sync-calendars.js';
-import { recordRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+import { type CalendarRun, type CalendarTarget, calendarIdPrefix, syncCalendars } from './sync-calendars.js';
+import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
 
 /**
  * The calendars communities propose: how one is previewed (read once, as the sync would, a few at a time), where
@@ -194,17 +188,5 @@ export async function syncCommunityCalendars(ctx: AppContext, options: SyncOptio
       })),
     );
   }
-  result.calendars = runs;
-  result.missing = runs.filter((r) => r.outcome === 'gone').length;
-  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
-  if (failed.length === runs.length)
-    result.error = `all ${runs.length} community calendars failed, e.g. ${failed[0]!.error}`;
-  else
-    result.report = sumReports(
-      COMMUNITY_SOURCE,
-      'ical',
-      runs.flatMap((r) => (r.report ? [r.report] : [])),
-    );
-  if (!options.signal?.aborted) await recordRun(ctx, result);
-  return result;
+  return concludeCalendarsRun(ctx, result, runs, 'community calendars', options);
 }

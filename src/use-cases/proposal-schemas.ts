@@ -4,6 +4,7 @@ import { PROPOSAL_KINDS, PROPOSAL_STATES, type ProposalKind, type ProposalState 
 import { requiredText } from '../catalogue/submission.js';
 import type { Feed } from '../importers/feeds.js';
 import { COUNTRIES } from '../places/countries.js';
+import { firstReadSchema } from './calendars.js';
 
 /** What proposals are and how they are shown: the shapes the routes, the CLI, the pages and OpenAPI share. */
 
@@ -129,19 +130,7 @@ export type ProposalView = z.output<typeof proposalViewSchema>;
 
 /** The operator's view: the public one with its audit log. */
 export const proposalDetailSchema = proposalViewSchema.extend({
-  sync: z
-    .union([
-      z.object({
-        created: z.number().int(),
-        updated: z.number().int(),
-        unchanged: z.number().int(),
-        cancelled: z.number().int(),
-        restored: z.number().int(),
-        skipped: z.number().int(),
-        elsewhere: z.number().int(),
-      }),
-      z.object({ error: z.string() }),
-    ])
+  sync: firstReadSchema
     .optional()
     .describe(
       'On acceptance of a calendar: what its first read imported, or why it failed (it is read again on the schedule)',

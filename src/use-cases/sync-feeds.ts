@@ -342,6 +342,31 @@ export async function recordRun(ctx: AppContext, result: SyncResult): Promise<vo
   ctx.remembered.changed(SOURCES_STATE);
 }
 
+/**
+ * Ends a run of a collection of calendars the service keeps itself (hosts' links, communities' proposals): its
+ * calendars' runs, failing only if all failed, recorded unless it was stopped.
+ */
+export async function concludeCalendarsRun(
+  ctx: AppContext,
+  result: SyncResult,
+  runs: CalendarRun[],
+  what: string,
+  options: SyncOptions,
+): Promise<SyncResult> {
+  result.calendars = runs;
+  result.missing = runs.filter((r) => r.outcome === 'gone').length;
+  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
+  if (failed.length === runs.length) result.error = `all ${runs.length} ${what} failed, e.g. ${failed[0]!.error}`;
+  else
+    result.report = sumReports(
+      result.feed.source,
+      result.feed.format,
+      runs.flatMap((r) => (r.report ? [r.report] : [])),
+    );
+  if (!options.signal?.aborted) await recordRun(ctx, result);
+  return result;
+}
+
 /** What limits of a read left out of a feed's calendars: the one calendar's words, or how many of them were cut. */
 function cutOf({ calendars = [] }: SyncResult): { cut?: string } {
   const cut = calendars.filter((c) => c.cut);
