@@ -1,9 +1,5 @@
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
-const bearer = [{ bearerAuth: [] }];
+import { bearer, json, problem } from './openapi-common.js';
+
 const stamp = { type: ['string', 'null'], format: 'date-time' };
 /** What the admin API shows of a key (src/use-cases/keys.ts `KeySummary`), never its secret. */
 const KEY_SUMMARY = {

@@ -1,17 +1,5 @@
-import { z } from 'zod';
 import { calendarSummarySchema, linkCalendarSchema, linkedCalendarSchema } from '../use-cases/calendars.js';
-
-const schemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-};
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
-const bearer = [{ bearerAuth: [] }];
+import { bearer, json, problem, schemaOf } from './openapi-common.js';
 
 /** The schemas of /api/calendars, for the OpenAPI document's components. */
 export const calendarSchemas = {

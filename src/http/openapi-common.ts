@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Answers any operation may get from the HTTP layer before its route runs: the request line and headers over the
  * parser's limit (a long `cursor` or `q` with other parameters reaches it) are refused as a problem.
@@ -29,3 +31,26 @@ export function withCommonAnswers<P extends Record<string, Record<string, unknow
     ]),
   ) as P;
 }
+
+/** A zod schema as the document's JSON Schema, of what a request sends (`input`) or an answer holds (`output`). */
+export const schemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+/** An answer that is a problem document. */
+export const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+/** An answer in JSON of `schema`. */
+export const json = (description: string, schema: unknown) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** An operation that takes a host key (or the admin token) as a bearer token. */
+export const bearer = [{ bearerAuth: [] }];
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,10 +1,7 @@
 import { TOPIC_SLUGS } from '../catalogue/taxonomy.js';
 import { COUNTRIES } from '../places/countries.js';
+import { problem } from './openapi-common.js';
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
 const inPath = (name: string, schema: Record<string, unknown>) => ({ name, in: 'path', required: true, schema });
 const COUNTRY = inPath('country', { enum: [...COUNTRIES] });
 const atom = {

@@ -1,23 +1,11 @@
-import { z } from 'zod';
 import {
   proposalDetailSchema,
   proposalViewSchema,
   proposeCalendarSchema,
   requestKeySchema,
 } from '../use-cases/proposal-schemas.js';
+import { bearer, json, problem, ref, schemaOf } from './openapi-common.js';
 
-const schemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-};
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
-const bearer = [{ bearerAuth: [] }];
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 const body = (schema: unknown, required = true) => ({ required, content: { 'application/json': { schema } } });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
 import { COUNTRIES } from '../places/countries.js';
 import { searchQuerySchema } from '../query/params.js';
@@ -8,24 +8,14 @@ import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
-import { withCommonAnswers } from './openapi-common.js';
+import { bearer, json, problem, schemaOf, withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
 
-/** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
-const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-};
-const inputSchema = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
-const outputSchema = (schema: z.ZodType) => jsonSchemaOf(schema, 'output');
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+const inputSchema = (schema: z.ZodType) => schemaOf(schema, 'input');
+const outputSchema = (schema: z.ZodType) => schemaOf(schema, 'output');
 
 const COUNTRY_IN_PATH = { name: 'country', in: 'path', required: true, schema: { enum: [...COUNTRIES] } } as const;
 const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
@@ -55,8 +45,6 @@ const MINE = {
   description: "1 (with a key): the key's own events, unlisted and cancelled included; 0: the public listing",
   schema: { enum: ['0', '1'] },
 } as const;
-
-const json = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
 
 type JsonSchema = { anyOf?: JsonSchema[]; type?: string; items?: { enum?: unknown[] }; description?: string };
 
@@ -91,7 +79,6 @@ const queryParameters = (schema: z.ZodType) => {
  * Read endpoints join it as they are added (see `extraPaths`).
  */
 export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown> = {}): Record<string, unknown> {
-  const bearer = [{ bearerAuth: [] }];
   return {
     openapi: '3.1.0',
     info: {
