@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { issueSecret } from '../auth/api-keys.js';
 import type { Database, ModerationLogTable, ProposalsTable } from './schema.js';
 
@@ -36,6 +36,14 @@ export interface ModerationEntry {
   action: ModerationLogTable['action'];
   reason: string | null;
 }
+
+const toEntry = (row: Selectable<ModerationLogTable>): ModerationEntry => ({
+  proposalId: row.proposal_id,
+  at: row.at,
+  actor: row.actor,
+  action: row.action,
+  reason: row.reason,
+});
 
 export type NewProposal = Pick<ProposalRecord, 'kind' | 'state' | 'country'> &
   Partial<
@@ -203,14 +211,7 @@ export class ProposalsRepository {
       .orderBy('moderation_log.proposal_id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
-      proposalId: r.proposal_id,
-      at: r.at,
-      actor: r.actor,
-      action: r.action,
-      reason: r.reason,
-      kind: r.kind as ProposalRecord['kind'],
-    }));
+    return rows.map((r) => ({ ...toEntry(r), kind: r.kind as ProposalRecord['kind'] }));
   }
 
   async log(id: string): Promise<ModerationEntry[]> {
@@ -220,13 +221,7 @@ export class ProposalsRepository {
       .where('proposal_id', '=', id)
       .orderBy('at')
       .execute();
-    return rows.map((r) => ({
-      proposalId: r.proposal_id,
-      at: r.at,
-      actor: r.actor,
-      action: r.action,
-      reason: r.reason,
-    }));
+    return rows.map(toEntry);
   }
 
   /**
