@@ -141,9 +141,12 @@ export function invalidValue(schema: Schema): fc.Arbitrary<unknown> {
   );
 }
 
-/** How a parameter's value goes into a URL (`style: form, explode: false` arrays as comma lists). */
+/**
+ * How a parameter's value goes into a URL (`style: form, explode: false` arrays as comma lists). Objects as JSON:
+ * fast-check makes some without a prototype, which String() cannot convert.
+ */
 export function serialise(value: unknown): string {
-  if (Array.isArray(value)) return value.map((v) => String(v)).join(',');
+  if (Array.isArray(value)) return value.map(serialise).join(',');
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
