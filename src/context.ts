@@ -16,6 +16,7 @@ import { KeysRepository } from './storage/keys.repository.js';
 import { RegistrationsRepository } from './storage/registrations.repository.js';
 import { SourcePartsRepository } from './storage/source-parts.repository.js';
 import { SourcesRepository } from './storage/sources.repository.js';
+import { WebhooksRepository } from './storage/webhooks.repository.js';
 
 /** The dependencies of every use case, built once at start-up and passed along (no globals, no container). */
 export interface AppContext {
@@ -30,6 +31,8 @@ export interface AppContext {
   sourceParts: SourcePartsRepository;
   /** The calendars hosts linked to their keys. */
   calendars: CalendarsRepository;
+  /** Keys' webhook subscriptions, the outbox of changes and the messages sent. */
+  webhooks: WebhooksRepository;
   /** The feeds of the feeds file (disabled ones included), as loaded at start-up. */
   feeds: readonly Feed[];
   logger: Logger;
@@ -93,6 +96,7 @@ function baseContext(
     sources: new SourcesRepository(storage.db),
     sourceParts: new SourcePartsRepository(storage.db),
     calendars: new CalendarsRepository(storage.db),
+    webhooks: new WebhooksRepository(storage.db),
     feeds,
     now,
     jobs: new BackgroundJobs(),

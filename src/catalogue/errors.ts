@@ -73,6 +73,22 @@ export const PROBLEMS = {
     explanation:
       'A key may link a limited number of calendars (20 unless the operator says otherwise). Unlink one (DELETE /api/calendars/<id>) before linking another.',
   },
+  'webhook-not-found': {
+    status: 404,
+    title: 'No such webhook subscription',
+    explanation: 'This key has no webhook subscription with this id (GET /api/webhooks lists them).',
+  },
+  'webhook-message-not-found': {
+    status: 404,
+    title: 'No such webhook message',
+    explanation: 'This subscription sent no message with this id (GET /api/webhooks/<id> shows its last deliveries).',
+  },
+  'too-many-webhooks': {
+    status: 409,
+    title: 'Too many webhook subscriptions',
+    explanation:
+      'A key may hold a limited number of webhook subscriptions (20 unless the operator says otherwise). Delete one (DELETE /api/webhooks/<id>) before adding another.',
+  },
   'event-cancelled': {
     status: 409,
     title: 'The event is cancelled',

@@ -39,6 +39,7 @@ import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerSourcesRoutes } from './routes/sources.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -288,6 +289,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerGeoRoutes(app, ctx);
   registerEmbedRoutes(app, ctx.config.baseUrl);
   registerCalendarLinkRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerMcpRoutes(app, ctx);
