@@ -12,6 +12,7 @@ import { withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { writeResultSchemas } from './openapi-results.js';
+import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 /** JSON Schema of a zod schema as a request body (`input`: defaults make fields optional) or a response body. */
 const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
@@ -113,6 +114,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         CreateKey: inputSchema(createKeySchema),
         RotateKey: inputSchema(rotateKeySchema),
         ...calendarSchemas,
+        ...webhookSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
         OwnEventList: outputSchema(ownEventsResponseSchema),
@@ -360,11 +362,13 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       },
       '/metrics': {
         get: {
-          summary: 'Prometheus metrics: requests and latency by route, events per country, writes, syncs, cache',
+          summary:
+            'Prometheus metrics: requests and latency by route, events per country, writes, syncs, cache, webhook deliveries',
           responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': {} } } },
         },
       },
       ...calendarPaths,
+      ...webhookPaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),

@@ -23,7 +23,8 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-const deliverySchema = z.object({
+/** A message as its subscription shows it: what was sent, and how its delivery goes. */
+export const webhookDeliverySchema = z.object({
   id: z.string().describe('The message’s id (`msg_…`): the `webhook-id` header of every attempt'),
   type: z.enum(WEBHOOK_EVENT_TYPES),
   eventId: z.string(),
@@ -53,7 +54,7 @@ export const webhookSummarySchema = z.object({
 export type WebhookSummary = z.output<typeof webhookSummarySchema>;
 
 export const webhookDetailSchema = webhookSummarySchema.extend({
-  deliveries: z.array(deliverySchema).describe('Its latest messages, newest first'),
+  deliveries: z.array(webhookDeliverySchema).describe('Its latest messages, newest first'),
 });
 export const webhookCreatedSchema = webhookSummarySchema.extend({
   secret: z.string().describe('`whsec_…`: verifies the signatures (Standard Webhooks); shown this once'),
