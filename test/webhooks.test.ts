@@ -245,6 +245,32 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(kept?.state).toBe('deleted');
   }, 60_000);
 
+  it('sends nothing for an event that is over, event.unmatched when one is made unlisted, nothing once revoked', async () => {
+    const other = await server.createKey('Soon Revoked');
+    const res = await request(`${api}/webhooks`, {
+      key: other,
+      json: { url: `${receiver.base}/later`, topic: 'quantum', city: 'Luzern' },
+    });
+    expect(res.status, res.text).toBe(201);
+    receiver.expect('/later', res.body.secret);
+    await write(
+      quantum('p1', { city: 'Luzern', startAt: '2020-03-01T18:00:00+01:00', endAt: '2020-03-01T21:00:00+01:00' }),
+    );
+    await write(quantum('u1', { city: 'Luzern', title: 'Quantum Luzern' }));
+    await until(() => receiver.at('/later').length === 1, 15_000, 'matched');
+    await write(quantum('u1', { city: 'Luzern', title: 'Quantum Luzern', visibility: 'unlisted' }));
+    await until(() => receiver.at('/later').length === 2, 15_000, 'unmatched');
+    expect(typesAt('/later')).toEqual(['event.matched Quantum Luzern', 'event.unmatched Quantum Luzern']);
+
+    const { ctx } = server.service;
+    const revoked = (await ctx.keys.list()).find((k) => k.name === 'Soon Revoked')!;
+    await ctx.keys.revoke(revoked.id);
+    await write(quantum('u2', { city: 'Luzern', title: 'Quantum Luzern 2' }));
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(receiver.at('/later')).toHaveLength(2);
+    expect(receiver.unverified).toEqual([]);
+  }, 60_000);
+
   it('refuses a query the grammar refuses, fields outside it, and another key’s subscription', async () => {
     const url = `${receiver.base}/x`;
     const bad = await request(`${api}/webhooks`, { key, json: { url, topic: 'knitting' } });

@@ -126,8 +126,14 @@ export class WebhooksRepository {
     return rows.map(toSubscription);
   }
 
+  /** The subscriptions messages are made for: active, of keys not revoked. */
   async active(): Promise<WebhookSubscription[]> {
-    const rows = await this.db.selectFrom('webhook_subscriptions').selectAll().where('state', '=', 'active').execute();
+    const rows = await this.db
+      .selectFrom('webhook_subscriptions')
+      .selectAll()
+      .where('state', '=', 'active')
+      .where('key_id', 'in', (eb) => eb.selectFrom('api_keys').select('id').where('revoked_at', 'is', null))
+      .execute();
     return rows.map(toSubscription);
   }
 
@@ -187,11 +193,14 @@ export class WebhooksRepository {
     return row && toMessage(row);
   }
 
-  /** Makes a message due now, whatever became of it (the same id, so a receiver can tell it has seen it). */
+  /**
+   * Makes a message due now, whatever became of it (the same id, so a receiver can tell it has seen it); an attempt
+   * under way keeps its claim.
+   */
   async resend(id: string): Promise<WebhookMessage | undefined> {
     const row = await this.db
       .updateTable('webhook_messages')
-      .set({ state: 'pending', next_attempt_at: sql<Date>`now()`, claimed_until: null })
+      .set({ state: 'pending', next_attempt_at: sql<Date>`now()` })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -308,6 +317,7 @@ export class WebhooksRepository {
           SELECT d.id, s.url, s.secret, s.previous_secret, s.previous_until
             FROM webhook_messages d
             JOIN webhook_subscriptions s ON s.id = d.subscription_id
+            JOIN api_keys k ON k.id = s.key_id AND k.revoked_at IS NULL
            WHERE d.state = 'pending' AND s.state = 'active' AND d.next_attempt_at <= now()
              AND (d.claimed_until IS NULL OR d.claimed_until < now())
              AND NOT EXISTS (

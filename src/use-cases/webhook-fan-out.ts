@@ -1,4 +1,4 @@
-import type { CatalogueEvent } from '../catalogue/event.js';
+import { type CatalogueEvent, endsAt } from '../catalogue/event.js';
 import type { ServingContext } from '../context.js';
 import { parseSearchParams } from '../query/params.js';
 import { EventsRepository } from '../storage/events.repository.js';
@@ -58,10 +58,11 @@ function matcherOf(ctx: ServingContext, subscription: WebhookSubscription, now: 
 }
 
 /**
- * One fan-out step: claims queued changes, and for each changed event this node's read index holds at its current
- * revision, decides per active subscription whether it matches now, writes the messages that follow from the last
- * decision and the new one, and deletes the changes — in one transaction, so a crash redoes the step whole. Events
- * the index has not caught up with keep their changes for a later step. Undefined when another node fans out now.
+ * One fan-out step: claims queued changes, and for each changed event that is upcoming (and if listed, held by this
+ * node's read index at its current revision) decides per active subscription whether it matches now, writes the
+ * messages that follow from the last decision and the new one, and deletes the changes — in one transaction, so a
+ * crash redoes the step whole. Events the index has not caught up with keep their changes for a later step.
+ * Undefined when another node fans out now.
  */
 export async function fanOutStep(
   ctx: ServingContext,
@@ -84,12 +85,15 @@ export async function fanOutStep(
     for (const id of ids) {
       const event = byId.get(id);
       if (!event) continue;
-      if (!ctx.index.holds(id, event.revision)) {
+      // Nothing is sent for an event that is over.
+      if (endsAt(event) <= now.getTime()) continue;
+      // Only a listed, public event can match: the index must hold it as it is now (a cancelled or unlisted one
+      // need not be in it, e.g. after a restart).
+      const visible = event.lifecycle === 'listed' && event.visibility === 'public';
+      if (visible && !ctx.index.holds(id, event.revision)) {
         waiting.add(id);
         continue;
       }
-      // Nothing is sent for an event that is over.
-      if ((event.end ?? event.start).getTime() <= now.getTime()) continue;
       const fingerprint = fingerprintOf(event);
       for (const { s, matches } of matchers) {
         const last = decisions.get(`${s.id} ${id}`);
@@ -100,7 +104,7 @@ export async function fanOutStep(
             ? before === 'unmatched'
               ? 'unmatched'
               : 'cancelled'
-            : matches(id)
+            : visible && matches(id)
               ? 'matched'
               : 'unmatched';
         const type = messageFor(before, status, last !== undefined && last.fingerprint !== fingerprint);
