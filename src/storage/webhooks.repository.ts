@@ -81,7 +81,7 @@ const toMessage = (r: Row<WebhookMessagesTable>) =>
     deliveredAt: r.delivered_at,
   }) as WebhookMessage;
 
-/** Advisory lock space of the fan-out (see database.ts, LOCK_SPACE): one node fans out at a time. */
+/** The fan-out's advisory lock (database.ts's LOCK_SPACE): one node fans out at a time. */
 const FAN_OUT_LOCK = sql`${sql.lit(0x74657673)}, hashtext('webhook-fan-out')`;
 
 /** SQL for webhooks lives here only. Times of delivery are the database's clock, shared by every node. */
@@ -193,14 +193,11 @@ export class WebhooksRepository {
     return row && toMessage(row);
   }
 
-  /**
-   * Makes a message due now, whatever became of it (the same id, so a receiver can tell it has seen it); an attempt
-   * under way keeps its claim.
-   */
+  /** Makes a message due now under its id, its attempts counted anew (an attempt under way then does not end it). */
   async resend(id: string): Promise<WebhookMessage | undefined> {
     const row = await this.db
       .updateTable('webhook_messages')
-      .set({ state: 'pending', next_attempt_at: sql<Date>`now()` })
+      .set({ state: 'pending', next_attempt_at: sql<Date>`now()`, attempts: 0 })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -208,10 +205,7 @@ export class WebhooksRepository {
     return row && toMessage(row);
   }
 
-  /**
-   * Runs one fan-out step in a transaction, unless another node holds the fan-out's lock now (then undefined):
-   * `work` gets the changes it claimed and this repository on the transaction.
-   */
+  /** One fan-out step in a transaction, given the changes it claimed; undefined while another node holds the lock. */
   async fanOut<T>(
     limit: number,
     work: (
@@ -241,7 +235,7 @@ export class WebhooksRepository {
     });
   }
 
-  /** An attempt cut short by the service stopping: the message is due again at once, that attempt not counted. */
+  /** An attempt cut short by the service stopping: due again at once, that attempt not counted. */
   async release(id: string): Promise<void> {
     await this.db
       .updateTable('webhook_messages')
@@ -342,24 +336,22 @@ export class WebhooksRepository {
     });
   }
 
-  /** An attempt that worked: the message is delivered, its subscription no longer failing. */
-  async delivered(message: ClaimedMessage, status: number): Promise<void> {
+  /** Attempts that worked, recorded together: the messages are delivered, their subscriptions no longer failing. */
+  async delivered(done: readonly { message: ClaimedMessage; status: number }[]): Promise<void> {
+    if (done.length === 0) return;
+    const values = done.map(({ message: m, status }) => sql`(${m.id}, ${status}::integer, ${m.attempts}::integer)`);
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('webhook_messages')
-        .set({
-          state: 'delivered',
-          delivered_at: sql<Date>`now()`,
-          claimed_until: null,
-          last_status: status,
-          last_error: null,
-        })
-        .where('id', '=', message.id)
-        .execute();
+      await sql`
+        UPDATE webhook_messages m
+           SET state = CASE WHEN m.attempts = v.attempts THEN 'delivered' ELSE m.state END,
+               delivered_at = CASE WHEN m.attempts = v.attempts THEN now() ELSE m.delivered_at END,
+               claimed_until = NULL, last_status = v.status, last_error = NULL
+          FROM (VALUES ${sql.join(values)}) AS v (id, status, attempts)
+         WHERE m.id = v.id`.execute(trx);
       await trx
         .updateTable('webhook_subscriptions')
         .set({ failing_since: null })
-        .where('id', '=', message.subscriptionId)
+        .where('id', 'in', [...new Set(done.map((d) => d.message.subscriptionId))])
         .where('failing_since', 'is not', null)
         .execute();
     });

@@ -6,7 +6,7 @@ import type { ClaimedMessage } from '../storage/webhooks.repository.js';
 import { fanOutStep, type WebhookPayload } from './webhook-fan-out.js';
 
 /** Attempts under way per node at most: a target that hangs holds one of them for its deadline, no more. */
-const IN_FLIGHT = 16;
+const IN_FLIGHT = 32;
 /** What is read of a target's answer at most (it is only kept as the error of a failed attempt). */
 const RESPONSE_LIMIT = 16 * 1024;
 /** Attempts of one message: the first at once, then after base·4^(n−1) (capped at CAP_FACTOR·base), ±20 %. */
@@ -14,6 +14,9 @@ export const MAX_ATTEMPTS = 10;
 const CAP_FACTOR = 2_160;
 /** The claim outlives the attempt's deadline by this: a node killed mid-attempt leaves a claim that expires. */
 const LEASE_EXTRA_MS = 5_000;
+/** Successes recorded in one transaction at most, and how long one waits for others to join it. */
+const RECORD_BATCH = 64;
+const RECORD_WAIT_MS = 20;
 /** How soon a fan-out step is tried again when this node's read index had not caught up with a change. */
 const INDEX_WAIT_MS = 50;
 
@@ -100,8 +103,13 @@ async function post(ctx: ServingContext, message: ClaimedMessage, stop: AbortSig
   }
 }
 
-/** Tries one claimed message and records what came of it. */
-async function deliver(ctx: ServingContext, message: ClaimedMessage, stop: AbortSignal): Promise<void> {
+/** Tries one claimed message and records what came of it (a success through `delivered`, which gathers them). */
+async function deliver(
+  ctx: ServingContext,
+  message: ClaimedMessage,
+  stop: AbortSignal,
+  delivered: (message: ClaimedMessage, status: number) => void,
+): Promise<void> {
   let attempt: Attempt;
   try {
     attempt = await post(ctx, message, stop);
@@ -111,7 +119,7 @@ async function deliver(ctx: ServingContext, message: ClaimedMessage, stop: Abort
   }
   const { metrics, webhooks } = ctx;
   if (attempt.error === undefined) {
-    await webhooks.delivered(message, attempt.status!);
+    delivered(message, attempt.status!);
     metrics.webhookDeliveries.inc({ outcome: 'delivered' });
     return;
   }
@@ -145,15 +153,37 @@ async function deliver(ctx: ServingContext, message: ClaimedMessage, stop: Abort
  * The webhooks of one app node, started and stopped with the service: it fans queued changes out into messages and
  * delivers due messages, on every NOTIFY `webhooks` (a change queued, a message added) and every `pollMs` besides
  * (retries fall due, another node's notification lost). Several nodes share the work through the database alone.
+ * Successes are recorded a few at a time, in one transaction (a message stays claimed, and pending, until then).
  */
 export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { stop(): Promise<void> } {
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  const lease = ctx.config.webhooks.timeoutMs + LEASE_EXTRA_MS;
   let running: Promise<void> | undefined;
-  let again = false;
+  let wantFanOut = false;
+  let wantFill = false;
   let indexTimer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
-  const lease = ctx.config.webhooks.timeoutMs + LEASE_EXTRA_MS;
+  let succeeded: { message: ClaimedMessage; status: number }[] = [];
+  let recording: Promise<void> = Promise.resolve();
+  let recordTimer: NodeJS.Timeout | undefined;
+
+  const record = () => {
+    if (recordTimer) clearTimeout(recordTimer);
+    recordTimer = undefined;
+    const done = succeeded;
+    succeeded = [];
+    recording = recording
+      .then(() => ctx.webhooks.delivered(done))
+      .catch((error) => ctx.logger.warn({ err: error }, 'webhooks: deliveries not recorded; they will be sent again'))
+      .finally(() => wake(false));
+    return recording;
+  };
+  const delivered = (message: ClaimedMessage, status: number) => {
+    succeeded.push({ message, status });
+    if (succeeded.length >= RECORD_BATCH) record();
+    else recordTimer ??= setTimeout(record, RECORD_WAIT_MS);
+  };
 
   const fanOut = async () => {
     for (;;) {
@@ -175,33 +205,35 @@ export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { s
       const claimed = await ctx.webhooks.claim(IN_FLIGHT - inFlight.size, lease);
       if (claimed.length === 0) return;
       for (const message of claimed) {
-        const attempt: Promise<void> = deliver(ctx, message, stopping.signal)
+        const attempt: Promise<void> = deliver(ctx, message, stopping.signal, delivered)
           .catch((error) => ctx.logger.warn({ err: error, message: message.id }, 'webhook attempt not recorded'))
           .finally(() => {
             inFlight.delete(attempt);
-            wake();
+            wake(false);
           });
         inFlight.add(attempt);
       }
     }
   };
 
-  const wake = () => {
+  /** Work to do: fan out (a change may be queued) and deliver, or (an attempt ended) only deliver. */
+  const wake = (changes = true) => {
     if (stopping.signal.aborted) return;
-    if (running) {
-      again = true;
-      return;
-    }
+    wantFanOut ||= changes;
+    wantFill = true;
+    if (running) return;
     running = (async () => {
-      do {
-        again = false;
+      while ((wantFanOut || wantFill) && !stopping.signal.aborted) {
+        const fanning = wantFanOut;
+        wantFanOut = false;
+        wantFill = false;
         try {
-          await fanOut();
+          if (fanning) await fanOut();
           await fill();
         } catch (error) {
           if (!stopping.signal.aborted) ctx.logger.warn({ err: error }, 'webhooks: a step failed; tried again soon');
         }
-      } while (again && !stopping.signal.aborted);
+      }
       running = undefined;
     })();
   };
@@ -209,7 +241,7 @@ export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { s
   const poll = setInterval(wake, ctx.config.webhooks.pollMs);
   poll.unref();
   const listening = ctx.storage
-    .listen('webhooks', wake, wake)
+    .listen('webhooks', () => wake(), wake)
     .then((stop) => {
       unlisten = stop;
     })
@@ -224,6 +256,7 @@ export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { s
       await unlisten?.();
       await running;
       await Promise.all([...inFlight]);
+      await record();
     },
   };
 }
