@@ -14,6 +14,8 @@ export const MAX_ATTEMPTS = 10;
 const CAP_FACTOR = 2_160;
 /** The claim outlives the attempt's deadline by this: a node killed mid-attempt leaves a claim that expires. */
 const LEASE_EXTRA_MS = 5_000;
+/** How long after an attempt ends more are claimed: those ending meanwhile free their slots for the same claim. */
+const CLAIM_WAIT_MS = 10;
 /** Successes recorded in one transaction at most, and how long one waits for others to join it. */
 const RECORD_BATCH = 64;
 const RECORD_WAIT_MS = 20;
@@ -167,6 +169,7 @@ export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { s
   let succeeded: { message: ClaimedMessage; status: number }[] = [];
   let recording: Promise<void> = Promise.resolve();
   let recordTimer: NodeJS.Timeout | undefined;
+  let fillTimer: NodeJS.Timeout | undefined;
 
   const record = () => {
     if (recordTimer) clearTimeout(recordTimer);
@@ -209,7 +212,11 @@ export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { s
           .catch((error) => ctx.logger.warn({ err: error, message: message.id }, 'webhook attempt not recorded'))
           .finally(() => {
             inFlight.delete(attempt);
-            wake(false);
+            // Attempts ending together make one claim, one commit, not one each.
+            fillTimer ??= setTimeout(() => {
+              fillTimer = undefined;
+              wake(false);
+            }, CLAIM_WAIT_MS);
           });
         inFlight.add(attempt);
       }
@@ -252,6 +259,7 @@ export function startWebhooks(ctx: ServingContext, payload: WebhookPayload): { s
       stopping.abort();
       clearInterval(poll);
       if (indexTimer) clearTimeout(indexTimer);
+      if (fillTimer) clearTimeout(fillTimer);
       await listening;
       await unlisten?.();
       await running;
