@@ -50,11 +50,15 @@ export async function webhookBurst(base: string, key: string, url: string, from:
       return fetch(`${base}/api/events/batch`, { method: 'POST', headers, body: JSON.stringify({ events }) });
     };
     // The same batch and window with the subscription paused (nothing is queued then): what the writes cost alone.
-    await fetch(`${base}/api/webhooks/${id}/pause`, { method: 'POST', headers });
+    const auth = { authorization: headers.authorization };
+    const paused = await fetch(`${base}/api/webhooks/${id}/pause`, { method: 'POST', headers: auth });
+    if (paused.status !== 200) throw new Error(`pause answered ${paused.status}: ${await paused.text()}`);
     const plainBatch = batchOf('plain');
     const quiet = await measure(url, { distinct: true, seconds: WINDOW_SECONDS });
     if ((await plainBatch).status !== 200) throw new Error('the batch without webhooks failed');
-    await fetch(`${base}/api/webhooks/${id}/resume`, { method: 'POST', headers });
+    const resumed = await fetch(`${base}/api/webhooks/${id}/resume`, { method: 'POST', headers: auth });
+    if (resumed.status !== 200) throw new Error(`resume answered ${resumed.status}: ${await resumed.text()}`);
+    if (ids.size > 0) throw new Error(`${ids.size} messages for writes made while paused`);
     const started = performance.now();
     const sent = batchOf('hook');
     delivered.then(() => {
