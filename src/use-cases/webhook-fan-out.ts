@@ -87,10 +87,11 @@ export async function fanOutStep(
       if (!event) continue;
       // Nothing is sent for an event that is over.
       if (endsAt(event) <= now.getTime()) continue;
-      // Only a listed, public event can match: the index must hold it as it is now (a cancelled or unlisted one
-      // need not be in it, e.g. after a restart).
+      // Only a listed, public event can match: the index must hold it at the revision read, neither before nor after
+      // (a write committed since the read: its change is queued, and the row is read again). A cancelled or unlisted
+      // event need not be in the index (after a restart it is not).
       const visible = event.lifecycle === 'listed' && event.visibility === 'public';
-      if (visible && !ctx.index.holds(id, event.revision)) {
+      if (visible && (!ctx.index.holds(id, event.revision) || ctx.index.holds(id, event.revision + 1))) {
         waiting.add(id);
         continue;
       }
