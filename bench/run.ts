@@ -29,6 +29,7 @@ import {
   waitForLine,
 } from './service.js';
 import { calendarsSync, readsDuringSync } from './sync-cases.js';
+import { webhookBurst } from './webhooks-case.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 /** The steady write rate of the mixed cases (hosts pushing, RSVPs, a platform's updates). */
@@ -188,6 +189,7 @@ async function main() {
     many.set(size, results.get(MANY_CASE)!);
     targets.push(...manyChecks(size, many, ceiling.rps));
     targets.push(...(await mixedCases(size, base, key, store, results, { qUrl, distinctUrl }, service.logFile)));
+    targets.push(...(await webhookBurst(base, key, distinctUrl, NOW)));
     console.log('');
     for (const line of targets) console.log(line);
     console.log('');

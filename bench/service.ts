@@ -132,6 +132,8 @@ export async function startService(
         ADMIN_TOKEN,
         FEEDS_FILE: feedsFile,
         SYNC_INTERVAL_MINUTES: '0',
+        // The webhooks case's receiver listens on loopback.
+        CALENDARS_ALLOW_PRIVATE_ADDRESSES: '127.0.0.0/8',
       },
       stdio: ['ignore', logFd, 'inherit'],
     },

@@ -43,6 +43,11 @@ export interface Config {
    * reach (`true`: all; public addresses are always allowed), and how long one read of one may take, whole.
    */
   calendars: { perKey: number; allowPrivateAddresses: boolean | string[]; readTimeoutMs: number };
+  /**
+   * Webhooks (POST /api/webhooks): subscriptions per key, one attempt's deadline, the first retry's delay (later ones
+   * grow from it; see use-cases/webhook-delivery.ts) and how often each node looks for work besides being notified.
+   */
+  webhooks: { perKey: number; timeoutMs: number; retryBaseMs: number; pollMs: number };
   /** Which peers may set X-Forwarded-For (Fastify `trustProxy`): true, false, or a list of addresses/ranges. */
   trustProxy: boolean | string;
   /** Open connections the HTTP server keeps at most; more are closed as they arrive (MAX_CONNECTIONS). */
@@ -187,6 +192,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perKey: positive('CALENDARS_PER_KEY', env.CALENDARS_PER_KEY, 20),
       allowPrivateAddresses: parseAddressRanges(env.CALENDARS_ALLOW_PRIVATE_ADDRESSES),
       readTimeoutMs: positive('CALENDAR_READ_TIMEOUT_MS', env.CALENDAR_READ_TIMEOUT_MS, 20_000),
+    },
+    webhooks: {
+      perKey: positive('WEBHOOKS_PER_KEY', env.WEBHOOKS_PER_KEY, 20),
+      timeoutMs: positive('WEBHOOKS_TIMEOUT_MS', env.WEBHOOKS_TIMEOUT_MS, 10_000),
+      retryBaseMs: positive('WEBHOOKS_RETRY_BASE_MS', env.WEBHOOKS_RETRY_BASE_MS, 10_000),
+      pollMs: positive('WEBHOOKS_POLL_MS', env.WEBHOOKS_POLL_MS, 2_000),
     },
     maxConnections: positive('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 10_000),
     timeouts: {

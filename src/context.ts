@@ -17,6 +17,7 @@ import { ProposalsRepository } from './storage/proposals.repository.js';
 import { RegistrationsRepository } from './storage/registrations.repository.js';
 import { SourcePartsRepository } from './storage/source-parts.repository.js';
 import { SourcesRepository } from './storage/sources.repository.js';
+import { WebhooksRepository } from './storage/webhooks.repository.js';
 
 /** The dependencies of every use case, built once at start-up and passed along (no globals, no container). */
 export interface AppContext {
@@ -33,6 +34,8 @@ export interface AppContext {
   calendars: CalendarsRepository;
   /** Calendars communities proposed and keys asked for, with the operator's decisions. */
   proposals: ProposalsRepository;
+  /** Keys' webhook subscriptions, the outbox of changes and the messages sent. */
+  webhooks: WebhooksRepository;
   /** The feeds of the feeds file (disabled ones included), as loaded at start-up. */
   feeds: readonly Feed[];
   logger: Logger;
@@ -97,6 +100,7 @@ function baseContext(
     sourceParts: new SourcePartsRepository(storage.db),
     calendars: new CalendarsRepository(storage.db),
     proposals: new ProposalsRepository(storage.db),
+    webhooks: new WebhooksRepository(storage.db),
     feeds,
     now,
     jobs: new BackgroundJobs(),

@@ -7,12 +7,14 @@ import { buildApp } from './http/app.js';
 import { LISTEN_BACKLOG } from './http/limits.js';
 import { ensurePortFree, openMoreListeners, sharesItsPort } from './http/listeners.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
+import { webhookPayload } from './render/webhook-json.js';
 import { releaseWhenIdle } from './runtime/memory.js';
 import { openStorage } from './storage/database.js';
 import { sharedSecret } from './storage/settings.repository.js';
 import { startIndexSync } from './use-cases/index-sync.js';
 import { seedFromFeeds } from './use-cases/seed-catalogue.js';
 import { type FeedSchedule, startFeedSchedule } from './use-cases/sync-schedule.js';
+import { startWebhooks } from './use-cases/webhook-delivery.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -43,6 +45,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   let stopSync: (() => Promise<void>) | undefined;
   let control: ControlChannel | undefined;
   let closeMoreListeners: (() => Promise<void>) | undefined;
+  let webhooks: { stop(): Promise<void> } | undefined;
   try {
     if (config.seed) await seedFromFeeds(ctx, feeds);
     stopSync = await startIndexSync(ctx);
@@ -59,6 +62,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     if (storage.engine === 'pglite') control = await openControl(ctx, config.dataDir);
     ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');
     const feedSchedule = startFeeds(ctx, feeds);
+    // Every node fans out and delivers webhooks; the database shares the work out (use-cases/webhook-delivery.ts).
+    webhooks = startWebhooks(ctx, (type, id, event, at) => webhookPayload(type, id, event, at, config.baseUrl));
     const stopReleasing = releaseWhenIdle({ onRelease: (released) => ctx.logger.info(released, 'memory released') });
     let closing: Promise<void> | undefined;
     return {
@@ -74,6 +79,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
           await app!.close();
           await ctx.jobs.stop();
           await feedSchedule?.stop();
+          await webhooks?.stop();
           await stopSync?.();
           await ctx.httpReader.close();
           await storage.close();
@@ -85,6 +91,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     await control?.close().catch(() => {});
     await closeMoreListeners?.().catch(() => {});
     await app?.close().catch(() => {});
+    await webhooks?.stop().catch(() => {});
     await stopSync?.().catch(() => {});
     await ctx.httpReader.close().catch(() => {});
     await storage.close();

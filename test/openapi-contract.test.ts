@@ -77,7 +77,7 @@ function knownIds(op: Operation, name: string): string[] {
   return [];
 }
 
-/** Never a URL that would make the service read another machine: linked calendars go to refused addresses. */
+/** Never a URL that would make the service reach another machine: linked calendars and webhooks go to refused addresses. */
 const CALENDAR_URLS = ['http://127.0.0.1:9/x.ics', 'https://10.0.0.1/cal.ics', 'webcal://[::1]/c.ics', 'ftp://x/y'];
 
 function parameterValue(op: Operation, p: { name: string; in: string; schema: Schema }): fc.Arbitrary<string> {
@@ -142,7 +142,11 @@ function caseOf(op: Operation): fc.Arbitrary<Case> {
         {
           weight: 6,
           arbitrary: validValue(document, jsonSchema).map((v) => ({
-            text: JSON.stringify(op.path === '/api/calendars' ? { ...(v as object), url: CALENDAR_URLS[0] } : v),
+            text: JSON.stringify(
+              op.path === '/api/calendars' || op.path === '/api/webhooks'
+                ? { ...(v as object), url: CALENDAR_URLS[0] }
+                : v,
+            ),
             type: 'application/json',
           })),
         },

@@ -97,6 +97,22 @@ export const PROBLEMS = {
     explanation:
       'The operator has many proposals to look at, and no more are taken until they have. Try again later (`Retry-After`); nothing was stored.',
   },
+  'webhook-not-found': {
+    status: 404,
+    title: 'No such webhook subscription',
+    explanation: 'This key has no webhook subscription with this id (GET /api/webhooks lists them).',
+  },
+  'webhook-message-not-found': {
+    status: 404,
+    title: 'No such webhook message',
+    explanation: 'This subscription sent no message with this id (GET /api/webhooks/<id> shows its last deliveries).',
+  },
+  'too-many-webhooks': {
+    status: 409,
+    title: 'Too many webhook subscriptions',
+    explanation:
+      'A key may hold a limited number of webhook subscriptions (20 unless the operator says otherwise). Delete one (DELETE /api/webhooks/<id>) before adding another.',
+  },
   'event-cancelled': {
     status: 409,
     title: 'The event is cancelled',

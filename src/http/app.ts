@@ -42,6 +42,7 @@ import { registerMcpRoutes } from './routes/mcp.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerProposalAdminRoutes, registerProposalRoutes } from './routes/proposals.js';
 import { registerSourcesRoutes } from './routes/sources.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -292,6 +293,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerEmbedRoutes(app, ctx.config.baseUrl);
   registerCalendarLinkRoutes(app, ctx);
   registerProposalRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerAddRoutes(app, ctx);

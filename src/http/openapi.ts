@@ -13,6 +13,7 @@ import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
+import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 const inputSchema = (schema: z.ZodType) => schemaOf(schema, 'input');
 const outputSchema = (schema: z.ZodType) => schemaOf(schema, 'output');
@@ -102,6 +103,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         RotateKey: inputSchema(rotateKeySchema),
         ...calendarSchemas,
         ...proposalSchemas,
+        ...webhookSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
         OwnEventList: outputSchema(ownEventsResponseSchema),
@@ -349,12 +351,14 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       },
       '/metrics': {
         get: {
-          summary: 'Prometheus metrics: requests and latency by route, events per country, writes, syncs, cache',
+          summary:
+            'Prometheus metrics: requests and latency by route, events per country, writes, syncs, cache, webhook deliveries',
           responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': {} } } },
         },
       },
       ...calendarPaths,
       ...proposalPaths,
+      ...webhookPaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),

@@ -213,11 +213,7 @@ export class HttpReader {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
     const fail = failure(url, options, timeout);
-    let agent = this.agents.get(options.guard);
-    if (!agent) {
-      agent = guardedAgent(options.guard);
-      this.agents.set(options.guard, agent);
-    }
+    const agent = this.agentFor(options.guard);
     for (let attempt = 1; ; attempt++) {
       try {
         return await getOnce(url, { ...options, signal }, { gate: this.gate, agent, deadline, fail });
@@ -228,6 +224,16 @@ export class HttpReader {
         // fails at once when the pause ends after the deadline.
       }
     }
+  }
+
+  /** The connections to servers a guard allows, each address checked as connected to (webhooks post through it). */
+  agentFor(guard: AddressGuard | undefined): Agent {
+    let agent = this.agents.get(guard);
+    if (!agent) {
+      agent = guardedAgent(guard);
+      this.agents.set(guard, agent);
+    }
+    return agent;
   }
 
   /** Closes the connections (after the requests under way). */

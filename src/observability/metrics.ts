@@ -37,6 +37,12 @@ export class Metrics {
     help: 'Refreshes of the read index from the database that failed (each is tried again until it succeeds)',
     registers: [this.registry],
   });
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, retry, failed: given up, gone: 410 ended the subscription)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly cache = new Counter({
     name: 'response_cache_lookups_total',
     help: 'Cacheable reads by whether the response cache answered them (hit) or not (miss)',

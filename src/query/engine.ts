@@ -21,7 +21,7 @@ import {
 import type { Scope, SearchParams } from './params.js';
 import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
-import { best, type ShardQuery, type ShardRanking } from './rank-shard.js';
+import { best, classify, MEETS_ALL, type ShardQuery, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
 import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
@@ -191,6 +191,25 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     alternatives,
     widen,
     next,
+  };
+}
+
+/**
+ * Whether single events, by id, are matches of a query as its listing would show them (webhooks ask, event by event):
+ * planned once, then each event shown in a country searched, accepted by the filters, and met as `classify` decides
+ * for the ranking (a near miss is not a match). Use it at once: a change to the index moves slots.
+ */
+export function matcher(index: CatalogueIndex, params: SearchParams, now: Date): (id: string) => boolean {
+  const p = plan(index, params, now);
+  return (id) => {
+    const entry = index.get(id);
+    if (!entry || entry.slot < 0) return false;
+    const sq = p.searched.find((s) => s.shard.country === entry.event.country);
+    const slot = entry.slot;
+    if (!sq || sq.shard.at(slot) !== entry || !sq.accept(slot)) return false;
+    if (p.order === 'deadline') return !Number.isNaN(sq.shard.cfpClosesAt[slot]!);
+    if (p.order === 'start') return true;
+    return classify(sq.shard, slot, sq.q, p.asked) === MEETS_ALL;
   };
 }
 

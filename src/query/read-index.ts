@@ -10,7 +10,7 @@ import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { SecondSight } from '../runtime/second-sight.js';
 import type { CursorState } from './cursor.js';
-import { search as rank, type SearchResult } from './engine.js';
+import { matcher, search as rank, type SearchResult } from './engine.js';
 import { CatalogueIndex, type ReadRecord } from './index/catalogue-index.js';
 import type { SearchParams } from './params.js';
 
@@ -75,6 +75,14 @@ export class ReadIndex {
     const result = rank(index, params, now);
     if (hit || this.#askedBefore.admit(key)) this.#answered.set(key, { result, stamp: this.#stampOf(result) });
     return result;
+  }
+
+  /**
+   * Whether events, by id, are matches of a query as its listing shows them now (see engine.ts `matcher`): ask it
+   * synchronously, before the index takes another change.
+   */
+  matcher(params: SearchParams, now: Date): (id: string) => boolean {
+    return matcher(this.#index, params, now);
   }
 
   /** The versions of what an answer was made from. */

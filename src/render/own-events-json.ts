@@ -31,6 +31,9 @@ export const ownEventsResponseSchema = z.object({
       }),
     )
     .describe('By start, then id'),
+  webhooks: z
+    .string()
+    .describe('The key’s webhook subscriptions (GET with the key; docs/api.md, Webhooks): pushed changes of a query'),
   next: z
     .string()
     .optional()
@@ -52,6 +55,7 @@ export function toOwnEventsResponse(page: OwnEventsPage, host: ApiKeyRecord, bas
       ...toOwnEventView(e, baseUrl),
       registrations: page.registrations.get(e.id) ?? none,
     })),
+    webhooks: `${baseUrl}/api/webhooks`,
     ...(next ? { next } : {}),
   };
 }

@@ -155,6 +155,56 @@ export interface ModerationLogTable {
   reason: string | null;
 }
 
+/** Webhooks (see migration 0015). */
+export interface WebhookSubscriptionsTable {
+  id: string;
+  key_id: string;
+  url: string;
+  /** The query's parameters as given (the grammar's, validated). */
+  query: Record<string, unknown>;
+  secret: string;
+  /** The secret before the last rotation, signing too until `previous_until`. */
+  previous_secret: string | null;
+  previous_until: Date | null;
+  state: 'active' | 'paused' | 'disabled' | 'deleted';
+  state_reason: string | null;
+  failing_since: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface WebhookChangesTable {
+  seq: Generated<number>;
+  event_id: string;
+  revision: number;
+}
+
+export interface WebhookDecisionsTable {
+  subscription_id: string;
+  event_id: string;
+  status: 'matched' | 'cancelled' | 'unmatched';
+  fingerprint: string;
+  revision: number;
+}
+
+export interface WebhookMessagesTable {
+  seq: Generated<number>;
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  type: string;
+  payload: string;
+  created_at: Generated<Date>;
+  state: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  claimed_until: Date | null;
+  last_attempt_at: Date | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
@@ -165,4 +215,8 @@ export interface Database {
   host_calendars: HostCalendarsTable;
   proposals: ProposalsTable;
   moderation_log: ModerationLogTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_changes: WebhookChangesTable;
+  webhook_decisions: WebhookDecisionsTable;
+  webhook_messages: WebhookMessagesTable;
 }

@@ -10,6 +10,7 @@ const SLOW_FIRST = [
   'test/readme.test.ts',
   'test/importers-cli.test.ts',
   'test/crash.test.ts',
+  'test/webhooks-crash.test.ts',
   'test/calendar-links.test.ts',
   'test/soak.test.ts',
 ];
