@@ -31,6 +31,9 @@ const text = (max: number) =>
 export const requiredText = (max: number) =>
   text(max).refine((s) => !isBlank(s), 'must not be empty (nor only spaces or invisible characters such as U+200B)');
 
+/** An address a body gives (a calendar, a webhook target): its form is checked where it is used. */
+export const urlField = () => z.string().trim().min(1, 'must not be empty').max(2000);
+
 /** UTC offsets in use on Earth run from -12:00 to +14:00: anything beyond is a typo. */
 const OFFSET_MINUTES = { '-': 12 * 60, '+': 14 * 60 } as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
 import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
-import { parseOrThrow, requiredText } from '../catalogue/submission.js';
+import { parseOrThrow, requiredText, urlField } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { Feed } from '../importers/feeds.js';
 import { checkAddress } from '../importers/http-reader.js';
@@ -24,15 +24,10 @@ import {
 import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
 
 export const linkCalendarSchema = z.strictObject({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(2000)
-    .meta({
-      description: 'An iCal feed: https, http or webcal (read as https).',
-      examples: ['https://www.meetup.com/zurich-ai-meetup/events/ical/'],
-    }),
+  url: urlField().meta({
+    description: 'An iCal feed: https, http or webcal (read as https).',
+    examples: ['https://www.meetup.com/zurich-ai-meetup/events/ical/'],
+  }),
   city: requiredText(100)
     .trim()
     .optional()

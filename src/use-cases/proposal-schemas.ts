@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COMMUNITY_SOURCE } from '../catalogue/event.js';
 import { PROPOSAL_KINDS, PROPOSAL_STATES, type ProposalKind, type ProposalState } from '../catalogue/proposal.js';
-import { requiredText } from '../catalogue/submission.js';
+import { requiredText, urlField } from '../catalogue/submission.js';
 import type { Feed } from '../importers/feeds.js';
 import { COUNTRIES } from '../places/countries.js';
 import { firstReadSchema } from './calendars.js';
@@ -20,17 +20,12 @@ export const PLACE_ORIGINS = ['event', 'description', 'calendar', 'online', 'unk
 const countryField = z.enum(COUNTRIES, { error: `must be one of ${COUNTRIES.join(', ')}` });
 
 export const proposeCalendarSchema = z.strictObject({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(2000)
-    .meta({
-      description:
-        'The calendar: a Meetup group’s page, a Google calendar’s embed or share link, a Luma calendar’s or any ' +
-        'other iCal address (https, http or webcal).',
-      examples: ['https://www.meetup.com/zurich-ai-meetup/'],
-    }),
+  url: urlField().meta({
+    description:
+      'The calendar: a Meetup group’s page, a Google calendar’s embed or share link, a Luma calendar’s or any ' +
+      'other iCal address (https, http or webcal).',
+    examples: ['https://www.meetup.com/zurich-ai-meetup/'],
+  }),
   city: requiredText(100)
     .trim()
     .optional()

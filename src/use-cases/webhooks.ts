@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceError, ValidationError } from '../catalogue/errors.js';
+import { urlField } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import { checkAddress } from '../importers/http-reader.js';
 import { parseSearchParams, searchQuerySchema } from '../query/params.js';
@@ -61,15 +62,10 @@ export const webhookCreatedSchema = webhookSummarySchema.extend({
 });
 
 export const webhookInputSchema = z.looseObject({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(2000)
-    .meta({
-      description: 'Where messages are POSTed: an http(s) URL on a public address.',
-      examples: ['https://bot.example.org/hooks/tech-events'],
-    }),
+  url: urlField().meta({
+    description: 'Where messages are POSTed: an http(s) URL on a public address.',
+    examples: ['https://bot.example.org/hooks/tech-events'],
+  }),
 });
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
