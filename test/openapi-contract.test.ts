@@ -126,7 +126,8 @@ function caseOf(op: Operation): fc.Arbitrary<Case> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const path = fc
-    .tuple(...pathParams.map((p) => parameterValue(op, p).filter((v) => v !== '')))
+    // A segment `.` or `..` is resolved away by the URL (RFC 3986 §5.2.4): that request is another operation's.
+    .tuple(...pathParams.map((p) => parameterValue(op, p).filter((v) => v !== '' && v !== '.' && v !== '..')))
     .map((values) =>
       pathParams.reduce((at, p, i) => at.replace(`{${p.name}}`, encodeURIComponent(values[i]!)), op.path),
     );
