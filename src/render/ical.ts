@@ -112,7 +112,7 @@ function calendarShell(options: { name: string; description?: string | undefined
 
 /**
  * Each event's VEVENT text, rendered once per revision (events are immutable per revision), for the events of the
- * last fifty or so full calendars (docs/performance.md, per-event texts, says what it weighs).
+ * last fifty or so full calendars (docs/performance.md, "What each piece of tuning buys").
  */
 const vevents = new RecentMemo<CatalogueEvent, { baseUrl: string; text: string }>(5_000);
 

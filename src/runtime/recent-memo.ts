@@ -3,8 +3,9 @@ import { LRUCache } from 'lru-cache';
 /**
  * Values made from an object, kept for the `max` objects asked about most recently: what renderers compute once per
  * event revision (its VEVENT, its "when" line in each language). A WeakMap keyed by events would keep a value for
- * every event ever shown for as long as the read index holds it (docs/performance.md, per-event texts), and every
- * entry of a WeakMap is an ephemeron the garbage collector must trace with its key on each full collection.
+ * every event ever shown for as long as the read index holds it (docs/performance.md, "What each piece of tuning
+ * buys"), and every entry of a WeakMap is an ephemeron the garbage collector must trace with its key on each full
+ * collection.
  * Keys are held strongly: a superseded revision stays until it falls out, at most `max` of them.
  */
 export class RecentMemo<K extends object, V extends {}> {

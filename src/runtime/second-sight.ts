@@ -3,13 +3,12 @@
  * before, among the last `window` to 2 × `window` distinct keys. One-off requests — a stream of distinct prompts, a
  * crawler — are answered but not kept, so they neither push out what is asked for again nor churn memory: a kept
  * answer lives long enough to reach V8's old generation, and one-off answers piling up there as garbage bring the
- * next full collection sooner (docs/performance.md, "Kept once asked twice"). An answer asked for twice is kept from
- * the second time on.
+ * next full collection sooner (docs/performance.md, "What each piece of tuning buys"). An answer asked for twice is
+ * kept from the second time on.
  *
  * `window` is the number of answers the cache keeps: a key asked again only after more others than that would be
  * pushed out before it is asked a third time, so keeping it buys nothing and costs a promotion; remembered longer, a
- * stream of prompts coming back too seldom is all kept and never served (docs/performance.md, "Fewer full
- * collections").
+ * stream of prompts coming back too seldom is all kept and never served (docs/performance.md, the same table).
  *
  * Keys are remembered by a 30-bit hash, in two generations of sets of small integers (V8 keeps an integer below 2^30
  * in the set's own table, where a larger one would be an object of its own): nothing per key for the collector to
