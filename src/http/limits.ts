@@ -80,19 +80,25 @@ export async function registerRateLimits(app: FastifyInstance, config: Config) {
     keyGenerator: rateLimitBucket,
     max: (_request, bucket) => limitOf(bucket),
     allowList: (request, bucket) => exempt(request) || limitOf(bucket) === 0,
-    errorResponseBuilder: (request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      const what = isWrite(request) ? 'writes per minute for this key' : 'requests per minute from this address';
-      return new ServiceError('rate-limited', `At most ${context.max} ${what}; retry in ${seconds} s.`, {
-        retryAfter: seconds,
-        limit: context.max,
-      });
-    },
+    errorResponseBuilder: (request, context) =>
+      rateLimited(
+        context,
+        isWrite(request) ? 'writes per minute for this key' : 'requests per minute from this address',
+      ),
   });
   return app.rateLimit();
 }
 
 const HOUR_MS = 3_600_000;
+
+/** The refusal of a request over its limit: what the limit counts, and when to retry (Retry-After). */
+function rateLimited(context: { ttl: number; max: number }, what: string): ServiceError {
+  const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+  return new ServiceError('rate-limited', `At most ${context.max} ${what}; retry in ${seconds} s.`, {
+    retryAfter: seconds,
+    limit: context.max,
+  });
+}
 
 /**
  * The route option (`config.rateLimit`) of a proposal route: per client address and hour, instead of the
@@ -106,14 +112,8 @@ export function proposalRateLimit(config: Config) {
     timeWindow: HOUR_MS,
     keyGenerator: (request: FastifyRequest) => `proposal:ip:${request.ip}`,
     allowList: () => false,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new ServiceError(
-        'rate-limited',
-        `At most ${context.max} proposals per hour from this address; retry in ${seconds} s.`,
-        { retryAfter: seconds, limit: context.max },
-      );
-    },
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) =>
+      rateLimited(context, 'proposals per hour from this address'),
   };
 }
 
