@@ -65,7 +65,7 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
  */
 export async function readCalendarOnce(
   target: CalendarTarget,
-  options: CheckOptions & { format?: string },
+  options: CheckOptions,
 ): Promise<CalendarReadOnce> {
   const window = calendarWindow(target.url, target.window);
   const check: CalendarCheck = {
@@ -92,7 +92,7 @@ export async function readCalendarOnce(
     const gone = (error as { notFound?: boolean }).notFound === true;
     return { check: { ...check, state: gone ? 'gone' : 'failing', error: (error as Error).message }, upcoming: [] };
   }
-  const format = options.format ?? target.format ?? 'ical';
+  const format = target.format ?? 'ical';
   const importer = importerFor(format);
   if (!importer) return { check: { ...check, state: 'failing', error: `no importer reads ${format}` }, upcoming: [] };
   const parsed = importer.parse(text, { now: options.now, defaultCountry: target.country, inputName: target.url });

@@ -36,6 +36,7 @@ export function communityTarget(ctx: AppContext, p: ProposalRecord): CalendarTar
     organizer: p.name ?? undefined,
     fallbackUrl: p.url!,
     guard: ctx.calendarGuard,
+    format: p.format ?? 'ical',
   };
 }
 
@@ -91,7 +92,6 @@ async function previewOf(ctx: AppContext, p: ProposalRecord, signal: AbortSignal
       timeoutMs: ctx.config.calendars.readTimeoutMs,
       reader: ctx.httpReader,
       signal,
-      format: p.format ?? 'ical',
     });
     return {
       readAt: readAt.toISOString(),
