@@ -63,10 +63,7 @@ async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<
  * Reads one calendar as the sync would: the same reader, limits, the target's address rules and its importer
  * (`format`, iCal by default); imports nothing. Its upcoming events are placed as the sync would place them.
  */
-export async function readCalendarOnce(
-  target: CalendarTarget,
-  options: CheckOptions,
-): Promise<CalendarReadOnce> {
+export async function readCalendarOnce(target: CalendarTarget, options: CheckOptions): Promise<CalendarReadOnce> {
   const window = calendarWindow(target.url, target.window);
   const check: CalendarCheck = {
     source: target.source,
