@@ -9,6 +9,7 @@ import { ReadIndex } from './query/read-index.js';
 import { BackgroundJobs } from './runtime/jobs.js';
 import { Remembered } from './runtime/remembered.js';
 import { TurnQueue } from './runtime/turns.js';
+import { AttendeesRepository } from './storage/attendees.repository.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';
 import { EventsRepository } from './storage/events.repository.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   events: EventsRepository;
   keys: KeysRepository;
   registrations: RegistrationsRepository;
+  /** Attendees (people who RSVP, known by a random id and a handle), their passkeys and sessions. */
+  attendees: AttendeesRepository;
   /** The state of each source (feeds, imports, shipped snapshots). */
   sources: SourcesRepository;
   /** The state of each URL or calendar a source reads (validators, last read, errors). */
@@ -96,6 +99,7 @@ function baseContext(
     events: new EventsRepository(storage.db),
     keys: new KeysRepository(storage.db),
     registrations: new RegistrationsRepository(storage.db),
+    attendees: new AttendeesRepository(storage.db),
     sources: new SourcesRepository(storage.db),
     sourceParts: new SourcePartsRepository(storage.db),
     calendars: new CalendarsRepository(storage.db),

@@ -1,11 +1,12 @@
 import { type Kysely, sql } from 'kysely';
+import type { Holder } from '../catalogue/holder.js';
 import type { Database, RegistrationsTable } from './schema.js';
 
 export type RegistrationStatus = RegistrationsTable['status'];
 
 export interface Registration {
   eventId: string;
-  keyId: string;
+  holder: Holder;
   status: RegistrationStatus;
   queuePosition: number;
   createdAt: Date;
@@ -20,7 +21,8 @@ export interface RegistrationCounts {
 
 function toRegistration(row: {
   event_id: string;
-  key_id: string;
+  key_id: string | null;
+  attendee_id: string | null;
   status: RegistrationStatus;
   queue_position: number | string;
   created_at: Date;
@@ -28,7 +30,8 @@ function toRegistration(row: {
 }): Registration {
   return {
     eventId: row.event_id,
-    keyId: row.key_id,
+    holder:
+      row.key_id !== null ? { kind: 'key', keyId: row.key_id } : { kind: 'attendee', attendeeId: row.attendee_id! },
     status: row.status,
     queuePosition: Number(row.queue_position),
     createdAt: row.created_at,
@@ -44,23 +47,24 @@ export class RegistrationsRepository {
     return new RegistrationsRepository(db);
   }
 
-  async find(eventId: string, keyId: string): Promise<Registration | undefined> {
+  async find(eventId: string, holder: Holder): Promise<Registration | undefined> {
     const row = await this.db
       .selectFrom('registrations')
       .selectAll()
       .where('event_id', '=', eventId)
-      .where('key_id', '=', keyId)
+      .where(...holderColumn(holder))
       .executeTakeFirst();
     return row && toRegistration(row);
   }
 
-  /** Sets a key's state for an event; a new (re)registration joins the end of the queue. */
-  async put(eventId: string, keyId: string, status: RegistrationStatus, requeue: boolean): Promise<Registration> {
+  /** Sets a holder's state for an event; a new (re)registration joins the end of the queue. */
+  async put(eventId: string, holder: Holder, status: RegistrationStatus, requeue: boolean): Promise<Registration> {
+    const [column, , id] = holderColumn(holder);
     const row = await this.db
       .insertInto('registrations')
-      .values({ event_id: eventId, key_id: keyId, status })
+      .values({ event_id: eventId, key_id: null, attendee_id: null, [column]: id, status })
       .onConflict((oc) =>
-        oc.columns(['event_id', 'key_id']).doUpdateSet({
+        oc.columns(['event_id', column]).doUpdateSet({
           status,
           updated_at: new Date(),
           ...(requeue ? { queue_position: sql<number>`nextval('registrations_queue')` } : {}),
@@ -104,7 +108,30 @@ export class RegistrationsRepository {
     return rows.map((r) => [r.event_id, Number(r.n)]);
   }
 
-  /** The waitlisted key that has waited longest. */
+  /** Every RSVP of an event but withdrawn ones, in queue order (a host's list). */
+  async ofEvent(eventId: string): Promise<Registration[]> {
+    const rows = await this.db
+      .selectFrom('registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('status', '!=', 'withdrawn')
+      .orderBy('queue_position')
+      .execute();
+    return rows.map(toRegistration);
+  }
+
+  /** Every RSVP a holder has made, withdrawn ones included, newest first (an attendee's own view). */
+  async ofHolder(holder: Holder): Promise<Registration[]> {
+    const rows = await this.db
+      .selectFrom('registrations')
+      .selectAll()
+      .where(...holderColumn(holder))
+      .orderBy('updated_at', 'desc')
+      .execute();
+    return rows.map(toRegistration);
+  }
+
+  /** The waitlisted holder that has waited longest. */
   async firstWaitlisted(eventId: string): Promise<Registration | undefined> {
     const row = await this.db
       .selectFrom('registrations')
@@ -128,4 +155,8 @@ export class RegistrationsRepository {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
+}
+
+function holderColumn(holder: Holder): ['key_id' | 'attendee_id', '=', string] {
+  return holder.kind === 'key' ? ['key_id', '=', holder.keyId] : ['attendee_id', '=', holder.attendeeId];
 }

@@ -70,9 +70,12 @@ export interface EventRevisionsTable {
 }
 
 export interface RegistrationsTable {
+  id: Generated<number>;
   event_id: string;
-  key_id: string;
-  status: 'registered' | 'waitlisted' | 'requested' | 'withdrawn';
+  /** Exactly one of key_id and attendee_id holds the RSVP (see migration 0016). */
+  key_id: string | null;
+  attendee_id: string | null;
+  status: 'registered' | 'waitlisted' | 'requested' | 'declined' | 'withdrawn';
   queue_position: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -205,6 +208,39 @@ export interface WebhookMessagesTable {
   delivered_at: Date | null;
 }
 
+/** Attendees, their passkeys and sessions (see migration 0016): nothing personal is stored. */
+export interface AttendeesTable {
+  id: string;
+  handle: string;
+  calendar_token: string;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+}
+
+export interface PasskeysTable {
+  id: string;
+  attendee_id: string;
+  public_key: Buffer;
+  counter: Generated<number>;
+  transports: Generated<string[]>;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+}
+
+export interface AttendeeSessionsTable {
+  token_hash: Buffer;
+  attendee_id: string;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
+export interface WebauthnChallengesTable {
+  id: string;
+  challenge: string;
+  purpose: 'register' | 'sign-in';
+  expires_at: Date;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
@@ -219,4 +255,8 @@ export interface Database {
   webhook_changes: WebhookChangesTable;
   webhook_decisions: WebhookDecisionsTable;
   webhook_messages: WebhookMessagesTable;
+  attendees: AttendeesTable;
+  passkeys: PasskeysTable;
+  attendee_sessions: AttendeeSessionsTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../catalogue/errors.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
+import { type Holder, keyHolder } from '../catalogue/holder.js';
 import { parseOrThrow } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import { COUNTRIES } from '../places/countries.js';
@@ -41,14 +42,14 @@ export async function rsvp(ctx: AppContext, host: ApiKeyRecord, input: unknown):
   const { id, country, action } = parseOrThrow(rsvpSchema, input);
   // Checked before the transaction: an unknown id, or one in another country, is not found.
   await getEvent(ctx, { id, country });
-  const result = await register(ctx, host.id, id, action);
+  const result = await register(ctx, keyHolder(host.id), id, action);
   ctx.index?.setAttendance([[id, result.counts.registered + result.counts.waitlisted]]);
   return result;
 }
 
 function register(
   ctx: AppContext,
-  keyId: string,
+  holder: Holder,
   eventId: string,
   action: 'register' | 'withdraw',
 ): Promise<RsvpResult> {
@@ -57,7 +58,7 @@ function register(
     const regs = ctx.registrations.withDb(trx);
     const event = await events.findById(eventId, { forUpdate: true });
     if (!event) throw new ServiceError('event-not-found', `No event with id "${eventId}".`);
-    const current = await regs.find(eventId, keyId);
+    const current = await regs.find(eventId, holder);
     const active = current && current.status !== 'withdrawn';
 
     if (action === 'register') {
@@ -73,19 +74,19 @@ function register(
       const full = event.capacity !== null && counts.registered >= event.capacity;
       const status =
         event.regMode === 'invite' ? 'requested' : event.regMode === 'waitlist' || full ? 'waitlisted' : 'registered';
-      return result(regs, event, await regs.put(eventId, keyId, status, true), true);
+      return result(regs, event, await regs.put(eventId, holder, status, true), true);
     }
 
     if (!active) {
-      const withdrawn = current ?? (await regs.put(eventId, keyId, 'withdrawn', false));
+      const withdrawn = current ?? (await regs.put(eventId, holder, 'withdrawn', false));
       return result(regs, event, withdrawn, false);
     }
-    const withdrawn = await regs.put(eventId, keyId, 'withdrawn', false);
+    const withdrawn = await regs.put(eventId, holder, 'withdrawn', false);
     if (current.status === 'registered') {
       const next = await regs.firstWaitlisted(eventId);
       const counts = await regs.counts(eventId);
       if (next && (event.capacity === null || counts.registered < event.capacity))
-        await regs.put(eventId, next.keyId, 'registered', false);
+        await regs.put(eventId, next.holder, 'registered', false);
     }
     return result(regs, event, withdrawn, true);
   });
