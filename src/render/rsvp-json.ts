@@ -90,7 +90,9 @@ export const capacityViewSchema = eventRsvpsSchema.extend({
   changed: z.boolean(),
 });
 
-export function toCapacityView(r: CapacityResult, baseUrl: string) {
+export type CapacityView = z.infer<typeof capacityViewSchema>;
+
+export function toCapacityView(r: CapacityResult, baseUrl: string): CapacityView {
   return { ...toEventRsvpsView(r, baseUrl), promoted: r.promoted, changed: r.changed };
 }
 
@@ -103,7 +105,9 @@ export const decisionViewSchema = z.object({
   counts: countsSchema,
 });
 
-export function toDecisionView(r: DecisionResult) {
+export type DecisionView = z.infer<typeof decisionViewSchema>;
+
+export function toDecisionView(r: DecisionResult): DecisionView {
   const { event, handle, status, waitlistPlace, changed, counts } = r;
   return { eventId: event.id, handle, status, waitlistPlace, changed, counts };
 }
