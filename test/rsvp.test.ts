@@ -1,5 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attendeeHolder, keyHolder } from '../src/catalogue/holder.js';
+import { rsvp, withdrawAll } from '../src/use-cases/rsvp.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -44,6 +46,8 @@ describe.each(ENGINES)('RSVPs over HTTP on %s', (engine) => {
     expect((await push(event('race', 'Race Night', { capacity: 10 }))).status).toBe(201);
     expect((await push(event('inv', 'Invite Dinner', { regMode: 'invite', capacity: 1 }))).status).toBe(201);
     expect((await push(event('gone', 'Gone Meetup'))).status).toBe(201);
+    expect((await push(event('pair', 'Pair Night', { capacity: 1 }))).status).toBe(201);
+    expect((await push(event('batch', 'Batch Night', { capacity: 1 }))).status).toBe(201);
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -170,6 +174,48 @@ describe.each(ENGINES)('RSVPs over HTTP on %s', (engine) => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('rsvp-not-found');
     expect((await api('/api/events/invite-dinner/rsvps')).status).toBe(401);
+  });
+
+  it('attendees are listed by handle; withdrawAll ends every active RSVP, each promoting the next', async () => {
+    const ctx = server.service.ctx;
+    const person = await ctx.attendees.create();
+    const waiting = await server.createKey('Waiting Guest');
+    // The attendee takes Pair Night's one place and asks for the dinner; the key waits for Pair Night.
+    expect((await rsvp(ctx, attendeeHolder(person.id), { id: 'pair-night' })).registration.status).toBe('registered');
+    expect((await rsvp(ctx, attendeeHolder(person.id), { id: 'invite-dinner' })).registration.status).toBe('requested');
+    expect((await api('/api/events/pair-night/rsvp', { method: 'POST', key: waiting })).body.status).toBe('waitlisted');
+    const list = await api('/api/events/pair-night/rsvps', { key: host });
+    expect(list.body.rsvps.map((r: { handle: string }) => r.handle)).toEqual([person.handle, handleOf(waiting)]);
+    expect(person.handle).toMatch(/^[a-z]+-[a-z]+-\d{4}$/);
+
+    expect(await withdrawAll(ctx, attendeeHolder(person.id))).toBe(2);
+    expect((await api('/api/events/pair-night/rsvp', { key: waiting })).body.status).toBe('registered');
+    const dinner = await api('/api/events/invite-dinner/rsvps', { key: host });
+    expect(dinner.body.rsvps.map((r: { handle: string }) => r.handle)).not.toContain(person.handle);
+    expect(await withdrawAll(ctx, attendeeHolder(person.id))).toBe(0);
+    expect(await withdrawAll(ctx, keyHolder('000000000000'))).toBe(0);
+  });
+
+  it('a batch write that raises the capacity promotes too; MCP answers declined in its output schema', async () => {
+    const [first, second] = await Promise.all([server.createKey('First'), server.createKey('Second')]);
+    for (const key of [first!, second!]) await api('/api/events/batch-night/rsvp', { method: 'POST', key });
+    expect((await api('/api/events/batch-night/rsvp', { key: second! })).body.status).toBe('waitlisted');
+    const batch = await api('/api/events/batch', {
+      key: host,
+      json: { events: [event('batch', 'Batch Night', { capacity: 2 })] },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect((await api('/api/events/batch-night/rsvp', { key: second! })).body.status).toBe('registered');
+
+    // A declined request, asked again over MCP: the SDK client checks the answer against the tool's output schema.
+    const declined = await server.createKey('Declined Guest');
+    await api('/api/events/invite-dinner/rsvp', { method: 'POST', key: declined });
+    await api(`/api/events/invite-dinner/rsvps/${handleOf(declined)}`, { key: host, json: { decision: 'decline' } });
+    const client = await connectMcp(server.base, declined);
+    const again = await client.callTool({ name: 'rsvp', arguments: { id: 'invite-dinner' } });
+    expect(again.isError).toBeFalsy();
+    expect(again.structuredContent).toMatchObject({ status: 'declined', changed: false });
+    await client.close();
   });
 
   it('a cancelled event refuses new RSVPs with 409', async () => {
