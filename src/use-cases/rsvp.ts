@@ -87,7 +87,7 @@ export async function withdrawAll(ctx: AppContext, holder: Holder): Promise<numb
   const active = (await ctx.registrations.ofHolder(holder)).filter(isActive);
   let withdrawn = 0;
   for (const { eventId } of active) {
-    const r = await locked(ctx, eventId, (event, regs) => withdraw(regs, event, holder, { atSource: true }));
+    const r = await locked(ctx, eventId, (event, regs) => withdraw(regs, event, holder));
     keepAttendance(ctx, eventId, r.counts);
     if (r.changed) withdrawn++;
   }
@@ -114,16 +114,12 @@ async function register(regs: RegistrationsRepository, event: CatalogueEvent, ho
   return result(regs, event, await regs.put(event.id, holder, status, true), true);
 }
 
-async function withdraw(
-  regs: RegistrationsRepository,
-  event: CatalogueEvent,
-  holder: Holder,
-  { atSource: known = false } = {},
-): Promise<RsvpResult> {
+async function withdraw(regs: RegistrationsRepository, event: CatalogueEvent, holder: Holder): Promise<RsvpResult> {
   const current = await regs.find(event.id, holder);
   if (!current || !isActive(current)) {
-    // Nothing to end: an imported event records nothing, and a declined RSVP stays declined.
-    if (!current && event.source !== HOST_SOURCE && !known) throw atSource(event);
+    // Nothing to end: an imported event records nothing (one RSVPed before it refused them can still withdraw),
+    // and a declined RSVP stays declined.
+    if (!current && event.source !== HOST_SOURCE) throw atSource(event);
     const unchanged = current ?? (await regs.put(event.id, holder, 'withdrawn', false));
     return result(regs, event, unchanged, false);
   }
