@@ -119,6 +119,30 @@ export const PROBLEMS = {
     explanation:
       'A cancelled event takes no registrations. Registrations it had are kept, and count again if the host restores it.',
   },
+  'registration-at-source': {
+    status: 409,
+    title: 'Registration is at the source',
+    explanation:
+      'Only events a host runs here (pushed with a host key) take RSVPs. An imported event is registered for where it comes from: `registrationUrl` is that link (null when the source gave none). Nothing was stored.',
+  },
+  'missing-holder': {
+    status: 401,
+    title: 'Who RSVPs is not known',
+    explanation:
+      'An RSVP belongs to someone: sign in with a passkey at /me (the pages send its session cookie), connect an assistant with an OAuth token (MCP authorization, scope `rsvp`), or send a host API key as `Authorization: Bearer <key>`.',
+  },
+  'rsvp-not-found': {
+    status: 404,
+    title: 'No such RSVP',
+    explanation:
+      'The caller has no RSVP for this event, or (for a host) no RSVP of the event has this handle. GET /api/events/<id>/rsvps lists an event’s RSVPs by handle.',
+  },
+  'rsvp-not-requested': {
+    status: 409,
+    title: 'The RSVP is not a request',
+    explanation:
+      'Only a `requested` RSVP (an `invite` event’s) is approved or declined. Repeating the decision that made its state changes nothing; `status` says where it is.',
+  },
   'key-revoked': {
     status: 409,
     title: 'The key is revoked',

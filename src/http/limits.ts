@@ -35,13 +35,16 @@ const WRITE_ROUTES = new Set([
   '/api/events/batch',
   '/api/calendars',
   '/api/calendars/:id',
+  '/api/events/:id/rsvp',
+  '/api/events/:id/rsvps/:handle',
+  '/api/events/:id/capacity',
   ...PROPOSAL_ROUTES,
 ]);
 
 /** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
 function isWrite(request: FastifyRequest): boolean {
   const route = routeOf(request);
-  return (request.method === 'POST' || request.method === 'DELETE') && WRITE_ROUTES.has(route);
+  return ['POST', 'PUT', 'DELETE'].includes(request.method) && WRITE_ROUTES.has(route);
 }
 
 /**

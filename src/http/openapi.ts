@@ -13,6 +13,7 @@ import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
+import { rsvpPaths, rsvpSchemas } from './openapi-rsvp.js';
 import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 const inputSchema = (schema: z.ZodType) => schemaOf(schema, 'input');
@@ -104,6 +105,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         ...calendarSchemas,
         ...proposalSchemas,
         ...webhookSchemas,
+        ...rsvpSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
         OwnEventList: outputSchema(ownEventsResponseSchema),
@@ -359,6 +361,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       ...calendarPaths,
       ...proposalPaths,
       ...webhookPaths,
+      ...rsvpPaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),
