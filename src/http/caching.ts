@@ -96,6 +96,8 @@ function cacheControlFor(request: FastifyRequest, status: number): string {
   const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
   if (request.headers.authorization || status >= 400 || OPERATIONS_PATHS.has(path)) return 'private, no-store';
+  // An attendee's own pages and answers (their routes say so too; this holds for any added later).
+  if (/^\/(api\/)?me(\/|$)/.test(path)) return 'private, no-store';
   if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
     return `public, max-age=${CACHE_SECONDS.docs}`;
   }

@@ -47,6 +47,30 @@ export async function rsvp(ctx: AppContext, host: ApiKeyRecord, input: unknown):
   return result;
 }
 
+/**
+ * Stand-in for helper A's `rsvp(ctx, holder, input)` on branch h-rsvp-core (the attendees' branch calls it by that
+ * name); replaced by it at merge.
+ */
+export async function rsvpAs(ctx: AppContext, holder: Holder, input: unknown): Promise<RsvpResult> {
+  const { id, country, action } = parseOrThrow(rsvpSchema, input);
+  await getEvent(ctx, { id, country });
+  const result = await register(ctx, holder, id, action);
+  ctx.index?.setAttendance([[id, result.counts.registered + result.counts.waitlisted]]);
+  return result;
+}
+
+/** Stand-in for helper A's `withdrawAll(ctx, holder)`: withdraws every active RSVP, each promoting as a withdrawal does. */
+export async function withdrawAll(ctx: AppContext, holder: Holder): Promise<number> {
+  let withdrawn = 0;
+  for (const registration of await ctx.registrations.ofHolder(holder)) {
+    if (registration.status === 'withdrawn' || registration.status === 'declined') continue;
+    const result = await register(ctx, holder, registration.eventId, 'withdraw');
+    ctx.index?.setAttendance([[registration.eventId, result.counts.registered + result.counts.waitlisted]]);
+    if (result.changed) withdrawn++;
+  }
+  return withdrawn;
+}
+
 function register(
   ctx: AppContext,
   holder: Holder,
