@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launchChromium } from './helpers/browser.js';
 import { request } from './helpers/http.js';
+import { schemaValidator } from './helpers/openapi.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const NOW = '2026-11-20T09:00:00Z';
@@ -158,7 +159,11 @@ describe.skipIf(browserMissing)('attendees RSVP with a passkey', { timeout: 120_
     v = vevent(await calendarOf(cleo), ids.small)!;
     expect(v.getFirstPropertyValue('status')).toBe('CONFIRMED');
     expect(v.getAllSubcomponents('valarm').length).toBeGreaterThan(0);
-    expect((await me(cleo)).body.rsvps).toMatchObject([{ id: ids.small, status: 'registered', waitlistPlace: null }]);
+    const cleoMe = (await me(cleo)).body;
+    expect(cleoMe.rsvps).toMatchObject([{ id: ids.small, status: 'registered', waitlistPlace: null }]);
+    // GET /api/me answers as the OpenAPI document declares (the contract fuzz has no session to reach it).
+    const document = (await request(`${server.base}/api/openapi.json`)).body;
+    expect(schemaValidator(document)({ $ref: '#/components/schemas/Me' }, cleoMe)).toBeUndefined();
     await ben.context.close();
     await cleo.context.close();
   });

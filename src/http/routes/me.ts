@@ -128,7 +128,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: ServingContext): voi
   app.delete('/api/me/session', async (request, reply) => {
     if (request.headers.cookie?.includes(`${SESSION_COOKIE}=`)) refuseCrossSite(ctx, request);
     await endSession(ctx, request, reply);
-    return reply.status(204).header('Cache-Control', PRIVATE).send();
+    return reply.header('Cache-Control', PRIVATE).send({ signedOut: true });
   });
 
   app.delete('/api/me', async (request, reply) => {
