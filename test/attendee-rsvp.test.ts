@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium } from './helpers/browser.js';
+import { browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
 import { request } from './helpers/http.js';
 import { schemaValidator } from './helpers/openapi.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -14,8 +14,8 @@ interface Person {
   page: Page;
 }
 
-async function person(browser: Browser): Promise<Person> {
-  const context = await browser.newContext();
+async function person(browser: Browser, options: { bypassCSP?: boolean } = {}): Promise<Person> {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
@@ -178,6 +178,9 @@ describe.skipIf(browserMissing)('attendees RSVP with a passkey', { timeout: 120_
     await dan.page.click('#sign-in-passkey');
     await dan.page.waitForSelector('#sign-out');
     expect((await me(dan)).body.handle).toBe(handle);
+    // Signed in already, /me?return= offers the way back (helper pages such as an OAuth consent send people here).
+    await dan.page.goto(`${server.base}/me?lang=en&return=${encodeURIComponent('/oauth/interaction/abc')}`);
+    expect(await dan.page.getAttribute('#continue', 'href')).toBe('/oauth/interaction/abc');
     await dan.context.close();
   });
 
@@ -220,6 +223,20 @@ describe.skipIf(browserMissing)('attendees RSVP with a passkey', { timeout: 120_
     await expect.poll(() => fay.page.textContent('#passkey-status'), { timeout: 10_000 }).toContain('not known');
     await fay.context.close();
   });
+  it('has no serious accessibility violation on /me, signed out and in, and on an RSVP’s answer', async () => {
+    // axe-core is injected, which the pages' CSP forbids: this context bypasses it (the others keep it).
+    const gil = await person(browser, { bypassCSP: true });
+    await gil.page.goto(`${server.base}/me?lang=fr`);
+    expect(await seriousViolations(gil.page), '/me signed out').toEqual([]);
+    await gil.page.click('#create-passkey');
+    await gil.page.waitForSelector('#sign-out');
+    expect(await rsvpOnPage(gil, ids.talk, 'register')).toBe('registered');
+    expect(await seriousViolations(gil.page), 'the answer').toEqual([]);
+    await gil.page.goto(`${server.base}/me?lang=fr`);
+    expect(await seriousViolations(gil.page), '/me signed in').toEqual([]);
+    await gil.context.close();
+  });
+
   it('keeps nothing of the people who came: no address, no browser in any attendee row', async () => {
     const db = server.service.ctx.storage.db;
     for (const table of ['attendees', 'passkeys', 'attendee_sessions', 'registrations', 'webauthn_challenges']) {

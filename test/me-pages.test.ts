@@ -1,6 +1,25 @@
+import { HtmlValidate } from 'html-validate';
+import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../src/i18n/languages.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+
+const validator = new HtmlValidate({
+  extends: ['html-validate:recommended'],
+  rules: { 'doctype-style': 'off', 'no-trailing-whitespace': 'off' },
+});
+
+async function validHtml(text: string, context: string) {
+  const parseErrors: string[] = [];
+  parse(text, { onParseError: (e) => parseErrors.push(`${e.code} at ${e.startLine}:${e.startCol}`) });
+  expect(parseErrors, context).toEqual([]);
+  const report = await validator.validateString(text);
+  expect(
+    report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`)),
+    context,
+  ).toEqual([]);
+}
 
 /** /me and the RSVP forms over HTTP, without a browser: what a signed-out visitor and a forger get. */
 describe('the attendees’ pages', () => {
@@ -45,6 +64,13 @@ describe('the attendees’ pages', () => {
     // Every other page keeps no scripts at all.
     const home = await request(`${server.base}/?lang=en`);
     expect(home.headers.get('content-security-policy')).not.toContain('script-src');
+  });
+
+  it('is valid HTML in every language, and so is a host-run event page with its forms', async () => {
+    for (const lang of LANGUAGES) {
+      await validHtml((await request(`${server.base}/me?lang=${lang}&return=/ch`)).text, `/me ${lang}`);
+      await validHtml((await request(`${server.base}/ch/events/${hostRun}?lang=${lang}`)).text, `event ${lang}`);
+    }
   });
 
   it('honours ?return= only for a path of this site', async () => {

@@ -32,7 +32,10 @@ ul.rsvps li { margin: .35rem 0; }
 form.rsvp { display: inline-block; margin: 0 .5rem .5rem 0; }
 `;
 
-/** Texts the script shows, in the page's language, and where it goes once done. */
+/**
+ * Texts the script shows, in the page's language, and where it goes once done. The page's buttons are disabled
+ * until /assets/passkey.js has wired them (a click before would do nothing).
+ */
 function scriptData(input: MePageInput): SafeHtml {
   const { t } = input;
   const next = input.returnTo ?? withLanguage('/me', new URLSearchParams(), t.lang);
@@ -43,9 +46,9 @@ function signedOut(input: MePageInput): SafeHtml {
   const { t } = input;
   return html`<section class="passkeys" id="passkeys"${scriptData(input)} aria-describedby="passkey-status">
 <p>${t.t('me.createHelp')}</p>
-<p><button type="button" id="create-passkey">${t.t('me.create')}</button></p>
+<p><button type="button" disabled id="create-passkey">${t.t('me.create')}</button></p>
 <p>${t.t('me.signInHelp')}</p>
-<p><button type="button" id="sign-in-passkey">${t.t('me.signIn')}</button></p>
+<p><button type="button" disabled id="sign-in-passkey">${t.t('me.signIn')}</button></p>
 <p id="passkey-status" role="status" aria-live="polite"></p>
 <noscript><p>${t.t('me.noScript')}</p></noscript>
 </section>`;
@@ -64,7 +67,7 @@ function signedInView(input: MePageInput, me: NonNullable<MePageInput['signedIn'
   return html`<section class="passkeys" id="passkeys"${scriptData(input)}>
 <p>${t.t('me.signedInAs', { handle: me.handle })}</p>
 ${input.returnTo ? html`<p><a class="cta" id="continue" href="${input.returnTo}">${t.t('me.continue')}</a></p>` : ''}
-<p><button type="button" id="sign-out">${t.t('me.signOut')}</button></p>
+<p><button type="button" disabled id="sign-out">${t.t('me.signOut')}</button></p>
 <p id="passkey-status" role="status" aria-live="polite"></p>
 </section>
 <section aria-labelledby="rsvps-heading">
@@ -75,12 +78,12 @@ ${me.rsvps.length ? html`<ul class="rsvps" id="rsvps">${me.rsvps.map((r) => rsvp
 <h2 id="calendar-heading">${t.t('me.calendarHeading')}</h2>
 <p>${t.t('me.calendarHelp')}</p>
 <code class="calendar-url" id="calendar-url">${me.calendarUrl}</code>
-<p><button type="button" id="rotate-calendar">${t.t('me.rotate')}</button></p>
+<p><button type="button" disabled id="rotate-calendar">${t.t('me.rotate')}</button></p>
 </section>
 <section aria-labelledby="delete-heading">
 <h2 id="delete-heading">${t.t('me.deleteHeading')}</h2>
 <p>${t.t('me.deleteHelp')}</p>
-<p><button type="button" id="delete-identity">${t.t('me.delete')}</button></p>
+<p><button type="button" disabled id="delete-identity">${t.t('me.delete')}</button></p>
 </section>`;
 }
 

@@ -29,6 +29,7 @@ export const PASSKEY_SCRIPT_SOURCE = `
 
   function ceremony(button, run, next) {
     if (!button) return;
+    button.disabled = false;
     button.addEventListener('click', function () {
       button.disabled = true;
       say(box.dataset.working);
