@@ -80,7 +80,15 @@ describe('the attendees’ pages', () => {
       )?.[1];
     expect(await returnOf('/oauth/interaction/abc123')).toBe('/oauth/interaction/abc123');
     expect(await returnOf('/ch/events/x?lang=fr')).toBe('/ch/events/x?lang=fr');
-    for (const foreign of ['//evil.example/', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', ''])
+    for (const foreign of [
+      '//evil.example/',
+      'https://evil.example/',
+      '/\\evil.example',
+      '/.//evil.example/x',
+      '/a/..//evil.example',
+      'javascript:alert(1)',
+      '',
+    ])
       expect(await returnOf(foreign), foreign).toBe('/me?lang=en');
   });
 

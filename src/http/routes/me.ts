@@ -51,7 +51,9 @@ export function sameSitePath(value: unknown, baseUrl: string): string | undefine
   if (/[\p{Cc}\\]/u.test(value)) return undefined;
   const base = new URL(baseUrl);
   const url = new URL(value, base);
-  return url.origin === base.origin ? `${url.pathname}${url.search}` : undefined;
+  const path = `${url.pathname}${url.search}`;
+  // Dot segments resolve away (`/.//host` is `//host`): what is given back must still be a path, not an address.
+  return url.origin === base.origin && !/^\/[/\\]/.test(path) ? path : undefined;
 }
 
 async function meView(ctx: ServingContext, attendee: Attendee) {
