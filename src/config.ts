@@ -37,6 +37,8 @@ export interface Config {
     readsPerMinute: number;
     batchItemsPerMinute: number;
     proposalsPerHour: number;
+    /** New attendee identities (passkeys created) per client address and hour. */
+    attendeesPerHour: number;
   };
   /**
    * Calendars hosts link (POST /api/calendars): how many per key, which private address ranges their URLs may
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         5_000,
       ),
       proposalsPerHour: parseCount('RATE_LIMIT_PROPOSALS_PER_HOUR', env.RATE_LIMIT_PROPOSALS_PER_HOUR, 20),
+      attendeesPerHour: parseCount('ATTENDEES_PER_HOUR', env.ATTENDEES_PER_HOUR, 10),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     calendars: {

@@ -257,6 +257,7 @@ describe('limit settings', () => {
       readsPerMinute: 600,
       batchItemsPerMinute: 5000,
       proposalsPerHour: 20,
+      attendeesPerHour: 10,
     });
     expect(config.timeouts).toEqual({ requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 120_000 });
     expect(config.trustProxy).toBe('loopback,linklocal,uniquelocal');

@@ -159,6 +159,24 @@ export const PROBLEMS = {
     title: 'The admin API is disabled',
     explanation: 'Set ADMIN_TOKEN on the server to enable the admin API.',
   },
+  'not-signed-in': {
+    status: 401,
+    title: 'Not signed in',
+    explanation:
+      'This needs a signed-in attendee: create a passkey or sign in with one at /me (the session is a cookie). Nothing was changed.',
+  },
+  'passkey-refused': {
+    status: 400,
+    title: 'The passkey ceremony failed',
+    explanation:
+      'The passkey answer did not verify: its challenge was unknown, used or late (challenges last five minutes), it came from another origin, or the passkey is not known here. Start again from /me; nothing was stored.',
+  },
+  'cross-site': {
+    status: 403,
+    title: 'Refused from another site',
+    explanation:
+      'Writes made with the session cookie must come from this site’s own pages (`Sec-Fetch-Site: same-origin`, or an `Origin` equal to the site’s). Nothing was changed.',
+  },
   'request-timeout': {
     status: 408,
     title: 'The request took too long to arrive',

@@ -26,8 +26,11 @@ export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } a
 /** Paths whose GET answers depend only on the URL, the read index and the minute. */
 const CACHEABLE =
   /^\/(api\/events(\/[^/]+)?|api\/events\.geojson|api\/md|api\/calendar|api\/feed|(ch|de|at)(\.md|\.atom|\/.*)?)?$/;
-/** Paths whose answers are someone's own (an RSVP, a host's list of them), whoever asks and however. */
-const PERSONAL = /^\/api\/events\/[^/]+\/(rsvp|rsvps(\/.*)?|capacity)$/;
+/**
+ * Paths whose answers are someone's own (an RSVP, a host's list of them, an attendee's pages and answers), whoever
+ * asks and however; their routes say so too, and this holds for any added later.
+ */
+const PERSONAL = /^\/(api\/events\/[^/]+\/(rsvp|rsvps(\/.*)?|capacity)|(api\/)?me(\/.*)?)$/;
 /** Headers that belong to one exchange, not to the body (a route's own Vary is kept; see `negotiated`). */
 const PER_EXCHANGE =
   /^(content-length|content-encoding|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;

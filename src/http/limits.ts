@@ -72,8 +72,9 @@ function exempt(request: FastifyRequest): boolean {
  * routes (it hooks each route as added); returns a preHandler for unknown paths, which count as reads.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config) {
-  const { writesPerMinute, readsPerMinute, proposalsPerHour } = config.rateLimits;
-  if (writesPerMinute === 0 && readsPerMinute === 0 && proposalsPerHour === 0) return undefined;
+  const { writesPerMinute, readsPerMinute, proposalsPerHour, attendeesPerHour } = config.rateLimits;
+  if (writesPerMinute === 0 && readsPerMinute === 0 && proposalsPerHour === 0 && attendeesPerHour === 0)
+    return undefined;
   const limitOf = (bucket: string) => (bucket.startsWith('write:') ? writesPerMinute : readsPerMinute);
   await app.register(rateLimit, {
     global: true,
@@ -117,6 +118,23 @@ export function proposalRateLimit(config: Config) {
     allowList: () => false,
     errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) =>
       rateLimited(context, 'proposals per hour from this address'),
+  };
+}
+
+/**
+ * The route option of passkey creation (POST /api/me/passkeys): new identities per client address and hour
+ * (ATTENDEES_PER_HOUR), so nobody mints handles in bulk; `false` with 0. Kept in memory only.
+ */
+export function attendeeRateLimit(config: Config) {
+  const max = config.rateLimits.attendeesPerHour;
+  if (max === 0) return false as const;
+  return {
+    max,
+    timeWindow: HOUR_MS,
+    keyGenerator: (request: FastifyRequest) => `attendee:ip:${request.ip}`,
+    allowList: () => false,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) =>
+      rateLimited(context, 'new passkeys per hour from this address'),
   };
 }
 

@@ -11,6 +11,7 @@ import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 import { bearer, json, problem, schemaOf, withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths } from './openapi-mcp.js';
+import { mePaths, meSchemas, meSecuritySchemes } from './openapi-me.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
 import { rsvpPaths, rsvpSchemas } from './openapi-rsvp.js';
@@ -95,7 +96,10 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
     // Keyless unless an operation says otherwise.
     security: [{}],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' },
+        ...meSecuritySchemes,
+      },
       schemas: {
         EventSubmission: inputSchema(eventSubmissionSchema),
         EventAction: inputSchema(eventActionSchema),
@@ -106,6 +110,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         ...proposalSchemas,
         ...webhookSchemas,
         ...rsvpSchemas,
+        ...meSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
         OwnEventList: outputSchema(ownEventsResponseSchema),
@@ -362,6 +367,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       ...proposalPaths,
       ...webhookPaths,
       ...rsvpPaths,
+      ...mePaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),

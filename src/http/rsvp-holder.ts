@@ -5,6 +5,7 @@ import { type Holder, keyHolder } from '../catalogue/holder.js';
 import type { AppContext } from '../context.js';
 import { authenticate } from '../use-cases/keys.js';
 import { bearerToken } from './authenticate.js';
+import { sessionHolder } from './session-holder.js';
 
 /**
  * Who an RSVP request is made for, one branch per way of saying it; undefined when the request says nobody.
@@ -19,7 +20,8 @@ export async function holderOf(ctx: AppContext, request: FastifyRequest): Promis
     return keyHolder(key.id);
   }
   if (token !== undefined) throw new ServiceError('invalid-key', 'The bearer token is not a host key.');
-  return undefined;
+  // An attendee signed in on the pages (the session cookie; writes only from this site's own pages).
+  return sessionHolder(ctx, request);
 }
 
 /** The holder of an RSVP request, or the 401 that says how to become one. */
