@@ -25,6 +25,15 @@ export const UNKNOWN_ORGANIZER = 'Unknown organizer';
 
 /** `source` of events pushed by a host through the write API. */
 export const HOST_SOURCE = 'host';
+/**
+ * Whether the service owns an event's registration, so that it takes RSVPs: pushed by a host, neither imported nor
+ * synced from a calendar the host linked (whose externalIds are `<calendar id>|<UID>`, calendar ids `cal_<hex>`): the
+ * registration of those is at their source.
+ */
+export function takesRsvps(event: { source: string; externalId: string | null }): boolean {
+  return event.source === HOST_SOURCE && !/^cal_[0-9a-f]+\|/.test(event.externalId ?? '');
+}
+
 /** `source` of the events of calendars communities proposed and the operator accepted. */
 export const COMMUNITY_SOURCE = 'community';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ServiceError } from '../catalogue/errors.js';
-import { type CatalogueEvent, HOST_SOURCE, keyOwner } from '../catalogue/event.js';
+import { type CatalogueEvent, keyOwner, takesRsvps } from '../catalogue/event.js';
 import type { Holder } from '../catalogue/holder.js';
 import { parseOrThrow } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
@@ -73,7 +73,7 @@ export async function ownRsvp(ctx: AppContext, holder: Holder, input: unknown): 
   const regs = ctx.registrations;
   const current = await regs.find(id, holder);
   if (!current) {
-    if (event.source !== HOST_SOURCE) throw atSource(event);
+    if (!takesRsvps(event)) throw atSource(event);
     throw new ServiceError('rsvp-not-found', `You have no RSVP for “${event.title}”.`);
   }
   return result(regs, event, current, false);
@@ -95,7 +95,7 @@ export async function withdrawAll(ctx: AppContext, holder: Holder): Promise<numb
 }
 
 async function register(regs: RegistrationsRepository, event: CatalogueEvent, holder: Holder): Promise<RsvpResult> {
-  if (event.source !== HOST_SOURCE) throw atSource(event);
+  if (!takesRsvps(event)) throw atSource(event);
   const current = await regs.find(event.id, holder);
   const active = isActive(current);
   // A cancelled event takes no RSVPs, repeated ones included; the registrations it has are kept for a restore.
@@ -119,7 +119,7 @@ async function withdraw(regs: RegistrationsRepository, event: CatalogueEvent, ho
   if (!current || !isActive(current)) {
     // Nothing to end: an imported event records nothing (one RSVPed before it refused them can still withdraw),
     // and a declined RSVP stays declined.
-    if (!current && event.source !== HOST_SOURCE) throw atSource(event);
+    if (!current && !takesRsvps(event)) throw atSource(event);
     const unchanged = current ?? (await regs.put(event.id, holder, 'withdrawn', false));
     return result(regs, event, unchanged, false);
   }
@@ -325,7 +325,7 @@ export async function setCapacity(ctx: AppContext, manager: RsvpManager, input: 
   const actor = manager === 'operator' ? 'operator' : `key:${manager.id}`;
   const outcome = await locked(ctx, id, async (current, regs, events, trx) => {
     checkManager(manager, current);
-    if (current.source !== HOST_SOURCE) throw atSource(current);
+    if (!takesRsvps(current)) throw atSource(current);
     const changed = current.capacity !== capacity;
     const event = changed
       ? await events.changeLogged(

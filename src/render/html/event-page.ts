@@ -1,4 +1,4 @@
-import { type CatalogueEvent, HOST_SOURCE } from '../../catalogue/event.js';
+import { type CatalogueEvent, takesRsvps } from '../../catalogue/event.js';
 import { isTopic } from '../../catalogue/taxonomy.js';
 import { formatWhen, machineTime } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
@@ -92,7 +92,7 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
   ${ticket && !cancelled ? html`<p><a class="cta" href="${ticket}" rel="noopener nofollow">${t.t('event.cta')}</a></p>` : ''}
   ${ticket && cancelled ? html`<p><a href="${ticket}" rel="noopener nofollow">${t.t('event.original')}</a></p>` : ''}
   ${factsList(event, options, { when, where, languages })}
-  ${event.source === HOST_SOURCE ? rsvpForms(event, path, t) : ''}
+  ${takesRsvps(event) ? rsvpForms(event, path, t) : ''}
   ${event.description ? html`<section><h2>${t.t('event.about')}</h2><p class="description">${event.description}</p></section>` : ''}
   ${cancelled ? '' : calendarSection(event, page, t)}
   <p><a href="${withLanguage(`/${event.country}`, new URLSearchParams(), t.lang)}">${t.t('event.backToSearch', { country: event.country })}</a></p>
