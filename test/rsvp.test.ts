@@ -238,6 +238,34 @@ describe.each(ENGINES)('RSVPs over HTTP on %s', (engine) => {
     expect((await api('/api/events/no-such-event/rsvp', { method: 'POST', key: other })).status).toBe(404);
   });
 
+  it('an attendee signed in on the pages RSVPs over the API with the session cookie, from this site only', async () => {
+    const ctx = server.service.ctx;
+    const person = await ctx.attendees.create();
+    const cookie = `tev_session=${await ctx.attendees.createSession(person.id, new Date(Date.parse(NOW) + 86_400_000 * 365 * 5))}`;
+    const own = { cookie, 'sec-fetch-site': 'same-origin' };
+    expect((await push(event('cookie', 'Cookie Night'))).status).toBe(201);
+    const before = await rows();
+    // Another site's page posting with the person's cookie is refused, and records nothing.
+    const forged = await api('/api/events/cookie-night/rsvp', {
+      method: 'POST',
+      headers: { cookie, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe('cross-site');
+    expect(await rows()).toBe(before);
+    const mine = await api('/api/events/cookie-night/rsvp', { method: 'POST', headers: own });
+    expect(mine.status).toBe(200);
+    expect(mine.body.status).toBe('registered');
+    expect((await api('/api/events/cookie-night/rsvp', { headers: { cookie } })).body.status).toBe('registered');
+    const list = await api('/api/events/cookie-night/rsvps', { key: host });
+    expect(list.body.rsvps.map((r: { handle: string }) => r.handle)).toContain(person.handle);
+    expect((await api('/api/events/cookie-night/rsvp', { method: 'DELETE', headers: own })).body.status).toBe(
+      'withdrawn',
+    );
+    // A session that ended holds nothing: the person is asked to connect.
+    expect((await api('/api/events/cookie-night/rsvp', { headers: { cookie: 'tev_session=ended' } })).status).toBe(401);
+  });
+
   it('an imported event: registration at the source, with its link, over HTTP and MCP; nothing stored', async () => {
     const imported = (await api('/api/events?limit=50')).body.events.find(
       (e: { source: string }) => e.source !== 'host',
