@@ -206,7 +206,10 @@ describe.each(ENGINES)('calendars hosts link to their keys, on %s', (engine) => 
     const night = events.find((e) => e.title === 'Zürich Data Night')!;
     const rsvp = await call('POST', `/api/events/${night.id}/rsvp`, other);
     expect(rsvp.status).toBe(409);
-    expect(rsvp.body).toMatchObject({ code: 'registration-at-source', registrationUrl: 'https://www.meetup.com/zurich-data/events/401/' });
+    expect(rsvp.body).toMatchObject({
+      code: 'registration-at-source',
+      registrationUrl: 'https://www.meetup.com/zurich-data/events/401/',
+    });
     expect((await call('GET', `/api/events/${night.id}/rsvp`, other)).body.code).toBe('registration-at-source');
 
     const again = await link(`${cal}/group/`);
