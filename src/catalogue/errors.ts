@@ -52,6 +52,12 @@ export const PROBLEMS = {
     title: 'This event belongs to another key',
     explanation: 'Only the key that created an event may change, cancel or restore it.',
   },
+  'cross-site': {
+    status: 403,
+    title: 'The form was not sent from this site',
+    explanation:
+      'A form that acts with your session (signed in with a passkey) is taken only from this site’s own pages. Open the page here and send it again.',
+  },
   'event-not-found': {
     status: 404,
     title: 'No such event',

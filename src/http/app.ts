@@ -23,6 +23,7 @@ import {
   registerRateLimits,
 } from './limits.js';
 import { lingerOnClose } from './linger.js';
+import { createOAuthProvider } from './oauth/provider.js';
 import { rawProblemResponse, sendProblem, toServiceError } from './problem.js';
 import { registerAddRoutes } from './routes/add.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -39,6 +40,7 @@ import { registerGeoRoutes } from './routes/geo.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
+import { registerOAuthRoutes } from './routes/oauth.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerProposalAdminRoutes, registerProposalRoutes } from './routes/proposals.js';
 import { registerSourcesRoutes } from './routes/sources.js';
@@ -297,7 +299,9 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerAddRoutes(app, ctx);
-  registerMcpRoutes(app, ctx);
+  const oauth = await createOAuthProvider(ctx);
+  registerOAuthRoutes(app, ctx, oauth);
+  registerMcpRoutes(app, ctx, oauth);
   registerAdminRoutes(app, ctx);
   registerAdminPageRoutes(app, ctx);
   registerCalendarCheckRoute(app, ctx);

@@ -10,7 +10,7 @@ import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 import { bearer, json, problem, schemaOf, withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
-import { mcpPaths } from './openapi-mcp.js';
+import { mcpPaths, oauthMetadataPaths } from './openapi-mcp.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
 import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
@@ -94,7 +94,13 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
     // Keyless unless an operation says otherwise.
     security: [{}],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Host API key (tev_…); on /api/mcp also an OAuth access token',
+        },
+      },
       schemas: {
         EventSubmission: inputSchema(eventSubmissionSchema),
         EventAction: inputSchema(eventActionSchema),
@@ -298,6 +304,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         },
       },
       ...mcpPaths,
+      ...oauthMetadataPaths,
       ...adminPaths,
       '/{country}/events/{id}.ics': {
         get: {

@@ -14,7 +14,7 @@ import { followText, searchResponseSchema, toAlternativeView, toSearchResponse }
 import { formatWhen, whereOf } from '../render/when.js';
 import { answerCoverage } from '../use-cases/coverage.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
-import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
+import { rsvpAs, rsvpSchema } from '../use-cases/rsvp.js';
 import { withPublishedInputs } from './arguments.js';
 import { type McpCaller, registrationOutput } from './caller.js';
 
@@ -134,7 +134,7 @@ export const TOOLS = {
   rsvp: {
     title: 'RSVP to an event',
     description:
-      'Registers (or withdraws) the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request for an event. Honours the event: ' +
+      'Registers (or withdraws) the caller for an event: the person who connected this client with OAuth (an attendee), or the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request. Honours the event: ' +
       'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host). Idempotent.',
     inputSchema: rsvpSchema,
     outputSchema: z.object(registrationOutput),
@@ -351,10 +351,10 @@ function subscription(baseUrl: string, args: ArgsOf<'subscribe_calendar'>): Call
   };
 }
 
-/** RSVPs need the caller's host key, sent on the MCP HTTP request. */
+/** RSVPs need a caller: a host key, or an attendee's OAuth access token, sent on the MCP HTTP request. */
 async function rsvpOf(ctx: ServingContext, caller: McpCaller, args: ArgsOf<'rsvp'>): Promise<CallToolResult> {
-  if (!caller.key) return toolError(caller.problem);
-  const r = await rsvp(ctx, caller.key, args);
+  if (!caller.holder) return toolError(caller.problem);
+  const r = await rsvpAs(ctx, caller.holder, args);
   const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
   return {
     content: [

@@ -38,11 +38,16 @@ export const rsvpSchema = z.strictObject({
   action: z.enum(['register', 'withdraw'], { error: 'must be register or withdraw' }).default('register'),
 });
 
-export async function rsvp(ctx: AppContext, host: ApiKeyRecord, input: unknown): Promise<RsvpResult> {
+export function rsvp(ctx: AppContext, host: ApiKeyRecord, input: unknown): Promise<RsvpResult> {
+  return rsvpAs(ctx, keyHolder(host.id), input);
+}
+
+/** `rsvp` for any holder: a host key or an attendee (the MCP tool's caller). */
+export async function rsvpAs(ctx: AppContext, holder: Holder, input: unknown): Promise<RsvpResult> {
   const { id, country, action } = parseOrThrow(rsvpSchema, input);
   // Checked before the transaction: an unknown id, or one in another country, is not found.
   await getEvent(ctx, { id, country });
-  const result = await register(ctx, keyHolder(host.id), id, action);
+  const result = await register(ctx, holder, id, action);
   ctx.index?.setAttendance([[id, result.counts.registered + result.counts.waitlisted]]);
   return result;
 }

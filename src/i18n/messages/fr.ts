@@ -1,5 +1,6 @@
 import { frAdd } from './add.fr.js';
 import type { Messages } from './en.js';
+import { frOAuth } from './oauth.fr.js';
 
 // French typography: a no-break space before « : ; ? ! » and inside guillemets.
 const IN =
@@ -300,4 +301,5 @@ export const fr: Messages = {
   'notFound.event': `Il n’y a pas d’événement «\u00a0{id}\u00a0» ${IN}.`,
   'notFound.search': 'Rechercher tous les événements',
   ...frAdd,
+  ...frOAuth,
 };
