@@ -1,9 +1,11 @@
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendeeHolder } from '../src/catalogue/holder.js';
 import { createOAuthProvider } from '../src/http/oauth/provider.js';
+import { OAuthModelsRepository } from '../src/storage/oauth.repository.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -178,6 +180,26 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
     await server.service.ctx.attendees.markDeleted(attendee.id);
     const gone = await request(mcpUrl.href, { key: client.saved!.access_token, json: rsvpCall(eventId) });
     expect(gone.status).toBe(401);
+  });
+
+  it('clears expired rows as authorizations begin; an interaction of no cookie is a page saying so', async () => {
+    const { db } = server.service.ctx.storage;
+    const models = new OAuthModelsRepository(db);
+    await models.upsert('AccessToken', 'long-expired', { jti: 'long-expired' }, -2 * 86_400);
+    const count = async () =>
+      Number(
+        (await sql<{ n: string }>`SELECT count(*) AS n FROM oauth_models WHERE id = 'long-expired'`.execute(db))
+          .rows[0]!.n,
+      );
+    expect(await count()).toBe(1);
+    const client = new TestOAuthClient(REDIRECT);
+    await auth(client, { serverUrl: mcpUrl });
+    const opened = await step(new CookieJar(), client.authorizationUrl!.href);
+    expect(opened.status).toBe(303);
+    expect(await count()).toBe(0);
+    const gone = await step(new CookieJar(), new URL(opened.location!, server.base).href);
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('This request is no longer open');
   });
 
   it('keeps host keys working as before', async () => {

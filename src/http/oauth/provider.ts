@@ -20,7 +20,11 @@ const DAY = 24 * HOUR;
 /** oidc-provider's storage: its models as rows of `oauth_models`, so every app node reads what another wrote. */
 function adapterOn(models: OAuthModelsRepository) {
   return (model: string): Adapter => ({
-    upsert: (id, payload, expiresIn) => models.upsert(model, id, payload as Record<string, unknown>, expiresIn),
+    upsert: async (id, payload, expiresIn) => {
+      await models.upsert(model, id, payload as Record<string, unknown>, expiresIn);
+      // An authorization begins with a new interaction: the moment to clear rows expired a day or more ago.
+      if (model === 'Interaction' && !payload.result) await models.deleteExpired(new Date(Date.now() - DAY * 1000));
+    },
     find: (id) => models.find(model, id) as Promise<AdapterPayload | undefined>,
     findByUid: (uid) => models.findByUid(model, uid) as Promise<AdapterPayload | undefined>,
     findByUserCode: (code) => models.findByUserCode(model, code) as Promise<AdapterPayload | undefined>,
