@@ -98,6 +98,12 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
     });
     expect(as.body.scopes_supported).toContain('rsvp');
     expect(as.body.userinfo_endpoint).toBeUndefined();
+    // The keys published are public halves only.
+    const jwks = await request(as.body.jwks_uri);
+    expect(jwks.status).toBe(200);
+    expect(jwks.body.keys).toHaveLength(1);
+    expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', use: 'sig' });
+    expect(jwks.body.keys[0].d).toBeUndefined();
   });
 
   it('keeps anonymous tools working; rsvp without a caller says how to connect; the answer points at the metadata', async () => {

@@ -34,11 +34,14 @@ function adapterOn(models: OAuthModelsRepository) {
   });
 }
 
-/** The signing key (RS256, as the library's defaults expect) and the cookie key, made once and shared by all nodes. */
+/**
+ * The signing key and the cookie key, made once and shared by all nodes. ES256: nothing here is signed for others
+ * to check (tokens are opaque, no ID tokens), and an EC key is made in a millisecond where RSA takes a blocking 80.
+ */
 async function sharedKeys(ctx: AppContext) {
   const jwk = await sharedSetting(ctx.storage, 'oauth-signing-jwk', () => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    return JSON.stringify({ ...privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'RS256' });
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    return JSON.stringify({ ...privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256' });
   });
   const cookieKey = (await sharedSecret(ctx.storage, 'oauth-cookie-key')).toString('base64url');
   return { jwk: JSON.parse(jwk), cookieKey };
@@ -76,6 +79,7 @@ export async function createOAuthProvider(ctx: AppContext): Promise<Provider> {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
     },
     pkce: { required: () => true },
     features: {
