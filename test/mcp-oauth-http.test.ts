@@ -35,7 +35,7 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
   let hostKey: string;
 
   beforeAll(async () => {
-    server = await startTestServer(engine);
+    server = await startTestServer(engine, { env: { RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR: '12' } });
     mcpUrl = new URL(`${server.base}/api/mcp`);
     hostKey = await server.createKey('OAuth Host', 'ch');
     const res = await request(`${server.base}/api/events`, {
@@ -296,5 +296,18 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
       expect(refused.status, `${audience} ${scope}`).toBe(401);
       expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
     }
+  });
+
+  it('limits client registrations per address and hour: 429 with Retry-After, as a problem', async () => {
+    const register = () =>
+      request(`${server.base}/oauth/reg`, {
+        json: { client_name: 'Spam', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' },
+      });
+    let answer = await register();
+    for (let i = 0; i < 12 && answer.status === 201; i++) answer = await register();
+    expect(answer.status, answer.text).toBe(429);
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(answer.body.code).toBe('rate-limited');
+    expect(answer.body.detail).toMatch(/OAuth client registrations per hour/);
   });
 });

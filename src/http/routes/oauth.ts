@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { ServingContext } from '../../context.js';
+import { clientRegistrationRateLimit } from '../limits.js';
 import { MCP_SCOPE, mcpResource, OAUTH_PATH } from '../oauth/provider.js';
 import { registerConsentRoutes } from './oauth-consent.js';
 
@@ -17,6 +18,14 @@ export function protectedResourceMetadata(baseUrl: string) {
   };
 }
 
+/** On the provider's answers too: not framed, not sniffed, no referrer (its redirects carry codes). */
+const PROVIDER_HEADERS = {
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
 /**
  * Hands a request to the provider (a Koa app) as it arrived: Fastify's reply is given up, the provider writes the
  * raw response (its own Cache-Control, CORS and errors). The provider sees the path below /oauth (`url`) and the full
@@ -30,8 +39,8 @@ function handOver(
   reply: FastifyReply,
   path: { inner: string; full: string },
 ) {
-  // Headers set so far (CORS) go on; the provider may set its own over them.
-  for (const [name, value] of Object.entries(reply.getHeaders()))
+  // Headers set so far (CORS) go on, with those every answer of ours has; the provider may set its own over them.
+  for (const [name, value] of Object.entries({ ...reply.getHeaders(), ...PROVIDER_HEADERS }))
     if (value !== undefined) reply.raw.setHeader(name, value);
   reply.hijack();
   const raw = request.raw as IncomingMessage & { originalUrl?: string };
@@ -56,10 +65,14 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServingContext, p
     // The provider reads its bodies itself (forms and JSON): nothing here parses or refuses them first.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    scope.all(`${OAUTH_PATH}/*`, (request, reply) => {
+    const toProvider = (request: FastifyRequest, reply: FastifyReply) => {
       const full = request.raw.url ?? '/';
       handOver(handler, base, request, reply, { inner: full.slice(OAUTH_PATH.length) || '/', full });
-    });
+    };
+    scope.all(`${OAUTH_PATH}/*`, toProvider);
+    // Each registration is a client kept for good: limited per address and hour.
+    const rateLimit = clientRegistrationRateLimit(ctx.config);
+    scope.post(`${OAUTH_PATH}/reg`, { config: { rateLimit } }, toProvider);
     // RFC 8414 §3.1: the well-known name goes between the host and the issuer's path.
     scope.get(`/.well-known/oauth-authorization-server${OAUTH_PATH}`, (request, reply) => {
       const inner = '/.well-known/oauth-authorization-server';
