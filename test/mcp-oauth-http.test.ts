@@ -70,6 +70,10 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
     expect(answered.status, answered.text).toBe(303);
     const resumed = await step(jar, new URL(answered.location!, server.base).href);
     expect(resumed.status, resumed.text).toBe(303);
+    // The provider's session (of a sign-in it was told of) keeps its cookie under /oauth.
+    const sessionCookies = resumed.res.headers.getSetCookie().filter((c) => c.startsWith('tev_oauth_session='));
+    if (decision === 'allow') expect(sessionCookies.length).toBeGreaterThan(0);
+    for (const line of sessionCookies) expect(line).toMatch(/; path=\/oauth;/i);
     return new URL(resumed.location!);
   }
 

@@ -58,7 +58,10 @@ export async function callbackServer(): Promise<{
   const waiting: ((query: URLSearchParams) => void)[] = [];
   const arrived: URLSearchParams[] = [];
   const server: Server = createServer((request, response) => {
-    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    const url = new URL(request.url ?? '/', 'http://x');
+    // A browser asks for its favicon too: only the redirect counts.
+    if (url.pathname !== '/callback') return void response.writeHead(404).end();
+    const query = url.searchParams;
     const waiter = waiting.shift();
     if (waiter) waiter(query);
     else arrived.push(query);

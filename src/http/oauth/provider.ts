@@ -71,6 +71,8 @@ export async function createOAuthProvider(ctx: AppContext): Promise<Provider> {
     cookies: {
       keys: [cookieKey],
       names: { session: 'tev_oauth_session', interaction: 'tev_oauth_interaction', resume: 'tev_oauth_resume' },
+      // The provider's own session is read under /oauth only: the site's pages never get its cookie.
+      long: { httpOnly: true, sameSite: 'lax', path: OAUTH_PATH },
     },
     scopes: [MCP_SCOPE],
     responseTypes: ['code'],
