@@ -8,7 +8,7 @@ export const deOAuth: Record<keyof typeof enOAuth, string> = {
   'oauth.unverified': 'Der Client nennt sich selbst so: Niemand hat diesen Namen geprüft.',
   'oauth.scopeHeading': 'Er darf:',
   'oauth.scopeRsvp':
-    'dich für Veranstaltungen anmelden und deine Anmeldungen zurückziehen (Berechtigung „rsvp“). Er sieht, was diese Antworten zeigen; er kann sich nicht anmelden, deine Identität nicht löschen und deine Passkeys nicht sehen.',
+    'dich für Veranstaltungen anmelden und deine Anmeldungen zurückziehen (Berechtigung „rsvp“) und deinen Stand bei diesen Veranstaltungen lesen (angemeldet, auf der Warteliste und an welchem Platz). Er kann sich nicht in deinem Namen anmelden, deine Identität nicht löschen und deine Passkeys nicht sehen.',
   'oauth.signedInAs': 'Du bist angemeldet als {handle}.',
   'oauth.returnTo': 'Was du auch antwortest, danach geht es zurück zu {address}.',
   'oauth.allow': 'Erlauben',

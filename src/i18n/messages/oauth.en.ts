@@ -6,7 +6,7 @@ export const enOAuth = {
   'oauth.unverified': 'The client names itself: nobody has checked that name.',
   'oauth.scopeHeading': 'It may:',
   'oauth.scopeRsvp':
-    'register you for events and withdraw your registrations (scope “rsvp”). It sees what these answers show; it cannot sign in, delete your identity or see your passkeys.',
+    'register you for events and withdraw your registrations (scope “rsvp”), and read your state for those events (registered, waitlisted and your place). It cannot sign in as you, delete your identity or see your passkeys.',
   'oauth.signedInAs': 'You are signed in as {handle}.',
   'oauth.returnTo': 'Whatever you answer, you go back to {address}.',
   'oauth.allow': 'Allow',

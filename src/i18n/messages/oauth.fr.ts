@@ -8,7 +8,7 @@ export const frOAuth: Record<keyof typeof enOAuth, string> = {
   'oauth.unverified': 'Ce nom est celui que le client se donne\u00a0: personne ne l’a vérifié.',
   'oauth.scopeHeading': 'Il pourra\u00a0:',
   'oauth.scopeRsvp':
-    'vous inscrire à des événements et retirer vos inscriptions (autorisation «\u00a0rsvp\u00a0»). Il voit ce que ces réponses montrent\u00a0; il ne peut ni se connecter, ni supprimer votre identité, ni voir vos clés d’accès.',
+    'vous inscrire à des événements et retirer vos inscriptions (autorisation «\u00a0rsvp\u00a0»), et lire où vous en êtes pour ces événements (inscrit·e, en liste d’attente et à quelle place). Il ne peut ni se connecter à votre place, ni supprimer votre identité, ni voir vos clés d’accès.',
   'oauth.signedInAs': 'Vous êtes connecté·e en tant que {handle}.',
   'oauth.returnTo': 'Quelle que soit votre réponse, vous revenez ensuite à {address}.',
   'oauth.allow': 'Autoriser',

@@ -8,7 +8,7 @@ export const itOAuth: Record<keyof typeof enOAuth, string> = {
   'oauth.unverified': 'Questo è il nome che il client si dà: nessuno l’ha verificato.',
   'oauth.scopeHeading': 'Potrà:',
   'oauth.scopeRsvp':
-    'iscriverti a eventi e ritirare le tue iscrizioni (autorizzazione «rsvp»). Vede ciò che queste risposte mostrano; non può accedere, eliminare la tua identità né vedere le tue passkey.',
+    'iscriverti a eventi e ritirare le tue iscrizioni (autorizzazione «rsvp») e leggere il tuo stato per quegli eventi (iscritto, in lista d’attesa e a che posto). Non può accedere al posto tuo, eliminare la tua identità né vedere le tue passkey.',
   'oauth.signedInAs': 'Hai effettuato l’accesso come {handle}.',
   'oauth.returnTo': 'Qualunque sia la tua risposta, poi torni a {address}.',
   'oauth.allow': 'Consenti',
