@@ -59,7 +59,7 @@ async function renderError(koa: KoaContextWithOIDC, out: { error: string; error_
  * The OAuth 2.1 authorization server of the MCP endpoint (oidc-provider, a Koa app mounted under /oauth): public
  * clients registering themselves (RFC 7591, no secret), the authorization code flow with PKCE S256 only, access tokens
  * for one resource (BASE_URL/api/mcp, scope `rsvp`; opaque, looked up in the database) and refresh tokens. The
- * person is an attendee signed in with a passkey; every authorization asks them (see routes/oauth.ts).
+ * person is an attendee signed in with a passkey; every authorization asks them (routes/oauth-consent.ts).
  */
 export async function createOAuthProvider(ctx: AppContext): Promise<Provider> {
   const { baseUrl } = ctx.config;

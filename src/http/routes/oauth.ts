@@ -14,7 +14,7 @@ export function protectedResourceMetadata(baseUrl: string) {
     scopes_supported: [MCP_SCOPE],
     bearer_methods_supported: ['header'],
     resource_name: 'Tech events MCP server',
-    resource_documentation: `${baseUrl}/docs/api#mcp-authorization`,
+    resource_documentation: `${baseUrl}/docs`,
   };
 }
 
