@@ -186,6 +186,14 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
     });
     expect(again.status, again.text).toBe(200);
     expect(again.body.result.structuredContent).toMatchObject({ status: 'registered', changed: false });
+    // A client whose access token went bad reads the 401's challenge and refreshes by itself (the SDK's transport).
+    client.saved = { ...client.saved!, access_token: 'gone-bad' };
+    const recovered = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await recovered.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: client }));
+    expect(client.saved.access_token).not.toBe('gone-bad');
+    const withdrawn = await recovered.callTool({ name: 'rsvp', arguments: { id: eventId, action: 'withdraw' } });
+    expect(withdrawn.structuredContent).toMatchObject({ status: 'withdrawn', changed: true });
+    await recovered.close();
     // A deleted identity's token is refused.
     await server.service.ctx.attendees.markDeleted(attendee.id);
     const gone = await request(mcpUrl.href, { key: client.saved!.access_token, json: rsvpCall(eventId) });
