@@ -38,6 +38,8 @@ export interface Config {
     batchItemsPerMinute: number;
     proposalsPerHour: number;
     oauthClientsPerHour: number;
+    /** New attendee identities (passkeys created) per client address and hour. */
+    attendeesPerHour: number;
   };
   /**
    * Calendars hosts link (POST /api/calendars): how many per key, which private address ranges their URLs may
@@ -188,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ),
       proposalsPerHour: parseCount('RATE_LIMIT_PROPOSALS_PER_HOUR', env.RATE_LIMIT_PROPOSALS_PER_HOUR, 20),
       oauthClientsPerHour: parseCount('RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR', env.RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR, 20),
+      attendeesPerHour: parseCount('ATTENDEES_PER_HOUR', env.ATTENDEES_PER_HOUR, 10),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     calendars: {

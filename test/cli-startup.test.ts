@@ -46,6 +46,7 @@ describe('the CLI loads a command’s modules only when it runs', { timeout: 120
     [['import', 'x.json', '--format', 'nope', '--source', 'a']],
     [['calendars', 'link']],
     [['proposals', 'reject', 'prp_x']],
+    [['rsvps', 'capacity', 'some-event', '0']],
     [['sync', '--nope']],
     [['serve', '--nope']],
   ])('a usage error (%j) answers with the usage, loading none of the work', async (args) => {

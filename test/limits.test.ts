@@ -132,6 +132,34 @@ describe('rate limits, size limits and timeouts', () => {
     expect(mine.body.events.every((e: { lifecycle: string }) => e.lifecycle === 'listed')).toBe(true);
   });
 
+  it("counts RSVPs and a host's RSVP verbs (PUT capacity too) as the key's writes; a limited one stores nothing", async () => {
+    const host = await server.createKey('Meetup Host');
+    const guest = await server.createKey('Eager Guest');
+    const ip = as('203.0.113.6');
+    expect(
+      (await request(`${server.base}/api/events`, { key: host, json: event('rsvp-me'), headers: ip })).status,
+    ).toBe(201);
+    const rsvp = `${server.base}/api/events/limit-rsvp-me/rsvp`;
+    for (let i = 0; i < WRITES; i++) {
+      const res = await request(rsvp, { key: guest, method: i % 2 ? 'DELETE' : 'POST', headers: ip });
+      expect(res.status, `rsvp ${i + 1}: ${res.text}`).toBe(200);
+    }
+    const limited = await request(rsvp, { key: guest, method: 'DELETE', headers: ip });
+    expectRateLimited(limited, server.base);
+    expect(limited.body.detail).toMatch(/writes per minute for this key/);
+    // Still registered (the fifth was a POST): the refused withdrawal changed nothing. Reads are not writes.
+    expect((await request(rsvp, { key: guest, headers: as('203.0.113.7') })).body.status).toBe('registered');
+    for (let i = 1; i < WRITES; i++) {
+      const capacity = `${server.base}/api/events/limit-rsvp-me/capacity`;
+      const res = await request(capacity, { key: host, method: 'PUT', json: { capacity: 10 + i }, headers: ip });
+      expect(res.status, res.text).toBe(200);
+    }
+    const capacity = `${server.base}/api/events/limit-rsvp-me/capacity`;
+    expect((await request(capacity, { key: host, method: 'PUT', json: { capacity: 99 }, headers: ip })).status).toBe(
+      429,
+    );
+  });
+
   it("does not let a forged token carrying another key's id use up that key's allowance", async () => {
     const victim = await server.createKey('Victim Host');
     const id = victim.split('_')[1]!;
@@ -230,6 +258,7 @@ describe('limit settings', () => {
       batchItemsPerMinute: 5000,
       proposalsPerHour: 20,
       oauthClientsPerHour: 20,
+      attendeesPerHour: 10,
     });
     expect(config.timeouts).toEqual({ requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 120_000 });
     expect(config.trustProxy).toBe('loopback,linklocal,uniquelocal');

@@ -15,9 +15,6 @@ import { startTestServer, type TestServer } from './helpers/server.js';
  * land on /me, create a passkey (a CDP virtual authenticator) and come back to the consent page, in their language;
  * they allow it; the client's redirect URI (a local server) gets the code, the client its token, and its rsvp
  * registers the person. Without a token rsvp says how to connect; a host key works as before.
- *
- * Until /me has its passkey buttons (helper B's page), the person is signed in by a session cookie made directly
- * (ctx.attendees.createSession) instead: the test says which path it took.
  */
 describe.skipIf(browserMissing)('an MCP client connects by OAuth, the person allows it with a passkey', () => {
   let server: TestServer;
@@ -45,42 +42,25 @@ describe.skipIf(browserMissing)('an MCP client connects by OAuth, the person all
     await server?.close();
   });
 
-  /** Whether /me offers the passkey buttons yet (helper B's page). */
-  async function passkeyPage(): Promise<boolean> {
-    const me = await request(`${server.base}/me`);
-    return me.status === 200 && me.text.includes('id="create-passkey"');
-  }
-
-  /** Signs the person in on their way to the consent page: with a new passkey on /me, or by a session cookie. */
-  async function signIn(context: BrowserContext, page: Page, authorizationUrl: URL): Promise<'passkey' | 'session'> {
-    if (await passkeyPage()) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable');
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-        },
-      });
-      await page.goto(authorizationUrl.href);
-      const me = new URL(page.url());
-      expect(me.pathname).toBe('/me');
-      expect(me.searchParams.get('return')).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
-      await page.click('#create-passkey');
-      await page.waitForURL(/\/oauth\/interaction\/[\w-]+/);
-      return 'passkey';
-    }
-    console.warn('mcp-oauth.test: /me has no passkey buttons yet; signing in by a session cookie made directly');
-    const attendee = await server.service.ctx.attendees.create();
-    const token = await server.service.ctx.attendees.createSession(attendee.id, new Date(Date.now() + 3_600_000));
-    await context.addCookies([
-      { name: 'tev_session', value: token, url: server.base, httpOnly: true, sameSite: 'Lax' },
-    ]);
+  /** Signs the person in on their way to the consent page: /me, a new passkey (a virtual authenticator), back. */
+  async function signIn(context: BrowserContext, page: Page, authorizationUrl: URL): Promise<void> {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
     await page.goto(authorizationUrl.href);
-    return 'session';
+    const me = new URL(page.url());
+    expect(me.pathname).toBe('/me');
+    expect(me.searchParams.get('return')).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
+    await page.click('#create-passkey');
+    await page.waitForURL(/\/oauth\/interaction\/[\w-]+/);
   }
 
   it('discovers, registers, sends the person through /me and consent, and RSVPs in their name', async () => {
@@ -92,8 +72,7 @@ describe.skipIf(browserMissing)('an MCP client connects by OAuth, the person all
     // The test's context bypasses the CSP only so that axe can be injected.
     const context = await browser.newContext({ locale: 'de-CH', bypassCSP: true });
     const page = await context.newPage();
-    const path = await signIn(context, page, authorizationUrl);
-    console.info(`mcp-oauth.test: signed in by ${path}`);
+    await signIn(context, page, authorizationUrl);
     expect(new URL(page.url()).pathname).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
     expect(await page.locator('h1').textContent()).toBe('Einem MCP-Client erlauben, für dich zuzusagen?');
     expect(await page.locator('main').textContent()).toContain('Test MCP client');

@@ -52,12 +52,6 @@ export const PROBLEMS = {
     title: 'This event belongs to another key',
     explanation: 'Only the key that created an event may change, cancel or restore it.',
   },
-  'cross-site': {
-    status: 403,
-    title: 'The form was not sent from this site',
-    explanation:
-      'A form that acts with your session (signed in with a passkey) is taken only from this site’s own pages. Open the page here and send it again.',
-  },
   'event-not-found': {
     status: 404,
     title: 'No such event',
@@ -125,6 +119,30 @@ export const PROBLEMS = {
     explanation:
       'A cancelled event takes no registrations. Registrations it had are kept, and count again if the host restores it.',
   },
+  'registration-at-source': {
+    status: 409,
+    title: 'Registration is at the source',
+    explanation:
+      'Only events a host runs here (pushed with a host key) take RSVPs. An imported event is registered for where it comes from: `registrationUrl` is that link (null when the source gave none). Nothing was stored.',
+  },
+  'missing-holder': {
+    status: 401,
+    title: 'Who RSVPs is not known',
+    explanation:
+      'An RSVP belongs to someone: sign in with a passkey at /me (the pages send its session cookie), connect an assistant with an OAuth token (MCP authorization, scope `rsvp`), or send a host API key as `Authorization: Bearer <key>`.',
+  },
+  'rsvp-not-found': {
+    status: 404,
+    title: 'No such RSVP',
+    explanation:
+      'The caller has no RSVP for this event, or (for a host) no RSVP of the event has this handle. GET /api/events/<id>/rsvps lists an event’s RSVPs by handle.',
+  },
+  'rsvp-not-requested': {
+    status: 409,
+    title: 'The RSVP is not a request',
+    explanation:
+      'Only a `requested` RSVP (an `invite` event’s) is approved or declined. Repeating the decision that made its state changes nothing; `status` says where it is.',
+  },
   'key-revoked': {
     status: 409,
     title: 'The key is revoked',
@@ -140,6 +158,24 @@ export const PROBLEMS = {
     status: 404,
     title: 'The admin API is disabled',
     explanation: 'Set ADMIN_TOKEN on the server to enable the admin API.',
+  },
+  'not-signed-in': {
+    status: 401,
+    title: 'Not signed in',
+    explanation:
+      'This needs a signed-in attendee: create a passkey or sign in with one at /me (the session is a cookie). Nothing was changed.',
+  },
+  'passkey-refused': {
+    status: 400,
+    title: 'The passkey ceremony failed',
+    explanation:
+      'The passkey answer did not verify: its challenge was unknown, used or late (challenges last five minutes), it came from another origin, or the passkey is not known here. Start again from /me; nothing was stored.',
+  },
+  'cross-site': {
+    status: 403,
+    title: 'Refused from another site',
+    explanation:
+      'Writes made with the session cookie must come from this site’s own pages (`Sec-Fetch-Site: same-origin`, or an `Origin` equal to the site’s). Nothing was changed.',
   },
   'request-timeout': {
     status: 408,

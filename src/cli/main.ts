@@ -2,6 +2,7 @@ import { CALENDARS_USAGE, calendarsCommand } from './calendars.js';
 import { IMPORT_USAGE, importCommand } from './import.js';
 import { KEYS_USAGE, keysCommand } from './keys.js';
 import { PROPOSALS_USAGE, proposalsCommand } from './proposals.js';
+import { RSVPS_USAGE, rsvpsCommand } from './rsvps.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SYNC_USAGE, syncCommand } from './sync.js';
 import { UsageError } from './usage.js';
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   sync: syncCommand,
   calendars: calendarsCommand,
   proposals: proposalsCommand,
+  rsvps: rsvpsCommand,
 };
 
 const USAGE = `Usage: tech-events <command>
@@ -25,11 +27,12 @@ ${IMPORT_USAGE}
 ${SYNC_USAGE}
 ${CALENDARS_USAGE}
 ${PROPOSALS_USAGE}
+${RSVPS_USAGE}
 
 Environment: PORT, HOST, BASE_URL, DATA_DIR (embedded engine, default ./data),
 DATABASE_URL (PostgreSQL instead), ADMIN_TOKEN, TECH_EVENTS_NOW, LOG_LEVEL, FEEDS_FILE,
 SYNC_INTERVAL_MINUTES, RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_READS_PER_MINUTE,
-RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, RATE_LIMIT_PROPOSALS_PER_HOUR, TRUST_PROXY,
+RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, RATE_LIMIT_PROPOSALS_PER_HOUR, ATTENDEES_PER_HOUR, TRUST_PROXY,
 REQUEST_TIMEOUT_MS, MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS — see docs/operations.md.`;
 
 async function main(argv: string[]): Promise<void> {

@@ -2,13 +2,14 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { ProblemCode } from '../catalogue/errors.js';
 import type { Country } from '../places/countries.js';
+import type { CapacityView, DecisionView, EventRsvpsView } from '../render/rsvp-json.js';
 import type { CalendarSummary, OperatorLink } from '../use-cases/calendars.js';
 import type { KeySummary } from '../use-cases/keys.js';
 import type { ProposalDetail, ProposalFilter, ProposalView } from '../use-cases/proposals.js';
 
 /**
  * The local control channel: while `serve` owns the embedded database, the `tech-events keys …`, `calendars …`,
- * `proposals …` and `sync` commands ask it to do their work instead. It is a Unix socket in the data directory that
+ * `proposals …`, `rsvps …` and `sync` commands ask it to do their work instead. It is a Unix socket in the data directory that
  * only the service's user may open (mode 0600): whoever can open it could open the database files beside it anyway, so the socket's permissions are
  * its authentication. One request per connection, one JSON line each way.
  */
@@ -29,7 +30,10 @@ export type ControlRequest =
   | { command: 'proposals.show'; id: string }
   | { command: 'proposals.accept'; id: string }
   | { command: 'proposals.reject'; id: string; reason: string }
-  | { command: 'proposals.remove'; id: string; reason?: string };
+  | { command: 'proposals.remove'; id: string; reason?: string }
+  | { command: 'rsvps.list'; id: string }
+  | { command: 'rsvps.decide'; id: string; handle: string; decision: 'approve' | 'decline' }
+  | { command: 'rsvps.capacity'; id: string; capacity: number | null };
 
 /** A run's report as the CLI prints it (an import report without the ids of what it touched). */
 export interface RunReport {
@@ -69,6 +73,9 @@ export interface ControlResults {
   'proposals.accept': ProposalDetail;
   'proposals.reject': ProposalDetail;
   'proposals.remove': ProposalDetail & { retired: number };
+  'rsvps.list': EventRsvpsView;
+  'rsvps.decide': DecisionView;
+  'rsvps.capacity': CapacityView;
 }
 
 export type ControlReply<C extends ControlRequest['command']> =

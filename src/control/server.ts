@@ -2,9 +2,11 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
+import { toCapacityView, toDecisionView, toEventRsvpsView } from '../render/rsvp-json.js';
 import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
 import { issueKey, listKeys, revokeKey, rotateKey } from '../use-cases/keys.js';
 import { acceptProposal, listProposals, rejectProposal, removeProposal, showProposal } from '../use-cases/proposals.js';
+import { decideRsvp, eventRsvps, setCapacity } from '../use-cases/rsvp.js';
 import { feedLocation, type SyncResult } from '../use-cases/sync-feeds.js';
 import { syncFeedsFile } from '../use-cases/sync-now.js';
 import {
@@ -73,6 +75,17 @@ async function run(ctx: ServingContext, request: ControlRequest): Promise<Contro
       return rejectProposal(ctx, request.id, request.reason, 'cli');
     case 'proposals.remove':
       return removeProposal(ctx, request.id, request.reason, 'cli');
+    case 'rsvps.list':
+      return toEventRsvpsView(await eventRsvps(ctx, 'operator', { id: request.id }), ctx.config.baseUrl);
+    case 'rsvps.decide':
+      return toDecisionView(
+        await decideRsvp(ctx, 'operator', { id: request.id, handle: request.handle, decision: request.decision }),
+      );
+    case 'rsvps.capacity':
+      return toCapacityView(
+        await setCapacity(ctx, 'operator', { id: request.id, capacity: request.capacity }),
+        ctx.config.baseUrl,
+      );
     default:
       throw new ServiceError('bad-request', `Unknown command "${(request as { command: unknown }).command}".`);
   }

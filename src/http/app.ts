@@ -40,16 +40,19 @@ import { registerGeoRoutes } from './routes/geo.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
+import { registerMeRoutes } from './routes/me.js';
 import { registerOAuthRoutes } from './routes/oauth.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerProposalAdminRoutes, registerProposalRoutes } from './routes/proposals.js';
+import { registerRsvpRoutes } from './routes/rsvp.js';
+import { registerRsvpFormRoutes } from './routes/rsvp-form.js';
 import { registerSourcesRoutes } from './routes/sources.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { pathOf } from './url-path.js';
 
 export const BODY_LIMIT = 64 * 1024;
 /** The methods routes are declared with (OPTIONS answers every path, for CORS preflights). */
-const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const;
 /** The longest a read should wait behind those in flight before the node refuses it instead (see LoadShedder). */
 const OVERLOAD_WAIT_MS = 2_000;
 
@@ -83,7 +86,7 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   // Reading is keyless and CORS-open; writes authenticate with a bearer header (not cookies), so '*' is safe too.
   await app.register(cors, {
     origin: '*',
-    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: [
       'Authorization',
       'Content-Type',
@@ -288,6 +291,7 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerHealthRoutes(app, ctx);
   registerEventWriteRoutes(app, ctx);
   registerEventReadRoutes(app, ctx);
+  registerRsvpRoutes(app, ctx);
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
@@ -299,6 +303,8 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerSourcesRoutes(app, ctx);
   registerPageRoutes(app, ctx);
   registerAddRoutes(app, ctx);
+  registerMeRoutes(app, ctx);
+  registerRsvpFormRoutes(app, ctx);
   const oauth = await createOAuthProvider(ctx);
   registerOAuthRoutes(app, ctx, oauth);
   registerMcpRoutes(app, ctx, oauth);

@@ -26,6 +26,11 @@ export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } a
 /** Paths whose GET answers depend only on the URL, the read index and the minute. */
 const CACHEABLE =
   /^\/(api\/events(\/[^/]+)?|api\/events\.geojson|api\/md|api\/calendar|api\/feed|(ch|de|at)(\.md|\.atom|\/.*)?)?$/;
+/**
+ * Paths whose answers are someone's own (an RSVP, a host's list of them, an attendee's pages and answers), whoever
+ * asks and however; their routes say so too, and this holds for any added later.
+ */
+const PERSONAL = /^\/(api\/events\/[^/]+\/(rsvp|rsvps(\/.*)?|capacity)|(api\/)?me(\/.*)?)$/;
 /** Headers that belong to one exchange, not to the body (a route's own Vary is kept; see `negotiated`). */
 const PER_EXCHANGE =
   /^(content-length|content-encoding|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;
@@ -95,7 +100,9 @@ const current = (ctx: ServingContext, read: ReadStamp) =>
 function cacheControlFor(request: FastifyRequest, status: number): string {
   const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
-  if (request.headers.authorization || status >= 400 || OPERATIONS_PATHS.has(path)) return 'private, no-store';
+  if (request.headers.authorization || status >= 400 || OPERATIONS_PATHS.has(path) || PERSONAL.test(path)) {
+    return 'private, no-store';
+  }
   if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
     return `public, max-age=${CACHE_SECONDS.docs}`;
   }

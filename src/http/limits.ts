@@ -35,13 +35,16 @@ const WRITE_ROUTES = new Set([
   '/api/events/batch',
   '/api/calendars',
   '/api/calendars/:id',
+  '/api/events/:id/rsvp',
+  '/api/events/:id/rsvps/:handle',
+  '/api/events/:id/capacity',
   ...PROPOSAL_ROUTES,
 ]);
 
 /** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
 function isWrite(request: FastifyRequest): boolean {
   const route = routeOf(request);
-  return (request.method === 'POST' || request.method === 'DELETE') && WRITE_ROUTES.has(route);
+  return ['POST', 'PUT', 'DELETE'].includes(request.method) && WRITE_ROUTES.has(route);
 }
 
 /**
@@ -69,9 +72,10 @@ function exempt(request: FastifyRequest): boolean {
  * routes (it hooks each route as added); returns a preHandler for unknown paths, which count as reads.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config) {
-  const { writesPerMinute, readsPerMinute, proposalsPerHour, oauthClientsPerHour } = config.rateLimits;
-  if (writesPerMinute === 0 && readsPerMinute === 0 && proposalsPerHour === 0 && oauthClientsPerHour === 0)
-    return undefined;
+  const { writesPerMinute, readsPerMinute, proposalsPerHour, attendeesPerHour, oauthClientsPerHour } =
+    config.rateLimits;
+  const hourly = proposalsPerHour + attendeesPerHour + oauthClientsPerHour;
+  if (writesPerMinute === 0 && readsPerMinute === 0 && hourly === 0) return undefined;
   const limitOf = (bucket: string) => (bucket.startsWith('write:') ? writesPerMinute : readsPerMinute);
   await app.register(rateLimit, {
     global: true,
@@ -128,6 +132,13 @@ export const clientRegistrationRateLimit = (config: Config) =>
     'oauth-client',
     'OAuth client registrations per hour from this address',
   );
+
+/**
+ * The route option of passkey creation (POST /api/me/passkeys): new identities per client address and hour
+ * (ATTENDEES_PER_HOUR), so nobody mints handles in bulk; `false` with 0. Kept in memory only.
+ */
+export const attendeeRateLimit = (config: Config) =>
+  perAddressHourly(config.rateLimits.attendeesPerHour, 'attendee', 'new passkeys per hour from this address');
 
 /** Errors of the HTTP parser (no request yet) as problem+json too: 431 headers too large, 408 timeout, 400 else. */
 export function clientErrorHandler(baseUrl: string) {

@@ -11,8 +11,10 @@ import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 import { bearer, json, problem, schemaOf, withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
 import { mcpPaths, oauthMetadataPaths } from './openapi-mcp.js';
+import { mePaths, meSchemas, meSecuritySchemes } from './openapi-me.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
+import { rsvpPaths, rsvpSchemas } from './openapi-rsvp.js';
 import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 const inputSchema = (schema: z.ZodType) => schemaOf(schema, 'input');
@@ -100,6 +102,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           scheme: 'bearer',
           description: 'Host API key (tev_…); on /api/mcp also an OAuth access token',
         },
+        ...meSecuritySchemes,
       },
       schemas: {
         EventSubmission: inputSchema(eventSubmissionSchema),
@@ -110,6 +113,8 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         ...calendarSchemas,
         ...proposalSchemas,
         ...webhookSchemas,
+        ...rsvpSchemas,
+        ...meSchemas,
         Event: outputSchema(eventViewSchema),
         EventList: outputSchema(searchResponseSchema),
         OwnEventList: outputSchema(ownEventsResponseSchema),
@@ -366,6 +371,8 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       ...calendarPaths,
       ...proposalPaths,
       ...webhookPaths,
+      ...rsvpPaths,
+      ...mePaths,
       ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),

@@ -53,7 +53,7 @@ export const registrationOutput = {
   eventId: z.string(),
   eventTitle: z.string(),
   eventUrl: z.string(),
-  status: z.enum(['registered', 'waitlisted', 'requested', 'withdrawn']),
+  status: z.enum(['registered', 'waitlisted', 'requested', 'declined', 'withdrawn']),
   waitlistPlace: z.number().int().nullable(),
   changed: z.boolean(),
   registeredAt: z.string(),

@@ -10,11 +10,12 @@ import { parseSearchParams, searchInputShape, toQueryString } from '../query/par
 import type { SearchResult } from '../query/read-index.js';
 import { toCoverageView } from '../render/coverage.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
+import { rsvpText, toRsvpView } from '../render/rsvp-json.js';
 import { followText, searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
 import { answerCoverage } from '../use-cases/coverage.js';
 import { getEvent, type SearchPage, searchEvents } from '../use-cases/read-events.js';
-import { rsvpAs, rsvpSchema } from '../use-cases/rsvp.js';
+import { rsvp, rsvpSchema } from '../use-cases/rsvp.js';
 import { withPublishedInputs } from './arguments.js';
 import { type McpCaller, registrationOutput } from './caller.js';
 
@@ -135,7 +136,8 @@ export const TOOLS = {
     title: 'RSVP to an event',
     description:
       'Registers (or withdraws) the caller for an event: the person who connected this client with OAuth (an attendee), or the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request. Honours the event: ' +
-      'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host). Idempotent.',
+      'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host, who may decline). ' +
+      'Only events run here take RSVPs: for an imported event it answers that registration is at its source, with the link. Idempotent.',
     inputSchema: rsvpSchema,
     outputSchema: z.object(registrationOutput),
     annotations: {
@@ -354,25 +356,9 @@ function subscription(baseUrl: string, args: ArgsOf<'subscribe_calendar'>): Call
 /** RSVPs need a caller: a host key, or an attendee's OAuth access token, sent on the MCP HTTP request. */
 async function rsvpOf(ctx: ServingContext, caller: McpCaller, args: ArgsOf<'rsvp'>): Promise<CallToolResult> {
   if (!caller.holder) return toolError(caller.problem);
-  const r = await rsvpAs(ctx, caller.holder, args);
-  const place = r.waitlistPlace ? ` (place ${r.waitlistPlace} on the waitlist)` : '';
+  const r = await rsvp(ctx, caller.holder, args);
   return {
-    content: [
-      {
-        type: 'text',
-        text: `${r.event.title}: ${r.registration.status}${place}${r.changed ? '' : ' — unchanged'}.`,
-      },
-    ],
-    structuredContent: {
-      eventId: r.event.id,
-      eventTitle: r.event.title,
-      eventUrl: eventPageUrl(ctx.config.baseUrl, r.event),
-      status: r.registration.status,
-      waitlistPlace: r.waitlistPlace,
-      changed: r.changed,
-      registeredAt: r.registration.createdAt.toISOString(),
-      updatedAt: r.registration.updatedAt.toISOString(),
-      counts: r.counts,
-    },
+    content: [{ type: 'text', text: rsvpText(r) }],
+    structuredContent: toRsvpView(r, ctx.config.baseUrl),
   };
 }

@@ -1,5 +1,5 @@
 import type { CountryShard } from './index/country-shard.js';
-import { titlePart } from './index/parts.js';
+import { PART } from './index/parts.js';
 import { forEachSlot, tallyLanes } from './index/slot-bits.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
@@ -245,7 +245,7 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
       q,
     );
     // An event named by its title is on none of them.
-    if (out.parts && q.titleWords.length > 0) out.parts = [...out.parts, titlePart(q.titleWords)];
+    if (out.parts && q.titleWords.length > 0) out.parts = [...out.parts, PART.title(q.titleWords)];
   }
   return out;
 }

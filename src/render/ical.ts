@@ -40,15 +40,29 @@ function hostOf(baseUrl: string): string {
   return uidHost.host;
 }
 
-function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): ICalEvent {
+/** Where an attendee stands for an event in their private calendar (absent in public ones). */
+export interface CalendarRsvp {
+  status: 'registered' | 'waitlisted' | 'requested';
+  waitlistPlace: number | null;
+  updatedAt: Date;
+}
+
+function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string, rsvp?: CalendarRsvp): ICalEvent {
   const zone = COUNTRY_INFO[event.country].timeZone;
   // In the zone ical-generator is given by name, a DateTime is written as it is (Luxon's setZone keeps an equal zone).
   const local = (d: Date) => localTime(d, zone);
   const page = eventPageUrl(baseUrl, event);
   const ticket = event.sourceUrl ?? event.url;
   const cancelled = event.lifecycle === 'cancelled';
+  const standing =
+    rsvp?.status === 'waitlisted'
+      ? `Waitlisted #${rsvp.waitlistPlace ?? '?'}`
+      : rsvp?.status === 'requested'
+        ? 'Requested'
+        : undefined;
   const description = [
     cancelled ? 'CANCELLED by the host.' : undefined,
+    standing ? `${standing}: you are not registered yet.` : rsvp ? 'You are registered.' : undefined,
     ticket ? `Tickets and details: ${ticket}` : undefined,
     `Event page: ${page}`,
     `Host: ${event.organizer}`,
@@ -60,18 +74,18 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): IC
     id: `${event.id}@${hostOf(baseUrl)}`,
     sequence: event.revision,
     // UTC instants go as Dates: ical-generator writes them from their UTC fields, without a DateTime's formatting.
-    stamp: event.updatedAt,
-    lastModified: event.updatedAt,
+    stamp: rsvp && rsvp.updatedAt > event.updatedAt ? rsvp.updatedAt : event.updatedAt,
+    lastModified: rsvp && rsvp.updatedAt > event.updatedAt ? rsvp.updatedAt : event.updatedAt,
     created: event.createdAt,
     start: local(event.start),
     end: event.end ? local(event.end) : local(event.start).plus({ hours: event.allDay ? 24 : 2 }),
     allDay: event.allDay,
     ...(event.allDay ? {} : { timezone: zone }),
-    summary: cancelled ? `Cancelled: ${event.title}` : event.title,
+    summary: cancelled ? `Cancelled: ${event.title}` : standing ? `${standing}: ${event.title}` : event.title,
     description,
     url: page,
     categories: event.topics.map((t) => ({ name: isTopic(t) ? topicLabel(t) : t })),
-    status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    status: cancelled ? ICalEventStatus.CANCELLED : standing ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
     location:
       event.format === 'online'
         ? { title: 'Online' }
@@ -80,8 +94,9 @@ function addEvent(cal: ICalCalendar, event: CatalogueEvent, baseUrl: string): IC
             ...(event.lat !== null && event.lng !== null ? { geo: { lat: event.lat, lon: event.lng } } : {}),
           },
   });
-  if (!cancelled) {
-    // Reminders: a day before, and an hour before a timed start. A cancelled event carries none.
+  if (!cancelled && (!rsvp || rsvp.status === 'registered')) {
+    // Reminders: a day before, and an hour before a timed start. A cancelled event carries none, nor one the
+    // attendee only waits for.
     created.createAlarm({ type: ICalAlarmType.display, trigger: 86_400, description: `Tomorrow: ${event.title}` });
     if (!event.allDay)
       created.createAlarm({ type: ICalAlarmType.display, trigger: 3600, description: `In one hour: ${event.title}` });
@@ -217,4 +232,19 @@ export function renderCalendar(events: readonly CatalogueEvent[], options: Calen
   const end = shell.lastIndexOf('END:VCALENDAR');
   // RFC 5545 ends every content line, the last one included, with CRLF.
   return `${shell.slice(0, end)}${parts.filter(Boolean).join('')}END:VCALENDAR\r\n`;
+}
+
+/**
+ * An attendee's private calendar (`/me/calendar/<token>.ics`): the events they are registered for (with reminders),
+ * waitlisted for (TENTATIVE, their place in the summary) or asked for; a cancelled one as CANCELLED with the notice.
+ * Not memoised: the same revision of an event reads differently for each attendee.
+ */
+export function renderPrivateCalendar(
+  rsvps: readonly { event: CatalogueEvent; rsvp: CalendarRsvp }[],
+  options: CalendarOptions,
+): string {
+  const cal = calendarShell(options);
+  for (const { event, rsvp } of rsvps) addEvent(cal, event, options.baseUrl, rsvp);
+  const text = cal.toString();
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }

@@ -47,16 +47,27 @@ export class AttendeesRepository {
     return new AttendeesRepository(db);
   }
 
-  /** A new attendee with a fresh handle (drawn again on the rare collision). */
-  async create(): Promise<Attendee> {
+  /**
+   * A new attendee with a fresh handle (drawn again on the rare collision); or with the id and handle a passkey
+   * ceremony was begun with (its authenticator shows the handle), undefined if that handle was taken meanwhile.
+   */
+  async create(): Promise<Attendee>;
+  async create(chosen: { id: string; handle: string }): Promise<Attendee | undefined>;
+  async create(chosen?: { id: string; handle: string }): Promise<Attendee | undefined> {
     for (let attempt = 1; ; attempt++) {
       const row = await this.db
         .insertInto('attendees')
-        .values({ id: newAttendeeId(), handle: newHandle(), calendar_token: newSecret(), deleted_at: null })
+        .values({
+          id: chosen?.id ?? newAttendeeId(),
+          handle: chosen?.handle ?? newHandle(),
+          calendar_token: newSecret(),
+          deleted_at: null,
+        })
         .onConflict((oc) => oc.column('handle').doNothing())
         .returningAll()
         .executeTakeFirst();
       if (row) return toAttendee(row);
+      if (chosen) return undefined;
       if (attempt >= HANDLE_TRIES) throw new Error('no free attendee handle after several draws');
     }
   }

@@ -86,7 +86,7 @@ export class RegistrationsRepository {
       .selectFrom('registrations')
       .select(['event_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
       .where('event_id', 'in', eventIds)
-      .where('status', '!=', 'withdrawn')
+      .where('status', 'in', ['registered', 'waitlisted', 'requested'])
       .groupBy(['event_id', 'status'])
       .execute();
     for (const row of rows) {
@@ -142,6 +142,37 @@ export class RegistrationsRepository {
       .limit(1)
       .executeTakeFirst();
     return row && toRegistration(row);
+  }
+
+  /** The first `limit` waitlisted holders (all without a limit), longest waiting first: the next to promote. */
+  async waitlisted(eventId: string, limit?: number): Promise<Registration[]> {
+    let query = this.db
+      .selectFrom('registrations')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .where('status', '=', 'waitlisted')
+      .orderBy('queue_position');
+    if (limit !== undefined) query = query.limit(limit);
+    return (await query.execute()).map(toRegistration);
+  }
+
+  /**
+   * The holder a host's list names by `handle`, among this event's RSVPs: `key:<keyId>` for a key, else an
+   * attendee's handle.
+   */
+  async holderOfHandle(eventId: string, handle: string): Promise<Holder | undefined> {
+    if (handle.startsWith('key:')) {
+      const holder: Holder = { kind: 'key', keyId: handle.slice(4) };
+      return (await this.find(eventId, holder)) ? holder : undefined;
+    }
+    const row = await this.db
+      .selectFrom('registrations')
+      .innerJoin('attendees', 'attendees.id', 'registrations.attendee_id')
+      .select('registrations.attendee_id')
+      .where('registrations.event_id', '=', eventId)
+      .where('attendees.handle', '=', handle)
+      .executeTakeFirst();
+    return row?.attendee_id ? { kind: 'attendee', attendeeId: row.attendee_id } : undefined;
   }
 
   /** 1-based place on the waitlist. */

@@ -23,6 +23,8 @@ export interface UpsertResult {
   created: boolean;
   /** False when an update carried exactly the stored content (no new revision). */
   changed: boolean;
+  /** The event as it was before an update that changed it (a capacity raised there frees places: see rsvp.ts). */
+  previous?: CatalogueEvent;
 }
 
 /** What a caller has already read of the owner's event under the externalId (undefined: none is stored). */
@@ -92,7 +94,7 @@ async function tryUpsert(
       { content, source: identity.source },
       { ...log, action: 'update' },
     );
-    return updated && { event: updated, created: false, changed: true };
+    return updated && { event: updated, created: false, changed: true, previous: existing };
   }
   const base = slugBase(content.title);
   const id = firstFreeSlug(base, await repo.idsLike(base));

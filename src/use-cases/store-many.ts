@@ -140,7 +140,7 @@ class BatchWrite {
     }
     const updated = await this.repo.updateContent(current.id, item.content, source);
     this.revisions.push({ event: updated, action: 'update', actor, submission: item.submission });
-    this.results[index] = { event: updated, created: false, changed: true, lifecycleChanged: false };
+    this.results[index] = { event: updated, created: false, changed: true, lifecycleChanged: false, previous: current };
   }
 
   /** Inserts the items at these indexes, each under the first free slug of its title. */

@@ -6,6 +6,7 @@ import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js'
 import { type WriteWarning, writeWarnings } from '../catalogue/write-warnings.js';
 import type { AppContext } from '../context.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
+import { fillAfterWrite } from './rsvp.js';
 import { retiresAbsent, storeList } from './store-many.js';
 
 /** Events one batch may carry. */
@@ -110,6 +111,7 @@ export async function submitBatch(ctx: AppContext, host: ApiKeyRecord, body: unk
     good.map((g) => ({ ...g, ...(complete ? { lifecycle: 'listed' as const } : {}) })),
     retires ? { named, now } : undefined,
   );
+  for (const result of stored) await fillAfterWrite(ctx, result.previous, result.event);
   stored.forEach((result, n) => {
     const { index, externalId, content, endGiven } = good[n]!;
     const warnings = writeWarnings(content, endGiven, now);

@@ -4,6 +4,7 @@ import { eventSubmissionSchema, parseOrThrow } from '../catalogue/submission.js'
 import { type WriteWarning, writeWarnings } from '../catalogue/write-warnings.js';
 import type { AppContext } from '../context.js';
 import { claimedKeyId, requireHost } from './keys.js';
+import { fillAfterWrite } from './rsvp.js';
 import { type StoredRead, upsertEvent } from './store-events.js';
 
 export interface SubmitResult {
@@ -32,8 +33,9 @@ export async function submitEvent(ctx: AppContext, token: string | undefined, bo
   };
   const ahead = await read;
   const stored = ahead && ahead.externalId === submission.externalId ? ahead.stored : undefined;
-  const { event, created, changed } = await upsertEvent(ctx.events, identity, content, body, stored);
+  const { event, created, changed, previous } = await upsertEvent(ctx.events, identity, content, body, stored);
   ctx.index?.apply(event);
+  await fillAfterWrite(ctx, previous, event);
   if (changed) ctx.metrics?.writes.inc({ action: created ? 'create' : 'update' });
   return { event, created, warnings: writeWarnings(content, submission.endAt !== undefined, ctx.now()) };
 }

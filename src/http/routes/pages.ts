@@ -12,6 +12,7 @@ import { renderEventPage, renderNotFoundPage } from '../../render/html/event-pag
 import { FAVICON_ICO, FAVICON_SVG } from '../../render/html/favicon.js';
 import { HTML_SECURITY_HEADERS, SITE_CSS } from '../../render/html/layout.js';
 import { MAP_SVG } from '../../render/html/map.js';
+import { ME_CSS } from '../../render/html/me-page.js';
 import { type ResultOrder, renderSearchPage } from '../../render/html/search-page.js';
 import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
@@ -55,8 +56,9 @@ export function sendHtml(
   status: number,
   language: { lang: Language; explicit: boolean },
   body: string,
+  headers: Record<string, string> = HTML_SECURITY_HEADERS,
 ): FastifyReply {
-  reply.status(status).headers(HTML_SECURITY_HEADERS).header('Content-Language', language.lang);
+  reply.status(status).headers(headers).header('Content-Language', language.lang);
   if (!language.explicit) reply.header('Vary', 'Accept-Language');
   return reply.type('text/html; charset=utf-8').send(body);
 }
@@ -138,7 +140,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     reply
       .type('text/css; charset=utf-8')
       .header('Cache-Control', 'public, max-age=86400')
-      .send(SITE_CSS + COVERAGE_CSS + ADD_CSS),
+      .send(SITE_CSS + COVERAGE_CSS + ADD_CSS + ME_CSS),
   );
   app.get('/assets/map.svg', (_request, reply) =>
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(MAP_SVG),

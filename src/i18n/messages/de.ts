@@ -1,5 +1,6 @@
 import { deAdd } from './add.de.js';
 import type { Messages } from './en.js';
+import { deMe } from './me.de.js';
 import { deOAuth } from './oauth.de.js';
 
 const IN =
@@ -301,4 +302,5 @@ export const de: Messages = {
   'notFound.search': 'Alle Veranstaltungen durchsuchen',
   ...deAdd,
   ...deOAuth,
+  ...deMe,
 };

@@ -1,4 +1,5 @@
 import { enAdd } from './add.en.js';
+import { enMe } from './me.en.js';
 import { enOAuth } from './oauth.en.js';
 
 /**
@@ -304,6 +305,7 @@ export const en = {
   'notFound.search': 'Search all events',
   ...enAdd,
   ...enOAuth,
+  ...enMe,
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -1,5 +1,6 @@
 import { frAdd } from './add.fr.js';
 import type { Messages } from './en.js';
+import { frMe } from './me.fr.js';
 import { frOAuth } from './oauth.fr.js';
 
 // French typography: a no-break space before « : ; ? ! » and inside guillemets.
@@ -302,4 +303,5 @@ export const fr: Messages = {
   'notFound.search': 'Rechercher tous les événements',
   ...frAdd,
   ...frOAuth,
+  ...frMe,
 };

@@ -1,5 +1,6 @@
 import { itAdd } from './add.it.js';
 import type { Messages } from './en.js';
+import { itMe } from './me.it.js';
 import { itOAuth } from './oauth.it.js';
 
 const IN =
@@ -299,4 +300,5 @@ export const it: Messages = {
   'notFound.search': 'Cerca tra tutti gli eventi',
   ...itAdd,
   ...itOAuth,
+  ...itMe,
 };

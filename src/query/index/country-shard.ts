@@ -7,7 +7,7 @@ import { Changes } from './changes.js';
 import { FullTextIndex } from './full-text.js';
 import { compareByStart, endsAt, founderFitOf, type IndexedEvent } from './indexed-event.js';
 import { nameWordsOf } from './names.js';
-import { cellKey, cellKeysAround, LONG_EVENT_MS, partsOf } from './parts.js';
+import { cellKey, cellKeysAround, LONG_EVENT_MS, PART, partsOf } from './parts.js';
 import { Lanes } from './slot-bits.js';
 import { OrderedSlots, Postings, SlotList } from './slot-list.js';
 import { bitsOf, TOPIC_BIT, TRAIT } from './traits.js';
@@ -334,7 +334,7 @@ export class CountryShard {
     if (!this.long[slot] && duration > this.longestShortMs) {
       // Date windows look this much further back in start order: every window's parts change.
       this.longestShortMs = duration;
-      this.changes.mark(['span']);
+      this.changes.mark([PART.span]);
     }
   }
 

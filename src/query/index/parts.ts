@@ -27,25 +27,40 @@ export function cellKeysAround(lat: number, lng: number): number[] {
 }
 
 export const WEEK_MS = 7 * 86_400_000;
-/** The part of start order an instant falls in (see Changes): the week, counted from the epoch. */
-export const weekOf = (ms: number) => `week ${Math.floor(ms / WEEK_MS)}`;
+
+/**
+ * The names of the parts of a country (see Changes), one way for the write side (partsOf) and the facets that read
+ * them (ranking/facets.ts, `parts`): a posting list's part, the week of start counted from the epoch, long events,
+ * the span date windows look back (changed when the longest short event grows), a title.
+ */
+export const PART = {
+  topic: (slug: string) => `topic ${slug}`,
+  kind: (kind: string) => `kind ${kind}`,
+  format: (format: string) => `format ${format}`,
+  price: (price: string) => `price ${price}`,
+  seniority: (seniority: string) => `seniority ${seniority}`,
+  place: (geonameId: number) => `place ${geonameId}`,
+  cell: (key: number) => `cell ${key}`,
+  week: (ms: number) => `week ${Math.floor(ms / WEEK_MS)}`,
+  long: 'long',
+  span: 'span',
+  /** The events titled so (title words as `plain` splits them, years aside). */
+  title: (words: readonly string[]) => `title ${words.join(' ')}`,
+} as const;
 
 /** The parts of a country an entry shows in (see Changes): its posting lists, its week of start, long events. */
-/** The part of the events titled so (title words as `plain` splits them, years aside). */
-export const titlePart = (words: readonly string[]) => `title ${words.join(' ')}`;
-
 export function partsOf(entry: IndexedEvent): string[] {
   const ev = entry.event;
-  const parts = [weekOf(ev.start.getTime()), `format ${ev.format}`, `price ${ev.priceType}`];
-  for (const t of ev.topics) parts.push(`topic ${t}`);
-  for (const k of entry.kinds) parts.push(`kind ${k}`);
-  for (const s of ev.seniority) parts.push(`seniority ${s}`);
+  const parts = [PART.week(ev.start.getTime()), PART.format(ev.format), PART.price(ev.priceType)];
+  for (const t of ev.topics) parts.push(PART.topic(t));
+  for (const k of entry.kinds) parts.push(PART.kind(k));
+  for (const s of ev.seniority) parts.push(PART.seniority(s));
   if (ev.format !== 'online' && ev.lat !== null && ev.lng !== null) {
-    if (entry.place) parts.push(`place ${entry.place.geonameId}`);
-    parts.push(`cell ${cellKey(ev.lat, ev.lng)}`);
+    if (entry.place) parts.push(PART.place(entry.place.geonameId));
+    parts.push(PART.cell(cellKey(ev.lat, ev.lng)));
   }
-  if (endsAt(ev) - ev.start.getTime() > LONG_EVENT_MS) parts.push('long');
+  if (endsAt(ev) - ev.start.getTime() > LONG_EVENT_MS) parts.push(PART.long);
   // A prompt naming this title lists the event whatever it asks (rank-shard.ts, `namedMatch`).
-  parts.push(titlePart(withoutYears(wordsOf(entry.foldedTitle))));
+  parts.push(PART.title(withoutYears(wordsOf(entry.foldedTitle))));
   return parts;
 }

@@ -124,6 +124,16 @@ export interface Facet<A> {
    * combines one bitset a constraint a word at a time).
    */
   fill?(shard: CountryShard, a: A, q: PreparedQuery, bits: Uint32Array): void;
+  /**
+   * For a filter: at most how many slots `candidates` visits for an item, read off its lists' lengths without visiting
+   * them (selectivity.ts). With two constraints or more (the only rankings that count), a field's are its own events.
+   */
+  count?(shard: CountryShard, a: A, q: PreparedQuery): number;
+  /**
+   * For a filter: the parts of the country (index/parts.ts, PART) that hold its candidates for an item; undefined,
+   * or no `parts`: the whole country.
+   */
+  parts?(shard: CountryShard, a: A, q: PreparedQuery): readonly string[] | undefined;
   reasons(shard: CountryShard, slot: number, a: A, q: PreparedQuery, out: string[]): void;
 }
 

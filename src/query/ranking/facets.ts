@@ -11,6 +11,7 @@ import {
 } from '../../catalogue/taxonomy.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { formatCode } from '../index/country-shard.js';
+import { PART } from '../index/parts.js';
 import { forEachSlot, orInto, setAll } from '../index/slot-bits.js';
 import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
@@ -64,6 +65,7 @@ import {
 } from './fits.js';
 import { neighbourCarried, neighboursOf } from './neighbours.js';
 import { points } from './points.js';
+import { listLength, oneList, placeCount, placeParts, topicsLength, windowCount, windowParts } from './selectivity.js';
 import { NEARNESS, POINTS, WEIGHT } from './weights.js';
 
 /**
@@ -158,6 +160,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       });
     },
     fill: (shard, t, _q, bits) => fillTopics(shard, t.topics, bits, t.hits),
+    count: (shard, t) => topicsLength(shard, t.topics) + t.hits.size,
     reasons: (shard, slot, t, _q, out) => out.push(technologyReason(shard, slot, t)),
   }),
   row<AskedField>({
@@ -178,6 +181,9 @@ export const FACETS: readonly Facet<unknown>[] = [
       visitTopics(shard, subjectAlone(q) ? [f.slug, ...neighboursOf(f.slug)] : [f.slug], visit),
     fill: (shard, f, q, bits) =>
       fillTopics(shard, subjectAlone(q) ? [f.slug, ...neighboursOf(f.slug)] : [f.slug], bits),
+    // With two constraints or more (the only rankings that count), a field's candidates are its own events.
+    count: (shard, f) => topicsLength(shard, [f.slug]),
+    parts: (_shard, f) => [PART.topic(f.slug)],
     reasons: (shard, slot, f, _q, out) => topicReasons(shard.at(slot), f.slug, out),
   }),
   row<AskedPlace>({
@@ -194,6 +200,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     nearMiss: { nearness: elsewhere, differs: (shard, slot, q) => whereAgainst(shard.at(slot), q.u.place!.place) },
     candidates: (shard, { place: here }, _q, visit) => visitAround(shard, here, visit),
     fill: (shard, { place: here }, _q, bits) => fillAround(shard, here, bits),
+    count: (shard, { place: here }) => placeCount(shard, here),
+    parts: (_shard, { place: here }) => placeParts(here),
     reasons(shard, slot, { place: here }, _q, out) {
       if (shard.geonameId[slot] === here.geonameId) out.push(`In ${here.name}`);
       else out.push(`${km(shard, slot, here)} km from ${here.name}`);
@@ -229,6 +237,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     },
     candidates: (shard, w, _q, visit) => visitWindow(shard, w, visit),
     fill: (shard, w, _q, bits) => fillWindow(shard, w, bits),
+    count: windowCount,
+    parts: windowParts,
     reasons: (shard, slot, w, q, out) => out.push(windowReason(shard, slot, w, q.day)),
   }),
   row<ImpliedFields>({
@@ -266,6 +276,8 @@ export const FACETS: readonly Facet<unknown>[] = [
       orInto(bits, shard.byFormat.bits(f));
       if (f !== 'hybrid') orInto(bits, shard.byFormat.bits('hybrid'));
     },
+    count: (shard, f) => listLength(shard.byFormat, f) + (f === 'hybrid' ? 0 : listLength(shard.byFormat, 'hybrid')),
+    parts: (_shard, f) => [PART.format(f), PART.format('hybrid')],
     reasons(shard, slot, f, _q, out) {
       const own = shard.at(slot).event.format === f;
       out.push(own ? FORMAT_LABELS[f] : `Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
@@ -284,8 +296,7 @@ export const FACETS: readonly Facet<unknown>[] = [
         return type === 'unknown' ? 'price not given' : type;
       },
     },
-    candidates: (shard, p, _q, visit) => visitList(shard.byPrice.get(p), visit),
-    fill: (shard, p, _q, bits) => orInto(bits, shard.byPrice.bits(p)),
+    ...oneList((shard) => shard.byPrice, PART.price),
     reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
   }),
   row<true>({
@@ -301,6 +312,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       const { slots } = shard.founders();
       setAll(bits, slots.items, slots.length);
     },
+    count: (shard) => shard.founders().slots.length,
     reasons: (_shard, _slot, _a, _q, out) => out.push('For founders'),
   }),
   row<Seniority>({
@@ -310,8 +322,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     role: 'filter',
     constraint: 'audience',
     nearMiss: AUDIENCE_MISS,
-    candidates: (shard, s, _q, visit) => visitList(shard.bySeniority.get(s), visit),
-    fill: (shard, s, _q, bits) => orInto(bits, shard.bySeniority.bits(s)),
+    ...oneList((shard) => shard.bySeniority, PART.seniority),
     reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
   }),
   row<EventKind>({
@@ -327,8 +338,7 @@ export const FACETS: readonly Facet<unknown>[] = [
         return first ? KIND_ONE[first] : `not ${KIND_ONE[q.u.kinds[0]!]}`;
       },
     },
-    candidates: (shard, k, _q, visit) => visitList(shard.byKind.get(k), visit),
-    fill: (shard, k, _q, bits) => orInto(bits, shard.byKind.bits(k)),
+    ...oneList((shard) => shard.byKind, PART.kind),
     reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
   }),
   row<AskedPlace>({

@@ -1,4 +1,4 @@
-import type { CatalogueEvent } from '../../catalogue/event.js';
+import { type CatalogueEvent, HOST_SOURCE } from '../../catalogue/event.js';
 import { isTopic } from '../../catalogue/taxonomy.js';
 import { formatWhen, machineTime } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
@@ -92,6 +92,7 @@ export function renderEventPage(event: CatalogueEvent, options: EventPageOptions
   ${ticket && !cancelled ? html`<p><a class="cta" href="${ticket}" rel="noopener nofollow">${t.t('event.cta')}</a></p>` : ''}
   ${ticket && cancelled ? html`<p><a href="${ticket}" rel="noopener nofollow">${t.t('event.original')}</a></p>` : ''}
   ${factsList(event, options, { when, where, languages })}
+  ${event.source === HOST_SOURCE ? rsvpForms(event, path, t) : ''}
   ${event.description ? html`<section><h2>${t.t('event.about')}</h2><p class="description">${event.description}</p></section>` : ''}
   ${cancelled ? '' : calendarSection(event, page, t)}
   <p><a href="${withLanguage(`/${event.country}`, new URLSearchParams(), t.lang)}">${t.t('event.backToSearch', { country: event.country })}</a></p>
@@ -137,6 +138,23 @@ function factsList(
     <dt>${t.t('event.registration')}</dt><dd>${cancelled ? t.t('registration.cancelled') : t.t(`registration.${event.regMode}`)}</dd>
     ${others.length ? html`<dt>${t.t('event.alsoListedAt')}</dt><dd><ul class="inline">${others.map((u) => html`<li><a href="${u}" rel="noopener nofollow">${siteOf(u)}</a></li>`)}</ul></dd>` : ''}
   </dl>`;
+}
+
+/**
+ * Register and Withdraw for an event its host runs here: plain forms posting with the attendee's cookie. The page
+ * itself holds nothing personal (it stays public and cached); the answer is a page of its own.
+ */
+function rsvpForms(event: CatalogueEvent, path: string, t: Translator): SafeHtml {
+  const cancelled = event.lifecycle === 'cancelled';
+  const action = `${path}/rsvp?lang=${t.lang}`;
+  const form = (verb: 'register' | 'withdraw') =>
+    html`<form class="rsvp" method="post" action="${action}"><input type="hidden" name="action" value="${verb}"><button type="submit" id="rsvp-${verb}">${t.t(`rsvp.${verb}`)}</button></form>`;
+  return html`<section aria-labelledby="rsvp-heading">
+    <h2 id="rsvp-heading">${t.t('rsvp.heading')}</h2>
+    <p>${cancelled ? t.t('rsvp.cancelledHelp') : t.t('rsvp.help')}</p>
+    ${cancelled ? '' : form('register')}${form('withdraw')}
+    <p><a href="${withLanguage('/me', new URLSearchParams(), t.lang)}">${t.t('rsvp.mine')}</a></p>
+  </section>`;
 }
 
 /** Add-to-calendar links: Google, Outlook and Office, the `.ics` file and a webcal subscription. */

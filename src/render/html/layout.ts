@@ -16,6 +16,8 @@ export interface PageMeta {
   /** Canonical URL, absolute; by default this page in its language. */
   canonical?: string;
   head?: SafeHtml;
+  /** Scripts of this site the page loads (deferred); such a page is sent with HTML_SCRIPT_HEADERS. */
+  scripts?: readonly string[];
   /** Lists and tables take a wider page (a list beside its map, the sources' columns) than the text of an event. */
   wide?: boolean;
   /** How old each source's data is, and in which zone to show times; without it the line is left out. */
@@ -53,7 +55,7 @@ ${LANGUAGES.map((lang) => html`<link rel="alternate" hreflang="${lang}" href="${
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 ${meta.head}
-</head>
+${(meta.scripts ?? []).map((src) => html`<script src="${src}" defer></script>\n`)}</head>
 <body${meta.wide ? html` class="wide"` : ''}>
 <header class="site">
 <a href="${withLanguage('/', new URLSearchParams(), t.lang)}" class="brand">${t.t('site.name')}</a> <span class="muted">${t.t('site.countries')}</span>
@@ -108,6 +110,16 @@ export const HTML_SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'X-Frame-Options': 'DENY',
+};
+
+/**
+ * The headers of a page that loads this site's own scripts (the passkey buttons of /me): scripts and fetches of
+ * this origin only, nothing inline; every other page keeps HTML_SECURITY_HEADERS and no scripts at all.
+ */
+export const HTML_SCRIPT_HEADERS: Record<string, string> = {
+  ...HTML_SECURITY_HEADERS,
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 };
 
 export const SITE_CSS = `

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { KEY_PREFIX } from '../auth/api-keys.js';
+import { ServiceError } from '../catalogue/errors.js';
+import { type Holder, keyHolder } from '../catalogue/holder.js';
+import type { AppContext } from '../context.js';
+import { authenticate } from '../use-cases/keys.js';
+import { bearerToken } from './authenticate.js';
+import { sessionHolder } from './session-holder.js';
+
+/**
+ * Who an RSVP request is made for, one branch per way of saying it; undefined when the request says nobody.
+ * A credential that is sent but not valid is refused, never taken for nobody.
+ */
+export async function holderOf(ctx: AppContext, request: FastifyRequest): Promise<Holder | undefined> {
+  const token = bearerToken(request);
+  // A host key (`Authorization: Bearer tev_…`).
+  if (token !== undefined && (token.startsWith(KEY_PREFIX) || token === '')) {
+    const key = await authenticate(ctx, token);
+    if (!key) throw new ServiceError('invalid-key');
+    return keyHolder(key.id);
+  }
+  if (token !== undefined) throw new ServiceError('invalid-key', 'The bearer token is not a host key.');
+  // An attendee signed in on the pages (the session cookie; writes only from this site's own pages).
+  return sessionHolder(ctx, request);
+}
+
+/** The holder of an RSVP request, or the 401 that says how to become one. */
+export async function requireHolder(ctx: AppContext, request: FastifyRequest): Promise<Holder> {
+  const holder = await holderOf(ctx, request);
+  if (holder) return holder;
+  throw new ServiceError(
+    'missing-holder',
+    'Say who RSVPs: sign in with a passkey at /me (the pages then send its session cookie), connect with an OAuth ' +
+      'token (MCP authorization, scope rsvp), or send a host API key as Authorization: Bearer <key>.',
+  );
+}
