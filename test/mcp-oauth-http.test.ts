@@ -186,6 +186,13 @@ describe.each(ENGINES)('MCP authorization by OAuth on %s', (engine) => {
     });
     expect(again.status, again.text).toBe(200);
     expect(again.body.result.structuredContent).toMatchObject({ status: 'registered', changed: false });
+    // The RSVP API takes the same token for the same person: their own state, as the tool left it.
+    const own = await request(`${server.base}/api/events/${eventId}/rsvp`, { key: client.saved!.access_token });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body).toMatchObject({ eventId, status: 'registered' });
+    const stranger = await request(`${server.base}/api/events/${eventId}/rsvp`, { key: 'not-a-token' });
+    expect(stranger.status).toBe(401);
+    expect(stranger.body.code).toBe('invalid-key');
     // A client whose access token went bad reads the 401's challenge and refreshes by itself (the SDK's transport).
     client.saved = { ...client.saved!, access_token: 'gone-bad' };
     const recovered = new Client({ name: 'oauth-test', version: '1.0.0' });

@@ -288,10 +288,12 @@ function registerProblemHandlers(
 }
 
 async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promise<void> {
+  // The OAuth authorization server: its access tokens are taken by the MCP endpoint and the RSVP routes.
+  const oauth = await createOAuthProvider(ctx);
   registerHealthRoutes(app, ctx);
   registerEventWriteRoutes(app, ctx);
   registerEventReadRoutes(app, ctx);
-  registerRsvpRoutes(app, ctx);
+  registerRsvpRoutes(app, ctx, oauth);
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
@@ -305,7 +307,6 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerAddRoutes(app, ctx);
   registerMeRoutes(app, ctx);
   registerRsvpFormRoutes(app, ctx);
-  const oauth = await createOAuthProvider(ctx);
   registerOAuthRoutes(app, ctx, oauth);
   registerMcpRoutes(app, ctx, oauth);
   registerAdminRoutes(app, ctx);
