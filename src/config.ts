@@ -30,13 +30,14 @@ export interface Config {
   syncIntervalMinutes: number;
   /**
    * Requests per minute before a 429: writes per API key, reads per client address; proposals (calendars and key
-   * requests, keyless) per client address and hour. 0 disables a limit.
+   * requests, keyless) and OAuth client registrations per client address and hour. 0 disables a limit.
    */
   rateLimits: {
     writesPerMinute: number;
     readsPerMinute: number;
     batchItemsPerMinute: number;
     proposalsPerHour: number;
+    oauthClientsPerHour: number;
     /** New attendee identities (passkeys created) per client address and hour. */
     attendeesPerHour: number;
   };
@@ -188,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         5_000,
       ),
       proposalsPerHour: parseCount('RATE_LIMIT_PROPOSALS_PER_HOUR', env.RATE_LIMIT_PROPOSALS_PER_HOUR, 20),
+      oauthClientsPerHour: parseCount('RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR', env.RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR, 20),
       attendeesPerHour: parseCount('ATTENDEES_PER_HOUR', env.ATTENDEES_PER_HOUR, 10),
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

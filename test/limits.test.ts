@@ -257,6 +257,7 @@ describe('limit settings', () => {
       readsPerMinute: 600,
       batchItemsPerMinute: 5000,
       proposalsPerHour: 20,
+      oauthClientsPerHour: 20,
       attendeesPerHour: 10,
     });
     expect(config.timeouts).toEqual({ requestMs: 30_000, keepAliveMs: 72_000, connectionMs: 120_000 });
@@ -269,6 +270,7 @@ describe('limit settings', () => {
       ['RATE_LIMIT_WRITES_PER_MINUTE', '-1'],
       ['RATE_LIMIT_READS_PER_MINUTE', 'lots'],
       ['RATE_LIMIT_PROPOSALS_PER_HOUR', '-3'],
+      ['RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR', 'many'],
       ['REQUEST_TIMEOUT_MS', '0'],
       ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
       ['MAX_CONNECTIONS', '0'],

@@ -23,6 +23,7 @@ import {
   registerRateLimits,
 } from './limits.js';
 import { lingerOnClose } from './linger.js';
+import { createOAuthProvider } from './oauth/provider.js';
 import { rawProblemResponse, sendProblem, toServiceError } from './problem.js';
 import { registerAddRoutes } from './routes/add.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -40,6 +41,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerMarkdownRoutes } from './routes/markdown.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { registerMeRoutes } from './routes/me.js';
+import { registerOAuthRoutes } from './routes/oauth.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerProposalAdminRoutes, registerProposalRoutes } from './routes/proposals.js';
 import { registerRsvpRoutes } from './routes/rsvp.js';
@@ -286,10 +288,12 @@ function registerProblemHandlers(
 }
 
 async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promise<void> {
+  // The OAuth authorization server: its access tokens are taken by the MCP endpoint and the RSVP routes.
+  const oauth = await createOAuthProvider(ctx);
   registerHealthRoutes(app, ctx);
   registerEventWriteRoutes(app, ctx);
   registerEventReadRoutes(app, ctx);
-  registerRsvpRoutes(app, ctx);
+  registerRsvpRoutes(app, ctx, oauth);
   registerMarkdownRoutes(app, ctx);
   registerCalendarRoutes(app, ctx);
   registerFeedRoutes(app, ctx);
@@ -303,7 +307,8 @@ async function registerRoutes(app: FastifyInstance, ctx: ServingContext): Promis
   registerAddRoutes(app, ctx);
   registerMeRoutes(app, ctx);
   registerRsvpFormRoutes(app, ctx);
-  registerMcpRoutes(app, ctx);
+  registerOAuthRoutes(app, ctx, oauth);
+  registerMcpRoutes(app, ctx, oauth);
   registerAdminRoutes(app, ctx);
   registerAdminPageRoutes(app, ctx);
   registerCalendarCheckRoute(app, ctx);

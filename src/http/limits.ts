@@ -72,9 +72,10 @@ function exempt(request: FastifyRequest): boolean {
  * routes (it hooks each route as added); returns a preHandler for unknown paths, which count as reads.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config) {
-  const { writesPerMinute, readsPerMinute, proposalsPerHour, attendeesPerHour } = config.rateLimits;
-  if (writesPerMinute === 0 && readsPerMinute === 0 && proposalsPerHour === 0 && attendeesPerHour === 0)
-    return undefined;
+  const { writesPerMinute, readsPerMinute, proposalsPerHour, attendeesPerHour, oauthClientsPerHour } =
+    config.rateLimits;
+  const hourly = proposalsPerHour + attendeesPerHour + oauthClientsPerHour;
+  if (writesPerMinute === 0 && readsPerMinute === 0 && hourly === 0) return undefined;
   const limitOf = (bucket: string) => (bucket.startsWith('write:') ? writesPerMinute : readsPerMinute);
   await app.register(rateLimit, {
     global: true,
@@ -104,39 +105,40 @@ function rateLimited(context: { ttl: number; max: number }, what: string): Servi
   });
 }
 
-/**
- * The route option (`config.rateLimit`) of a proposal route: per client address and hour, instead of the
- * per-minute limit of writes; `false` (no limit) with RATE_LIMIT_PROPOSALS_PER_HOUR=0. Kept in memory only.
- */
-export function proposalRateLimit(config: Config) {
-  const max = config.rateLimits.proposalsPerHour;
+/** A route option (`config.rateLimit`): at most `max` per client address and hour (`false`: no limit), in memory. */
+function perAddressHourly(max: number, bucket: string, what: string) {
   if (max === 0) return false as const;
   return {
     max,
     timeWindow: HOUR_MS,
-    keyGenerator: (request: FastifyRequest) => `proposal:ip:${request.ip}`,
+    keyGenerator: (request: FastifyRequest) => `${bucket}:ip:${request.ip}`,
     allowList: () => false,
     errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) =>
-      rateLimited(context, 'proposals per hour from this address'),
+      rateLimited(context, what),
   };
 }
+
+/**
+ * The route option (`config.rateLimit`) of a proposal route: per client address and hour, instead of the
+ * per-minute limit of writes; `false` (no limit) with RATE_LIMIT_PROPOSALS_PER_HOUR=0. Kept in memory only.
+ */
+export const proposalRateLimit = (config: Config) =>
+  perAddressHourly(config.rateLimits.proposalsPerHour, 'proposal', 'proposals per hour from this address');
+
+/** OAuth clients registering themselves (each a row kept): RATE_LIMIT_OAUTH_CLIENTS_PER_HOUR per client address. */
+export const clientRegistrationRateLimit = (config: Config) =>
+  perAddressHourly(
+    config.rateLimits.oauthClientsPerHour,
+    'oauth-client',
+    'OAuth client registrations per hour from this address',
+  );
 
 /**
  * The route option of passkey creation (POST /api/me/passkeys): new identities per client address and hour
  * (ATTENDEES_PER_HOUR), so nobody mints handles in bulk; `false` with 0. Kept in memory only.
  */
-export function attendeeRateLimit(config: Config) {
-  const max = config.rateLimits.attendeesPerHour;
-  if (max === 0) return false as const;
-  return {
-    max,
-    timeWindow: HOUR_MS,
-    keyGenerator: (request: FastifyRequest) => `attendee:ip:${request.ip}`,
-    allowList: () => false,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number; max: number }) =>
-      rateLimited(context, 'new passkeys per hour from this address'),
-  };
-}
+export const attendeeRateLimit = (config: Config) =>
+  perAddressHourly(config.rateLimits.attendeesPerHour, 'attendee', 'new passkeys per hour from this address');
 
 /** Errors of the HTTP parser (no request yet) as problem+json too: 431 headers too large, 408 timeout, 400 else. */
 export function clientErrorHandler(baseUrl: string) {

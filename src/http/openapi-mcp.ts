@@ -32,8 +32,10 @@ export const mcpPaths = {
     post: {
       summary: 'MCP server (streamable HTTP, protocol 2025-06-18, stateless)',
       description:
-        'Tools: search_events, find_events, best_next_event, get_event, subscribe_calendar, rsvp (needs a key). ' +
-        'Keyless; a key is read for `rsvp` only. Answers are JSON (never an SSE stream).',
+        'Tools: search_events, find_events, best_next_event, get_event, subscribe_calendar, rsvp (needs a caller). ' +
+        'Keyless; a caller is read for `rsvp` only: a host key (`tev_…`), or an OAuth access token of an attendee ' +
+        '(resource `/api/mcp`, scope `rsvp`; see /.well-known/oauth-protected-resource/api/mcp). ' +
+        'Answers are JSON (never an SSE stream).',
       security: [{}, { bearerAuth: [] }],
       requestBody: {
         required: true,
@@ -56,6 +58,16 @@ export const mcpPaths = {
             'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
           },
         },
+        401: {
+          ...rpc('A bearer token that is neither a host key nor a good access token for this resource'),
+          headers: {
+            'WWW-Authenticate': {
+              description:
+                'Bearer error="invalid_token", …, resource_metadata="<BASE_URL>/.well-known/oauth-protected-resource/api/mcp"',
+              schema: { type: 'string' },
+            },
+          },
+        },
         403: rpc('Foreign Host or Origin (DNS rebinding)'),
         404: rpc('A conversation id (Mcp-Session-Id): this server issues none'),
         406: rpc('Accept names neither application/json nor text/event-stream'),
@@ -72,5 +84,64 @@ export const mcpPaths = {
     },
     get: noStream('GET: no SSE stream to open (streamable HTTP lets a server that offers none answer 405)'),
     delete: noStream('DELETE: no conversation to end (the server is stateless)'),
+  },
+};
+
+/** RFC 9728 protected-resource metadata, as /.well-known/oauth-protected-resource answers it. */
+const RESOURCE_METADATA = {
+  type: 'object',
+  required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported'],
+  properties: {
+    resource: { type: 'string', format: 'uri' },
+    authorization_servers: { type: 'array', items: { type: 'string', format: 'uri' } },
+    scopes_supported: { type: 'array', items: { type: 'string' } },
+    bearer_methods_supported: { type: 'array', items: { const: 'header' } },
+    resource_name: { type: 'string' },
+    resource_documentation: { type: 'string', format: 'uri' },
+  },
+};
+const resourceMetadata = (summary: string) => ({
+  get: {
+    summary,
+    responses: {
+      200: { description: 'RFC 9728 metadata', content: { 'application/json': { schema: RESOURCE_METADATA } } },
+    },
+  },
+});
+
+/** Where MCP clients learn how to authorize (RFC 9728, RFC 8414): the OAuth endpoints themselves are under /oauth. */
+export const oauthMetadataPaths = {
+  '/.well-known/oauth-protected-resource/api/mcp': resourceMetadata(
+    'The MCP endpoint as an OAuth protected resource: its authorization server, scope and how to send a token',
+  ),
+  '/.well-known/oauth-protected-resource': resourceMetadata(
+    'The same metadata at the root (clients that ask there first)',
+  ),
+  '/.well-known/oauth-authorization-server/oauth': {
+    get: {
+      summary:
+        'RFC 8414 metadata of the authorization server (issuer BASE_URL/oauth): endpoints, PKCE S256, registration',
+      responses: {
+        200: {
+          description: 'Authorization server metadata',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint'],
+                properties: {
+                  issuer: { type: 'string', format: 'uri' },
+                  authorization_endpoint: { type: 'string', format: 'uri' },
+                  token_endpoint: { type: 'string', format: 'uri' },
+                  registration_endpoint: { type: 'string', format: 'uri' },
+                  code_challenge_methods_supported: { type: 'array', items: { const: 'S256' } },
+                  scopes_supported: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
   },
 };

@@ -10,7 +10,7 @@ import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 import { bearer, json, problem, schemaOf, withCommonAnswers } from './openapi-common.js';
 import { feedPaths } from './openapi-feeds.js';
-import { mcpPaths } from './openapi-mcp.js';
+import { mcpPaths, oauthMetadataPaths } from './openapi-mcp.js';
 import { mePaths, meSchemas, meSecuritySchemes } from './openapi-me.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
 import { writeResultSchemas } from './openapi-results.js';
@@ -97,7 +97,11 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
     security: [{}],
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Host API key (tev_…)' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Host API key (tev_…); on /api/mcp also an OAuth access token',
+        },
         ...meSecuritySchemes,
       },
       schemas: {
@@ -305,6 +309,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
         },
       },
       ...mcpPaths,
+      ...oauthMetadataPaths,
       ...adminPaths,
       '/{country}/events/{id}.ics': {
         get: {

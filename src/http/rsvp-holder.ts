@@ -1,17 +1,19 @@
 import type { FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
 import { KEY_PREFIX } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
-import { type Holder, keyHolder } from '../catalogue/holder.js';
+import { attendeeHolder, type Holder, keyHolder } from '../catalogue/holder.js';
 import type { AppContext } from '../context.js';
 import { authenticate } from '../use-cases/keys.js';
 import { bearerToken } from './authenticate.js';
+import { attendeeOfAccessToken } from './oauth/tokens.js';
 import { sessionHolder } from './session-holder.js';
 
 /**
  * Who an RSVP request is made for, one branch per way of saying it; undefined when the request says nobody.
  * A credential that is sent but not valid is refused, never taken for nobody.
  */
-export async function holderOf(ctx: AppContext, request: FastifyRequest): Promise<Holder | undefined> {
+export async function holderOf(ctx: AppContext, request: FastifyRequest, oauth: Provider): Promise<Holder | undefined> {
   const token = bearerToken(request);
   // A host key (`Authorization: Bearer tev_…`).
   if (token !== undefined && (token.startsWith(KEY_PREFIX) || token === '')) {
@@ -19,14 +21,23 @@ export async function holderOf(ctx: AppContext, request: FastifyRequest): Promis
     if (!key) throw new ServiceError('invalid-key');
     return keyHolder(key.id);
   }
-  if (token !== undefined) throw new ServiceError('invalid-key', 'The bearer token is not a host key.');
+  // An attendee's OAuth access token (MCP authorization: scope rsvp), the RSVP API being the MCP tool's too.
+  if (token !== undefined) {
+    const attendeeId = await attendeeOfAccessToken(ctx, oauth, token);
+    if (!attendeeId)
+      throw new ServiceError(
+        'invalid-key',
+        'The bearer token is neither a host key nor a good OAuth access token (unknown, expired or revoked, or not of scope rsvp).',
+      );
+    return attendeeHolder(attendeeId);
+  }
   // An attendee signed in on the pages (the session cookie; writes only from this site's own pages).
   return sessionHolder(ctx, request);
 }
 
 /** The holder of an RSVP request, or the 401 that says how to become one. */
-export async function requireHolder(ctx: AppContext, request: FastifyRequest): Promise<Holder> {
-  const holder = await holderOf(ctx, request);
+export async function requireHolder(ctx: AppContext, request: FastifyRequest, oauth: Provider): Promise<Holder> {
+  const holder = await holderOf(ctx, request, oauth);
   if (holder) return holder;
   throw new ServiceError(
     'missing-holder',

@@ -2,7 +2,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { fieldErrorLine, ServiceError, ValidationError } from '../catalogue/errors.js';
-import { keyHolder } from '../catalogue/holder.js';
 import { parseOrThrow } from '../catalogue/submission.js';
 import { SENIORITIES } from '../catalogue/taxonomy.js';
 import type { ServingContext } from '../context.js';
@@ -136,7 +135,7 @@ export const TOOLS = {
   rsvp: {
     title: 'RSVP to an event',
     description:
-      'Registers (or withdraws) the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request for an event. Honours the event: ' +
+      'Registers (or withdraws) the caller for an event: the person who connected this client with OAuth (an attendee), or the host key sent as `Authorization: Bearer <key>` on the MCP HTTP request. Honours the event: ' +
       'open → registered (waitlisted when full), waitlist → waitlisted, invite → requested (pending the host, who may decline). ' +
       'Only events run here take RSVPs: for an imported event it answers that registration is at its source, with the link. Idempotent.',
     inputSchema: rsvpSchema,
@@ -354,10 +353,10 @@ function subscription(baseUrl: string, args: ArgsOf<'subscribe_calendar'>): Call
   };
 }
 
-/** RSVPs need the caller's host key, sent on the MCP HTTP request. */
+/** RSVPs need a caller: a host key, or an attendee's OAuth access token, sent on the MCP HTTP request. */
 async function rsvpOf(ctx: ServingContext, caller: McpCaller, args: ArgsOf<'rsvp'>): Promise<CallToolResult> {
-  if (!caller.key) return toolError(caller.problem);
-  const r = await rsvp(ctx, keyHolder(caller.key.id), args);
+  if (!caller.holder) return toolError(caller.problem);
+  const r = await rsvp(ctx, caller.holder, args);
   return {
     content: [{ type: 'text', text: rsvpText(r) }],
     structuredContent: toRsvpView(r, ctx.config.baseUrl),

@@ -241,6 +241,17 @@ export interface WebauthnChallengesTable {
   expires_at: Date;
 }
 
+export interface OAuthModelsTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
@@ -259,4 +270,5 @@ export interface Database {
   passkeys: PasskeysTable;
   attendee_sessions: AttendeeSessionsTable;
   webauthn_challenges: WebauthnChallengesTable;
+  oauth_models: OAuthModelsTable;
 }

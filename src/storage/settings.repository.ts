@@ -12,3 +12,18 @@ export async function sharedSecret(storage: Storage, name: string): Promise<Buff
   const { rows } = await sql<{ value: string }>`SELECT value FROM settings WHERE name = ${name}`.execute(storage.db);
   return Buffer.from(rows[0]!.value, 'base64');
 }
+
+/**
+ * A setting every app node shares, made by `make` (a signing key) only when none is kept yet: the value kept is
+ * whichever node's insert won, so all nodes use the same.
+ */
+export async function sharedSetting(storage: Storage, name: string, make: () => string): Promise<string> {
+  const read = async () =>
+    (await sql<{ value: string }>`SELECT value FROM settings WHERE name = ${name}`.execute(storage.db)).rows[0]?.value;
+  const kept = await read();
+  if (kept !== undefined) return kept;
+  await sql`INSERT INTO settings (name, value) VALUES (${name}, ${make()}) ON CONFLICT (name) DO NOTHING`.execute(
+    storage.db,
+  );
+  return (await read())!;
+}

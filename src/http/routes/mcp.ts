@@ -1,11 +1,15 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { KEY_PREFIX } from '../../auth/api-keys.js';
 import type { ServingContext } from '../../context.js';
-import { callerAuthInfo, mcpCaller } from '../../mcp/caller.js';
+import { anonymousCaller, attendeeCaller, callerAuthInfo, keyCaller, type McpCaller } from '../../mcp/caller.js';
 import { buildMcpServer, MCP_TOOL_NAMES } from '../../mcp/server.js';
 import { authenticate } from '../../use-cases/keys.js';
 import { bearerToken } from '../authenticate.js';
+import { resourceMetadataUrl } from '../oauth/provider.js';
+import { attendeeOfAccessToken } from '../oauth/tokens.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -85,15 +89,47 @@ function refusal(
   return undefined;
 }
 
-export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext): void {
+/**
+ * Who calls, from the bearer token: none → anonymous (every tool but rsvp works); a host key (`tev_…`) → that key,
+ * or a caller whose rsvp says the key is bad; any other token → the attendee of a good OAuth access token, or
+ * undefined: the request is refused with 401 and the challenge that tells the client where to get one.
+ */
+async function callerOf(
+  ctx: ServingContext,
+  oauth: Provider,
+  token: string | undefined,
+  anonymous: McpCaller,
+): Promise<McpCaller | undefined> {
+  if (token === undefined) return anonymous;
+  if (token === '' || token.startsWith(KEY_PREFIX))
+    return keyCaller(token ? await authenticate(ctx, token) : undefined);
+  const attendeeId = await attendeeOfAccessToken(ctx, oauth, token);
+  return attendeeId ? attendeeCaller(attendeeId) : undefined;
+}
+
+export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext, oauth: Provider): void {
   const policy = originPolicy(ctx.config.baseUrl);
   const known = new Set<string>(MCP_TOOL_NAMES);
+  const metadataUrl = resourceMetadataUrl(ctx.config.baseUrl);
+  // RFC 9728 §5.1: where a client learns how to get a token (also on anonymous answers: rsvp needs one).
+  const challenge = `Bearer resource_metadata="${metadataUrl}"`;
+  const anonymous = anonymousCaller(metadataUrl);
 
   app.post('/api/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
     const refused = refusal(request, policy, known);
     if (refused) return jsonRpcError(reply, ...refused);
     const token = bearerToken(request);
-    const caller = mcpCaller(token, token ? await authenticate(ctx, token) : undefined);
+    const caller = await callerOf(ctx, oauth, token, anonymous);
+    if (!caller) {
+      const id = (request.body as { id?: unknown } | undefined)?.id ?? null;
+      reply.header(
+        'WWW-Authenticate',
+        `Bearer error="invalid_token", error_description="unknown, expired or revoked, or not for this resource", resource_metadata="${metadataUrl}"`,
+      );
+      const message = `Unauthorized: the access token is unknown, expired or revoked, or not for this resource. Get a new one as ${metadataUrl} says (OAuth), or send a host API key.`;
+      return jsonRpcError(reply, 401, -32001, message, id);
+    }
+    if (token === undefined) reply.header('WWW-Authenticate', challenge);
 
     // A stateless transport serves one request only (the SDK refuses reuse: JSON-RPC ids of clients would collide).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

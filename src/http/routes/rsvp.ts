@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type Provider from 'oidc-provider';
 import { ValidationError } from '../../catalogue/errors.js';
 import type { ServingContext } from '../../context.js';
 import { toCapacityView, toDecisionView, toEventRsvpsView, toRsvpView } from '../../render/rsvp-json.js';
@@ -31,24 +32,24 @@ const personal = (reply: FastifyReply) => reply.header('Cache-Control', 'private
  * RSVPs over HTTP, the MCP tool's use case: a holder's own RSVP (`/rsvp`), and the host's side of an event
  * (`/rsvps`, `/capacity`, with the key that owns it).
  */
-export function registerRsvpRoutes(app: FastifyInstance, ctx: ServingContext): void {
+export function registerRsvpRoutes(app: FastifyInstance, ctx: ServingContext, oauth: Provider): void {
   const baseUrl = ctx.config.baseUrl;
 
   app.post<EventParams>('/api/events/:id/rsvp', async (request, reply) => {
-    const holder = await requireHolder(ctx, request);
+    const holder = await requireHolder(ctx, request, oauth);
     personal(reply);
     return toRsvpView(await rsvp(ctx, holder, { ...target(request), action: 'register' }), baseUrl);
   });
 
   app.delete<EventParams>('/api/events/:id/rsvp', async (request, reply) => {
-    const holder = await requireHolder(ctx, request);
+    const holder = await requireHolder(ctx, request, oauth);
     personal(reply);
     return toRsvpView(await rsvp(ctx, holder, { ...target(request), action: 'withdraw' }), baseUrl);
   });
 
   app.get<EventParams>('/api/events/:id/rsvp', async (request, reply) => {
     personal(reply);
-    const holder = await requireHolder(ctx, request);
+    const holder = await requireHolder(ctx, request, oauth);
     return toRsvpView(await ownRsvp(ctx, holder, target(request)), baseUrl);
   });
 

@@ -1,6 +1,7 @@
 import { deAdd } from './add.de.js';
 import type { Messages } from './en.js';
 import { deMe } from './me.de.js';
+import { deOAuth } from './oauth.de.js';
 
 const IN =
   '{country, select, ch {in der Schweiz} de {in Deutschland} all {in der Schweiz, in Deutschland und in Österreich} other {in Österreich}}';
@@ -300,5 +301,6 @@ export const de: Messages = {
   'notFound.event': `Es gibt keine Veranstaltung „{id}“ ${IN}.`,
   'notFound.search': 'Alle Veranstaltungen durchsuchen',
   ...deAdd,
+  ...deOAuth,
   ...deMe,
 };

@@ -1,5 +1,6 @@
 import { enAdd } from './add.en.js';
 import { enMe } from './me.en.js';
+import { enOAuth } from './oauth.en.js';
 
 /**
  * English messages of the pages (ICU MessageFormat). The ids are the catalogue: every other language has exactly
@@ -303,6 +304,7 @@ export const en = {
     'There is no event “{id}” {country, select, ch {in Switzerland} de {in Germany} all {in Switzerland, Germany and Austria} other {in Austria}}.',
   'notFound.search': 'Search all events',
   ...enAdd,
+  ...enOAuth,
   ...enMe,
 } as const;
 

@@ -1,6 +1,7 @@
 import { frAdd } from './add.fr.js';
 import type { Messages } from './en.js';
 import { frMe } from './me.fr.js';
+import { frOAuth } from './oauth.fr.js';
 
 // French typography: a no-break space before « : ; ? ! » and inside guillemets.
 const IN =
@@ -301,5 +302,6 @@ export const fr: Messages = {
   'notFound.event': `Il n’y a pas d’événement «\u00a0{id}\u00a0» ${IN}.`,
   'notFound.search': 'Rechercher tous les événements',
   ...frAdd,
+  ...frOAuth,
   ...frMe,
 };

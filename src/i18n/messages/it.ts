@@ -1,6 +1,7 @@
 import { itAdd } from './add.it.js';
 import type { Messages } from './en.js';
 import { itMe } from './me.it.js';
+import { itOAuth } from './oauth.it.js';
 
 const IN =
   '{country, select, ch {in Svizzera} de {in Germania} all {in Svizzera, in Germania e in Austria} other {in Austria}}';
@@ -298,5 +299,6 @@ export const it: Messages = {
   'notFound.event': `Non esiste nessun evento «{id}» ${IN}.`,
   'notFound.search': 'Cerca tra tutti gli eventi',
   ...itAdd,
+  ...itOAuth,
   ...itMe,
 };
