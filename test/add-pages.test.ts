@@ -1,9 +1,8 @@
-import { HtmlValidate } from 'html-validate';
-import { parse } from 'parse5';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../src/i18n/languages.js';
 import { browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
+import { validHtml } from './helpers/documents.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -12,23 +11,6 @@ const DESKTOP = { width: 1280, height: 800 };
 const TOKEN = 'admin-page-token';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const basic = (password: string) => `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`;
-
-/** html-validate's recommended rules, less two of style (a lowercase doctype, trailing spaces in the markup). */
-const validator = new HtmlValidate({
-  extends: ['html-validate:recommended'],
-  rules: { 'doctype-style': 'off', 'no-trailing-whitespace': 'off' },
-});
-
-async function validHtml(text: string, context: string) {
-  const parseErrors: string[] = [];
-  parse(text, { onParseError: (e) => parseErrors.push(`${e.code} at ${e.startLine}:${e.startCol}`) });
-  expect(parseErrors, context).toEqual([]);
-  const report = await validator.validateString(text);
-  expect(
-    report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`)),
-    context,
-  ).toEqual([]);
-}
 
 /**
  * `/add` and `/admin` as pages: valid HTML in every language, saying what is accepted and checked; the forms' own

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
+import { addPasskeyDevice, browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
 import { ENGINES } from './helpers/engines.js';
 import { request } from './helpers/http.js';
 import { schemaValidator } from './helpers/openapi.js';
@@ -18,18 +18,7 @@ interface Person {
 async function person(browser: Browser, options: { bypassCSP?: boolean } = {}): Promise<Person> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  await addPasskeyDevice(context, page);
   return { context, page };
 }
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
+import { addPasskeyDevice, browserMissing, launchChromium, seriousViolations } from './helpers/browser.js';
 import { request } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
 import { callbackServer, TestOAuthClient } from './helpers/oauth-client.js';
@@ -44,17 +44,7 @@ describe.skipIf(browserMissing)('an MCP client connects by OAuth, the person all
 
   /** Signs the person in on their way to the consent page: /me, a new passkey (a virtual authenticator), back. */
   async function signIn(context: BrowserContext, page: Page, authorizationUrl: URL): Promise<void> {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
+    await addPasskeyDevice(context, page);
     await page.goto(authorizationUrl.href);
     const me = new URL(page.url());
     expect(me.pathname).toBe('/me');

@@ -1,25 +1,8 @@
-import { HtmlValidate } from 'html-validate';
-import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../src/i18n/languages.js';
+import { validHtml } from './helpers/documents.js';
 import { request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-
-const validator = new HtmlValidate({
-  extends: ['html-validate:recommended'],
-  rules: { 'doctype-style': 'off', 'no-trailing-whitespace': 'off' },
-});
-
-async function validHtml(text: string, context: string) {
-  const parseErrors: string[] = [];
-  parse(text, { onParseError: (e) => parseErrors.push(`${e.code} at ${e.startLine}:${e.startCol}`) });
-  expect(parseErrors, context).toEqual([]);
-  const report = await validator.validateString(text);
-  expect(
-    report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`)),
-    context,
-  ).toEqual([]);
-}
 
 /** /me and the RSVP forms over HTTP, without a browser: what a signed-out visitor and a forger get. */
 describe('the attendees’ pages', () => {

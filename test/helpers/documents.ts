@@ -1,3 +1,4 @@
+import { HtmlValidate } from 'html-validate';
 import ICAL from 'ical.js';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -159,4 +160,22 @@ export function expectSecurityHeaders(headers: Headers, context = ''): void {
   for (const [name, pattern] of Object.entries(PAGE_HEADERS))
     expect(headers.get(name), `${context} ${name}`).toMatch(pattern);
   expect(headers.get('content-type'), context).toBe('text/html; charset=utf-8');
+}
+
+/** html-validate's recommended rules, less two of style (a lowercase doctype, trailing spaces in the markup). */
+const validator = new HtmlValidate({
+  extends: ['html-validate:recommended'],
+  rules: { 'doctype-style': 'off', 'no-trailing-whitespace': 'off' },
+});
+
+/** Expects a page to have no parse error of the HTML standard (parse5) and none of html-validate's findings. */
+export async function validHtml(text: string, context: string): Promise<void> {
+  const parseErrors: string[] = [];
+  parse(text, { onParseError: (e) => parseErrors.push(`${e.code} at ${e.startLine}:${e.startCol}`) });
+  expect(parseErrors, context).toEqual([]);
+  const report = await validator.validateString(text);
+  expect(
+    report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`)),
+    context,
+  ).toEqual([]);
 }
