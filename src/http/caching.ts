@@ -18,19 +18,8 @@ import {
   type ReadDependencies,
   type ReadStamp,
 } from './response-cache.js';
-import { OPERATIONS_PATHS, pathOf } from './url-path.js';
+import { CACHE_SECONDS, classOf } from './route-class.js';
 
-/** How long shared caches and clients may reuse each kind of read (feeds short, so new events show soon). */
-export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } as const;
-
-/** Paths whose GET answers depend only on the URL, the read index and the minute. */
-const CACHEABLE =
-  /^\/(api\/events(\/[^/]+)?|api\/events\.geojson|api\/md|api\/calendar|api\/feed|(ch|de|at)(\.md|\.atom|\/.*)?)?$/;
-/**
- * Paths whose answers are someone's own (an RSVP, a host's list of them, an attendee's pages and answers), whoever
- * asks and however; their routes say so too, and this holds for any added later.
- */
-const PERSONAL = /^\/(api\/events\/[^/]+\/(rsvp|rsvps(\/.*)?|capacity)|(api\/)?me(\/.*)?)$/;
 /** Headers that belong to one exchange, not to the body (a route's own Vary is kept; see `negotiated`). */
 const PER_EXCHANGE =
   /^(content-length|content-encoding|date|connection|keep-alive|access-control-.*|retry-after|x-ratelimit-.*|ratelimit-.*|transfer-encoding)$/;
@@ -97,17 +86,14 @@ const current = (ctx: ServingContext, read: ReadStamp) =>
     ctx.index.attendanceVersion,
   ) === read.stamp;
 
+/** What a route's declaration (route-class.ts) lets caches do with its answer, unless the route said itself. */
 function cacheControlFor(request: FastifyRequest, status: number): string {
-  const path = pathOf(request.url);
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'no-store';
-  if (request.headers.authorization || status >= 400 || OPERATIONS_PATHS.has(path) || PERSONAL.test(path)) {
+  const routeClass = classOf(request);
+  if (request.headers.authorization || status >= 400 || routeClass === 'operations' || routeClass === 'personal') {
     return 'private, no-store';
   }
-  if (path.startsWith('/docs') || path === '/api/openapi.json' || path.startsWith('/problems/')) {
-    return `public, max-age=${CACHE_SECONDS.docs}`;
-  }
-  if (/\/events\/[^/]+$/.test(path)) return `public, max-age=${CACHE_SECONDS.page}`;
-  return `public, max-age=${CACHE_SECONDS.listing}`;
+  return `public, max-age=${CACHE_SECONDS[request.routeOptions.config?.maxAge ?? 'listing']}`;
 }
 
 /** Answers with a kept body, compressed in the coding the client accepts. */
@@ -132,7 +118,7 @@ function lookUp(
   done: () => void,
 ) {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || request.headers.authorization) return done();
-  if (!CACHEABLE.test(pathOf(request.url))) return done();
+  if (classOf(request) !== 'cacheable') return done();
   const variant = request.routeOptions.config?.negotiated?.variant(request);
   const key = variant === undefined ? request.url : `${request.url}\n${variant}`;
   const serveOrMake = (waited: boolean) => {

@@ -9,7 +9,8 @@ import { secondsToRetry } from '../runtime/turns.js';
 import { isNewcomer, overloadedReads } from './admission.js';
 import { bearerToken } from './authenticate.js';
 import { problemBody, rawProblemResponse } from './problem.js';
-import { OPERATIONS_PATHS, pathOf } from './url-path.js';
+import { classOf } from './route-class.js';
+import { pathOf } from './url-path.js';
 
 /** Bytes of the request line plus all headers (Node's `maxHeaderSize`); more is a 431. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -24,28 +25,8 @@ export const LISTEN_BACKLOG = 4096;
 
 const WINDOW_MS = 60_000;
 
-/** The route a request matched (its pattern), else its path. */
-const routeOf = (request: FastifyRequest) => request.routeOptions?.url ?? pathOf(request.url);
-
-/** Keyless proposals (a calendar, a key request): writes, limited per client address and hour (proposalRateLimit). */
-export const PROPOSAL_ROUTES = new Set(['/api/calendars/proposals', '/api/keys/requests']);
-
-const WRITE_ROUTES = new Set([
-  '/api/events',
-  '/api/events/batch',
-  '/api/calendars',
-  '/api/calendars/:id',
-  '/api/events/:id/rsvp',
-  '/api/events/:id/rsvps/:handle',
-  '/api/events/:id/capacity',
-  ...PROPOSAL_ROUTES,
-]);
-
-/** The writes of the API: everything else (pages, feeds, JSON reads, MCP, docs) counts as a read. */
-function isWrite(request: FastifyRequest): boolean {
-  const route = routeOf(request);
-  return ['POST', 'PUT', 'DELETE'].includes(request.method) && WRITE_ROUTES.has(route);
-}
+/** Writes, as their routes declare them (route-class.ts): everything else counts as a read. */
+const isWrite = (request: FastifyRequest) => classOf(request) === 'write';
 
 /**
  * The rate-limit bucket, without a database hit. Writes: per API key, by its public id plus a fingerprint of its
@@ -64,7 +45,7 @@ export function rateLimitBucket(request: FastifyRequest): string {
 
 /** Never limited: the operations endpoints and CORS preflights. */
 function exempt(request: FastifyRequest): boolean {
-  return request.method === 'OPTIONS' || OPERATIONS_PATHS.has(routeOf(request) ?? '');
+  return request.method === 'OPTIONS' || classOf(request) === 'operations';
 }
 
 /**

@@ -4,6 +4,7 @@ import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../r
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
+import { declared } from '../route-class.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 
@@ -13,7 +14,7 @@ function lastModified(dates: Date[], fallback: Date): string {
 
 /** GET /api/calendar (a live subscription: each fetch re-runs the query) and one event's .ics. */
 export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  app.get('/api/calendar', async (request, reply) => {
+  app.get('/api/calendar', declared('cacheable'), async (request, reply) => {
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
     const result = await searchEvents(ctx, query, askerOf(request));
@@ -40,8 +41,10 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
       .send(body);
   });
 
-  app.get<{ Params: { country: string; id: string } }>('/:country/events/:id.ics', (request, reply) =>
-    sendEventCalendar(ctx, request.params.country, request.params.id, reply),
+  app.get<{ Params: { country: string; id: string } }>(
+    '/:country/events/:id.ics',
+    declared('cacheable', 'page'),
+    (request, reply) => sendEventCalendar(ctx, request.params.country, request.params.id, reply),
   );
 }
 

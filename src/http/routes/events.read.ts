@@ -9,6 +9,7 @@ import { requireHost } from '../../use-cases/keys.js';
 import { getEvent, listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
 import { bearerToken } from '../authenticate.js';
+import { declared } from '../route-class.js';
 
 /**
  * GET /api/events: the ranked public listing, or with mine=1 the calling key's own events; GET /api/events/<id>: one
@@ -24,7 +25,7 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
     return toOwnEventsResponse(await listOwnEvents(ctx, host, query), host, ctx.config.baseUrl);
   };
 
-  app.get('/api/events', async (request, reply) => {
+  app.get('/api/events', declared('cacheable'), async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     if (query.mine !== undefined && query.mine !== '1' && query.mine !== '0')
       throw new ValidationError([
@@ -36,7 +37,7 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
   });
 
   // Ids are unique across the catalogue (the country in a page's path is for people): the id alone names the event.
-  app.get<{ Params: { id: string } }>('/api/events/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/api/events/:id', declared('cacheable', 'page'), async (request) => {
     const { event } = await getEvent(ctx, { id: request.params.id });
     return toEventDetail(event, ctx.config.baseUrl);
   });

@@ -9,6 +9,7 @@ import { FEED_TTL_SECONDS, feedUpdated, renderAtom } from '../../render/atom.js'
 import { filterLabel } from '../../render/labels.js';
 import { feedEvents } from '../../use-cases/feed-events.js';
 import { askerOf } from '../asker.js';
+import { declared } from '../route-class.js';
 
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 
@@ -34,26 +35,36 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
   };
   const notFound = (what: string) => new ServiceError('not-found', what);
 
-  app.get('/api/feed', (request, reply) => send(request, reply, request.query as Record<string, unknown>));
+  app.get('/api/feed', declared('cacheable'), (request, reply) =>
+    send(request, reply, request.query as Record<string, unknown>),
+  );
 
-  app.get<{ Params: { country: string } }>('/:country.atom', (request, reply) => {
+  app.get<{ Params: { country: string } }>('/:country.atom', declared('cacheable'), (request, reply) => {
     const { country } = request.params;
     if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
     return send(request, reply, { ...(request.query as object), country });
   });
 
-  app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.atom', (request, reply) => {
-    const { country, slug } = request.params;
-    if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
-    const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
-    if (!place) throw notFound(`There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
-    return send(request, reply, { ...(request.query as object), country, city: place.name });
-  });
+  app.get<{ Params: { country: string; slug: string } }>(
+    '/:country/cities/:slug.atom',
+    declared('cacheable'),
+    (request, reply) => {
+      const { country, slug } = request.params;
+      if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
+      const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
+      if (!place) throw notFound(`There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
+      return send(request, reply, { ...(request.query as object), country, city: place.name });
+    },
+  );
 
-  app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.atom', (request, reply) => {
-    const { country, slug } = request.params;
-    if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
-    if (!isTopic(slug)) throw notFound(`There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
-    return send(request, reply, { ...(request.query as object), country, topic: slug });
-  });
+  app.get<{ Params: { country: string; slug: string } }>(
+    '/:country/topics/:slug.atom',
+    declared('cacheable'),
+    (request, reply) => {
+      const { country, slug } = request.params;
+      if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
+      if (!isTopic(slug)) throw notFound(`There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
+      return send(request, reply, { ...(request.query as object), country, topic: slug });
+    },
+  );
 }

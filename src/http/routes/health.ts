@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServingContext } from '../../context.js';
+import { declared } from '../route-class.js';
 
 /**
  * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
@@ -11,9 +12,9 @@ const CATCH_UP_WAIT_MS = 1_000;
 
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const engine = ctx.storage.engine;
-  app.get('/healthz', async () => ({ status: 'ok', engine }));
+  app.get('/healthz', declared('operations'), async () => ({ status: 'ok', engine }));
 
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/readyz', declared('operations'), async (_request, reply) => {
     const storage = await ctx.storage.answers();
     const { state, events } = ctx.index.status;
     const index = state === 'ready';
@@ -34,7 +35,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext):
     };
   });
 
-  app.get('/metrics', async (_request, reply) =>
+  app.get('/metrics', declared('operations'), async (_request, reply) =>
     reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
   );
 }

@@ -8,6 +8,7 @@ import { renderMarkdown } from '../../render/markdown.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
 import { searchEvents } from '../../use-cases/read-events.js';
 import { askerOf } from '../asker.js';
+import { declared } from '../route-class.js';
 
 function notFound(reply: FastifyReply, what: string): FastifyReply {
   return reply
@@ -36,28 +37,38 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
     return reply.type('text/markdown; charset=utf-8').send(body);
   };
 
-  app.get('/api/md', (request, reply) => send(request, reply, request.query as Record<string, unknown>));
+  app.get('/api/md', declared('cacheable'), (request, reply) =>
+    send(request, reply, request.query as Record<string, unknown>),
+  );
 
-  app.get<{ Params: { country: string } }>('/:country.md', (request, reply) => {
+  app.get<{ Params: { country: string } }>('/:country.md', declared('cacheable'), (request, reply) => {
     const { country } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
     return send(request, reply, { ...(request.query as object), country });
   });
 
-  app.get<{ Params: { country: string; slug: string } }>('/:country/cities/:slug.md', (request, reply) => {
-    const { country, slug } = request.params;
-    if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    // The slug of the place (`zurich`), or its name in any spelling the gazetteer knows (`Zürich`, `Zuerich`).
-    const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
-    if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
-    return send(request, reply, { ...(request.query as object), country, city: place.name });
-  });
+  app.get<{ Params: { country: string; slug: string } }>(
+    '/:country/cities/:slug.md',
+    declared('cacheable'),
+    (request, reply) => {
+      const { country, slug } = request.params;
+      if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
+      // The slug of the place (`zurich`), or its name in any spelling the gazetteer knows (`Zürich`, `Zuerich`).
+      const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
+      if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
+      return send(request, reply, { ...(request.query as object), country, city: place.name });
+    },
+  );
 
-  app.get<{ Params: { country: string; slug: string } }>('/:country/topics/:slug.md', (request, reply) => {
-    const { country, slug } = request.params;
-    if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    if (!isTopic(slug))
-      return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
-    return send(request, reply, { ...(request.query as object), country, topic: slug });
-  });
+  app.get<{ Params: { country: string; slug: string } }>(
+    '/:country/topics/:slug.md',
+    declared('cacheable'),
+    (request, reply) => {
+      const { country, slug } = request.params;
+      if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
+      if (!isTopic(slug))
+        return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
+      return send(request, reply, { ...(request.query as object), country, topic: slug });
+    },
+  );
 }

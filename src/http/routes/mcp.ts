@@ -10,6 +10,7 @@ import { authenticate } from '../../use-cases/keys.js';
 import { bearerToken } from '../authenticate.js';
 import { resourceMetadataUrl } from '../oauth/provider.js';
 import { attendeeOfAccessToken } from '../oauth/tokens.js';
+import { declared } from '../route-class.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -115,7 +116,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext, oau
   const challenge = `Bearer resource_metadata="${metadataUrl}"`;
   const anonymous = anonymousCaller(metadataUrl);
 
-  app.post('/api/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post('/api/mcp', declared('read'), async (request: FastifyRequest, reply: FastifyReply) => {
     const refused = refusal(request, policy, known);
     if (refused) return jsonRpcError(reply, ...refused);
     const token = bearerToken(request);
@@ -159,6 +160,6 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext, oau
           message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.',
         },
       });
-  app.get('/api/mcp', notAllowed);
-  app.delete('/api/mcp', notAllowed);
+  app.get('/api/mcp', declared('read'), notAllowed);
+  app.delete('/api/mcp', declared('read'), notAllowed);
 }

@@ -23,6 +23,7 @@ import {
 } from '../../use-cases/attendees.js';
 import { endSession, SESSION_COOKIE, signedInAttendee, startSession } from '../attendee-session.js';
 import { attendeeRateLimit } from '../limits.js';
+import { declared } from '../route-class.js';
 import { refuseCrossSite, requireAttendee } from '../session-holder.js';
 import { languageOf, sendHtml } from './pages.js';
 
@@ -93,9 +94,9 @@ export function registerMeRoutes(app: FastifyInstance, ctx: ServingContext): voi
       .send(asset.body);
   });
 
-  app.get('/me', (request, reply) => mePage(ctx, request, reply, asset.path));
+  app.get('/me', declared('personal'), (request, reply) => mePage(ctx, request, reply, asset.path));
 
-  app.get('/api/me', async (request, reply) => {
+  app.get('/api/me', declared('personal'), async (request, reply) => {
     reply.header('Cache-Control', PRIVATE);
     return meView(ctx, await requireAttendee(ctx, request));
   });
@@ -147,7 +148,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: ServingContext): voi
       .send({ calendarUrl: privateCalendarUrl(baseUrl, rotated.calendarToken) });
   });
 
-  app.get<{ Params: { file: string } }>('/me/calendar/:file', async (request, reply) => {
+  app.get<{ Params: { file: string } }>('/me/calendar/:file', declared('personal'), async (request, reply) => {
     const token = request.params.file.endsWith('.ics') ? request.params.file.slice(0, -4) : '';
     const { attendee, rsvps } = await privateCalendar(ctx, token);
     const body = renderPrivateCalendar(

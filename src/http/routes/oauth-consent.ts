@@ -10,6 +10,7 @@ import { HTML_SECURITY_HEADERS } from '../../render/html/layout.js';
 import { sameSite, signedInAttendee } from '../attendee-session.js';
 import { acceptFormBodies } from '../form-body.js';
 import { MCP_SCOPE, mcpResource, OAUTH_PATH } from '../oauth/provider.js';
+import { declared } from '../route-class.js';
 import { languageOf } from './pages.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -121,7 +122,7 @@ async function decide(ctx: ServingContext, provider: Provider, request: UidReque
 export function registerConsentRoutes(app: FastifyInstance, ctx: ServingContext, provider: Provider): void {
   app.register(async (scope) => {
     acceptFormBodies(scope);
-    scope.get<{ Params: { uid: string } }>(`${OAUTH_PATH}/interaction/:uid`, (request, reply) =>
+    scope.get<{ Params: { uid: string } }>(`${OAUTH_PATH}/interaction/:uid`, declared('personal'), (request, reply) =>
       consentPage(ctx, provider, request, reply),
     );
     scope.post<{ Params: { uid: string } }>(`${OAUTH_PATH}/interaction/:uid`, (request, reply) =>

@@ -152,23 +152,29 @@ export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): v
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG),
   );
 
-  app.get('/', { config: PAGE_CONFIG }, (request, reply) => searchPage(ctx, request, reply, 'all'));
+  app.get('/', { config: { ...PAGE_CONFIG, class: 'cacheable' } }, (request, reply) =>
+    searchPage(ctx, request, reply, 'all'),
+  );
 
-  app.get<{ Params: { country: string } }>('/:country', { config: PAGE_CONFIG }, (request, reply) => {
-    const { country } = request.params;
-    if (isCountry(country)) return searchPage(ctx, request, reply, country);
-    if (!prefersHtml(request.headers.accept)) {
-      throw new ServiceError('not-found', `Nothing at ${request.method} ${pathOf(request.url)}.`);
-    }
-    const language = languageOf(request);
-    const t = translator(language.lang);
-    const what = t.t('notFound.country', { country });
-    return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
-  });
+  app.get<{ Params: { country: string } }>(
+    '/:country',
+    { config: { ...PAGE_CONFIG, class: 'cacheable' } },
+    (request, reply) => {
+      const { country } = request.params;
+      if (isCountry(country)) return searchPage(ctx, request, reply, country);
+      if (!prefersHtml(request.headers.accept)) {
+        throw new ServiceError('not-found', `Nothing at ${request.method} ${pathOf(request.url)}.`);
+      }
+      const language = languageOf(request);
+      const t = translator(language.lang);
+      const what = t.t('notFound.country', { country });
+      return sendHtml(reply, 404, language, renderNotFoundPage({ t, baseUrl, path: pathOf(request.url), what }));
+    },
+  );
 
   app.get<{ Params: { country: string; id: string } }>(
     '/:country/events/:id',
-    { config: PAGE_CONFIG },
+    { config: { ...PAGE_CONFIG, class: 'cacheable', maxAge: 'page' } },
     (request, reply) =>
       request.params.id.endsWith('.ics')
         ? sendEventCalendar(ctx, request.params.country, request.params.id.slice(0, -4), reply)

@@ -6,6 +6,7 @@ import { toCapacityView, toDecisionView, toEventRsvpsView, toRsvpView } from '..
 import { requireHost } from '../../use-cases/keys.js';
 import { decideRsvp, eventRsvps, ownRsvp, rsvp, setCapacity } from '../../use-cases/rsvp.js';
 import { bearerToken } from '../authenticate.js';
+import { declared } from '../route-class.js';
 import { requireHolder } from '../rsvp-holder.js';
 
 type EventParams = { Params: { id: string }; Querystring: { country?: string } };
@@ -47,13 +48,13 @@ export function registerRsvpRoutes(app: FastifyInstance, ctx: ServingContext, oa
     return toRsvpView(await rsvp(ctx, holder, { ...target(request), action: 'withdraw' }), baseUrl);
   });
 
-  app.get<EventParams>('/api/events/:id/rsvp', async (request, reply) => {
+  app.get<EventParams>('/api/events/:id/rsvp', declared('personal'), async (request, reply) => {
     personal(reply);
     const holder = await requireHolder(ctx, request, oauth);
     return toRsvpView(await ownRsvp(ctx, holder, target(request)), baseUrl);
   });
 
-  app.get<EventParams>('/api/events/:id/rsvps', async (request, reply) => {
+  app.get<EventParams>('/api/events/:id/rsvps', declared('personal'), async (request, reply) => {
     personal(reply);
     const host = await requireHost(ctx, bearerToken(request));
     return toEventRsvpsView(await eventRsvps(ctx, host, target(request)), baseUrl);
