@@ -194,6 +194,12 @@ const ALL_PARAMS: Record<string, Param> = {
   ...Object.fromEntries(PLAIN_FILTERS.map((f) => [f.param, f])),
 };
 
+/**
+ * The parameters pages and the embed carry into their queries: every one of the grammar's but `cursor` (they show
+ * one page) and `lang`, which on them names the page's own language.
+ */
+export const PAGE_PARAMETERS: readonly string[] = Object.keys(ALL_PARAMS).filter((p) => p !== 'cursor' && p !== 'lang');
+
 /** The grammar's parameters in the forms they are given: the input schema of the MCP search tools. */
 export const searchInputShape = Object.fromEntries(
   Object.entries(ALL_PARAMS).map(([name, p]) => [name, p.input.optional()]),

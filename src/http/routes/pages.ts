@@ -4,7 +4,7 @@ import type { ServingContext } from '../../context.js';
 import { chooseLanguage, type Language } from '../../i18n/languages.js';
 import { translator } from '../../i18n/translator.js';
 import { isCountry } from '../../places/countries.js';
-import { SCOPES, type Scope } from '../../query/params.js';
+import { PAGE_PARAMETERS, SCOPES, type Scope } from '../../query/params.js';
 import { zoneOf } from '../../query/read-index.js';
 import { ADD_CSS } from '../../render/html/add-page.js';
 import { COVERAGE_CSS } from '../../render/html/coverage-banner.js';
@@ -21,11 +21,6 @@ import { askerOf } from '../asker.js';
 import { prefersHtml } from '../problem.js';
 import { pathOf } from '../url-path.js';
 import { sendEventCalendar } from './calendar.js';
-
-// Besides the form's own fields, the grammar's parameters a link may carry (`lang` names the page's language here):
-// each is applied, or its problem shown, never ignored.
-const FORM_FIELDS = ['q', 'country', 'city', 'topic', 'format', 'who', 'seniority', 'near', 'org', 'limit'];
-const LINK_FIELDS = ['from', 'to', 'cfp', 'access'];
 
 type Query = Record<string, unknown>;
 
@@ -70,7 +65,8 @@ async function searchPage(ctx: ServingContext, request: FastifyRequest, reply: F
   const t = translator(language.lang);
   // Empty form fields mean "any": drop them before the shared grammar sees them.
   const form: Record<string, string> = {};
-  for (const field of [...FORM_FIELDS, ...LINK_FIELDS]) {
+  // The grammar's parameters a form or a link may carry: each is applied, or its problem shown, never ignored.
+  for (const field of PAGE_PARAMETERS) {
     const value = query[field];
     if (typeof value === 'string' && value.trim() !== '') form[field] = value;
   }

@@ -1,5 +1,6 @@
 import { LANGUAGES } from '../../i18n/languages.js';
 import { translator } from '../../i18n/translator.js';
+import { PAGE_PARAMETERS } from '../../query/params.js';
 
 /** The words the element shows, in every language the pages have, taken from the pages' own messages. */
 function words(): Record<string, Record<string, string>> {
@@ -39,7 +40,7 @@ const SOURCE = String.raw`(function () {
   if (!window.customElements || customElements.get('tech-events')) return;
   var BASE = __BASE__;
   var WORDS = __WORDS__;
-  var PARAMS = ['q', 'country', 'city', 'near', 'topic', 'seniority', 'format', 'org', 'who', 'cfp', 'access', 'from', 'to', 'limit'];
+  var PARAMS = __PARAMS__;
   var ZONES = { ch: 'Europe/Zurich', de: 'Europe/Berlin', at: 'Europe/Vienna' };
   var CSS = ':host{display:block;color-scheme:inherit;font:inherit;color:light-dark(#1b1b1f,#e8eaed)}' +
     'ol{list-style:none;margin:0;padding:0}li{padding:.5em 0;border-bottom:1px solid light-dark(#e3e5e8,#2e3136)}' +
@@ -177,5 +178,7 @@ const SOURCE = String.raw`(function () {
 /** The script served at /embed.js by the service at `baseUrl` (BASE_URL), which it then asks. */
 export function embedScript(baseUrl: string): string {
   // Replaced by functions: a `$` in a value is not a replacement pattern.
-  return SOURCE.replace('__BASE__', () => JSON.stringify(baseUrl)).replace('__WORDS__', () => JSON.stringify(words()));
+  return SOURCE.replace('__BASE__', () => JSON.stringify(baseUrl))
+    .replace('__WORDS__', () => JSON.stringify(words()))
+    .replace('__PARAMS__', () => JSON.stringify(PAGE_PARAMETERS));
 }
