@@ -61,6 +61,23 @@ describe.each(ENGINES)('the event accessibility on %s', (engine) => {
     expect(refused.body.errors[0].field).toBe('accessibility');
   });
 
+  it('a page filtered by it lists only those events, and says so in its language', async () => {
+    const said = {
+      en: 'with sign language or captions',
+      de: 'mit Gebärdensprache oder Untertiteln',
+      fr: 'avec langue des signes ou sous-titres',
+      it: 'con lingua dei segni o sottotitoli',
+    };
+    for (const [lang, words] of Object.entries(said)) {
+      const page = await request(`${server.base}/ch?q=kotlin&access=sign-language-or-captions&lang=${lang}`);
+      expect(page.status).toBe(200);
+      const understood = /<p class="understood"[^>]*>([\s\S]*?)<\/p>/.exec(page.text)?.[1] ?? '';
+      expect([lang, understood]).toEqual([lang, expect.stringContaining(words)]);
+      expect(page.text).toContain('Kotlin Night');
+      expect(page.text).not.toContain('Kotlin Breakfast');
+    }
+  });
+
   it('is part of the MCP tools’ grammar and outputs, and documented in OpenAPI', async () => {
     const { tools } = await mcp.listTools();
     const find = tools.find((t) => t.name === 'find_events')!;

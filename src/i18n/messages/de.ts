@@ -212,6 +212,8 @@ export const de: Messages = {
   'facet.orHybrid': '{format} oder hybrid',
   'facet.cfp': 'Call for Papers offen',
   'facet.languageFirst': 'auf {language} zuerst',
+  'facet.heldIn': 'auf {language}',
+  'facet.access.sign-language-or-captions': 'mit Gebärdensprache oder Untertiteln',
   'alternatives.heading': 'Knapp daneben',
   'alternatives.intro': 'Das sind keine Treffer: Jede dieser Veranstaltungen verfehlt eine Sache, nach der Sie suchen.',
   'alternatives.differs': 'Anders: {what}',

@@ -212,6 +212,8 @@ export const en = {
   'facet.orHybrid': '{format} or hybrid',
   'facet.cfp': 'call for papers open',
   'facet.languageFirst': 'held in {language} first',
+  'facet.heldIn': 'held in {language}',
+  'facet.access.sign-language-or-captions': 'with sign language or captions',
   'alternatives.heading': 'Close, but not everything you asked for',
   'alternatives.intro': 'These are not matches: each misses one thing you asked for.',
   'alternatives.differs': 'Differs: {what}',

@@ -211,6 +211,8 @@ export const fr: Messages = {
   'facet.orHybrid': '{format} ou hybride',
   'facet.cfp': 'appel à conférences ouvert',
   'facet.languageFirst': 'en {language} d’abord',
+  'facet.heldIn': 'en {language}',
+  'facet.access.sign-language-or-captions': 'avec langue des signes ou sous-titres',
   'alternatives.heading': 'Presque',
   'alternatives.intro': 'Ce ne sont pas des résultats\u00a0: chacun manque une chose que vous avez demandée.',
   'alternatives.differs': 'Diffère\u00a0: {what}',

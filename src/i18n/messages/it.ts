@@ -210,6 +210,8 @@ export const it: Messages = {
   'facet.orHybrid': '{format} o ibrido',
   'facet.cfp': 'call for paper aperto',
   'facet.languageFirst': 'in {language} prima',
+  'facet.heldIn': 'in {language}',
+  'facet.access.sign-language-or-captions': 'con lingua dei segni o sottotitoli',
   'alternatives.heading': 'Quasi',
   'alternatives.intro': 'Non sono risultati: a ognuno manca una cosa che hai chiesto.',
   'alternatives.differs': 'Differisce: {what}',

@@ -1,4 +1,5 @@
 import { calendarDay, dayRange, isoDayLabel, localDay, periodOf, weeksAhead } from '../../i18n/dates.js';
+import type { MessageId } from '../../i18n/messages/index.js';
 import type { Translator } from '../../i18n/translator.js';
 import { type ConstraintName, type DateWindowHit, type SearchResult, zoneOf } from '../../query/read-index.js';
 import { inCountry, languageName } from './i18n.js';
@@ -56,6 +57,12 @@ function facetsOf(result: SearchResult, t: Translator, now: Date): Facet[] {
   if (u.window) facets.push({ text: windowText(u.window, zone, now, t), constraint: 'window' });
   if (p.from) facets.push({ text: t.t('facet.from', { date: isoDayLabel(p.from, zone, t) }) });
   if (p.to) facets.push({ text: t.t('facet.until', { date: isoDayLabel(p.to, zone, t) }) });
+  // The plain fields' filters (`lang`, `access`): each hard, as the parameter asks.
+  const { language, accessibility } = p.plain;
+  if (language?.length)
+    facets.push({ text: t.t('facet.heldIn', { language: t.or(language.map((l) => languageName(t, l))) }) });
+  // Each value of the `access` filter (catalogue/event.ts) has its phrase, `facet.access.<value>`.
+  for (const offer of accessibility ?? []) facets.push({ text: t.t(`facet.access.${offer}` as MessageId) });
   if (u.language) facets.push({ text: t.t('facet.languageFirst', { language: languageName(t, u.language) }) });
   for (const term of u.terms) facets.push({ text: t.t('facet.term', { term }) });
   return facets;
@@ -83,7 +90,8 @@ export function isPlainListing(result: SearchResult): boolean {
     !p.org &&
     !p.who &&
     !p.from &&
-    !p.to
+    !p.to &&
+    Object.keys(p.plain).length === 0
   );
 }
 
