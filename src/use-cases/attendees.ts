@@ -183,10 +183,9 @@ export interface OwnRsvp {
 
 /** The attendee's RSVPs but withdrawn ones, soonest event first. */
 export async function ownRsvps(ctx: AppContext, attendee: Attendee): Promise<OwnRsvp[]> {
-  const registrations = (await ctx.registrations.ofHolder(attendeeHolder(attendee.id))).filter(
-    (r) => r.status !== 'withdrawn',
-  );
-  const events = new Map((await ctx.events.findManyByIds(registrations.map((r) => r.eventId))).map((e) => [e.id, e]));
+  const registrations = await ctx.registrations.ofHolder(attendeeHolder(attendee.id));
+  const ids = registrations.flatMap((r) => (r.status === 'withdrawn' ? [] : [r.eventId]));
+  const events = new Map((await ctx.events.findManyByIds(ids)).map((e) => [e.id, e]));
   const out: OwnRsvp[] = [];
   for (const r of registrations) {
     const event = events.get(r.eventId);

@@ -27,7 +27,7 @@ import { declared } from '../route-class.js';
 import { refuseCrossSite, requireAttendee } from '../session-holder.js';
 import { languageOf, sendHtml } from './pages.js';
 
-/** Never kept by any cache: what a signed-in person sees is theirs alone. */
+/** The writes' answers are never kept by any cache either (the reads are declared `personal`). */
 const PRIVATE = 'private, no-store';
 
 /**
@@ -73,7 +73,6 @@ async function mePage(ctx: ServingContext, request: FastifyRequest, reply: Fasti
     calendarUrl: privateCalendarUrl(baseUrl, attendee.calendarToken),
     rsvps: await ownRsvps(ctx, attendee),
   };
-  reply.header('Cache-Control', PRIVATE);
   const page = renderMePage({ t, baseUrl, returnTo, signedIn, script });
   return sendHtml(reply, 200, language, page, HTML_SCRIPT_HEADERS);
 }
@@ -96,8 +95,7 @@ export function registerMeRoutes(app: FastifyInstance, ctx: ServingContext): voi
 
   app.get('/me', declared('personal'), (request, reply) => mePage(ctx, request, reply, asset.path));
 
-  app.get('/api/me', declared('personal'), async (request, reply) => {
-    reply.header('Cache-Control', PRIVATE);
+  app.get('/api/me', declared('personal'), async (request) => {
     return meView(ctx, await requireAttendee(ctx, request));
   });
 

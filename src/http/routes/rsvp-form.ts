@@ -7,7 +7,6 @@ import { renderNotFoundPage } from '../../render/html/event-page.js';
 import { withLanguage } from '../../render/html/i18n.js';
 import { renderRsvpResult } from '../../render/html/me-page.js';
 import { getEvent } from '../../use-cases/read-events.js';
-// helper A's rsvp(ctx, holder, input) on h-rsvp-core; a stand-in of the same shape until the merge.
 import { rsvp } from '../../use-cases/rsvp.js';
 import { signedInAttendee } from '../attendee-session.js';
 import { acceptFormBodies } from '../form-body.js';

@@ -26,7 +26,10 @@ function fieldsOf(body: unknown, shape: string): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** Someone's own RSVP and a host's list are personal: never kept by a cache, shared or not. */
+/**
+ * A write's answer about someone's RSVP is theirs: never kept by a cache, shared or not (the reads say so by their
+ * declaration, `personal`).
+ */
 const personal = (reply: FastifyReply) => reply.header('Cache-Control', 'private, no-store');
 
 /**
@@ -48,14 +51,12 @@ export function registerRsvpRoutes(app: FastifyInstance, ctx: ServingContext, oa
     return toRsvpView(await rsvp(ctx, holder, { ...target(request), action: 'withdraw' }), baseUrl);
   });
 
-  app.get<EventParams>('/api/events/:id/rsvp', declared('personal'), async (request, reply) => {
-    personal(reply);
+  app.get<EventParams>('/api/events/:id/rsvp', declared('personal'), async (request) => {
     const holder = await requireHolder(ctx, request, oauth);
     return toRsvpView(await ownRsvp(ctx, holder, target(request)), baseUrl);
   });
 
-  app.get<EventParams>('/api/events/:id/rsvps', declared('personal'), async (request, reply) => {
-    personal(reply);
+  app.get<EventParams>('/api/events/:id/rsvps', declared('personal'), async (request) => {
     const host = await requireHost(ctx, bearerToken(request));
     return toEventRsvpsView(await eventRsvps(ctx, host, target(request)), baseUrl);
   });
