@@ -1,12 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { KEY_PREFIX } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
 import { attendeeHolder, type Holder, keyHolder } from '../catalogue/holder.js';
 import type { AppContext } from '../context.js';
-import { authenticate } from '../use-cases/keys.js';
 import { bearerToken } from './authenticate.js';
-import { attendeeOfAccessToken } from './oauth/tokens.js';
+import { bearerCaller } from './bearer-caller.js';
 import { sessionHolder } from './session-holder.js';
 
 /**
@@ -14,22 +12,20 @@ import { sessionHolder } from './session-holder.js';
  * A credential that is sent but not valid is refused, never taken for nobody.
  */
 export async function holderOf(ctx: AppContext, request: FastifyRequest, oauth: Provider): Promise<Holder | undefined> {
-  const token = bearerToken(request);
+  const caller = await bearerCaller(ctx, oauth, bearerToken(request));
   // A host key (`Authorization: Bearer tev_…`).
-  if (token !== undefined && (token.startsWith(KEY_PREFIX) || token === '')) {
-    const key = await authenticate(ctx, token);
-    if (!key) throw new ServiceError('invalid-key');
-    return keyHolder(key.id);
+  if (caller.kind === 'key') {
+    if (!caller.key) throw new ServiceError('invalid-key');
+    return keyHolder(caller.key.id);
   }
   // An attendee's OAuth access token (MCP authorization: scope rsvp), the RSVP API being the MCP tool's too.
-  if (token !== undefined) {
-    const attendeeId = await attendeeOfAccessToken(ctx, oauth, token);
-    if (!attendeeId)
+  if (caller.kind === 'attendee') {
+    if (!caller.attendeeId)
       throw new ServiceError(
         'invalid-key',
         'The bearer token is neither a host key nor a good OAuth access token (unknown, expired or revoked, or not of scope rsvp).',
       );
-    return attendeeHolder(attendeeId);
+    return attendeeHolder(caller.attendeeId);
   }
   // An attendee signed in on the pages (the session cookie; writes only from this site's own pages).
   return sessionHolder(ctx, request);

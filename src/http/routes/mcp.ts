@@ -2,14 +2,12 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { KEY_PREFIX } from '../../auth/api-keys.js';
 import type { ServingContext } from '../../context.js';
 import { anonymousCaller, attendeeCaller, callerAuthInfo, keyCaller, type McpCaller } from '../../mcp/caller.js';
 import { buildMcpServer, MCP_TOOL_NAMES } from '../../mcp/server.js';
-import { authenticate } from '../../use-cases/keys.js';
 import { bearerToken } from '../authenticate.js';
+import { bearerCaller } from '../bearer-caller.js';
 import { resourceMetadataUrl } from '../oauth/provider.js';
-import { attendeeOfAccessToken } from '../oauth/tokens.js';
 import { declared } from '../route-class.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -101,11 +99,10 @@ async function callerOf(
   token: string | undefined,
   anonymous: McpCaller,
 ): Promise<McpCaller | undefined> {
-  if (token === undefined) return anonymous;
-  if (token === '' || token.startsWith(KEY_PREFIX))
-    return keyCaller(token ? await authenticate(ctx, token) : undefined);
-  const attendeeId = await attendeeOfAccessToken(ctx, oauth, token);
-  return attendeeId ? attendeeCaller(attendeeId) : undefined;
+  const caller = await bearerCaller(ctx, oauth, token);
+  if (caller.kind === 'none') return anonymous;
+  if (caller.kind === 'key') return keyCaller(caller.key);
+  return caller.attendeeId ? attendeeCaller(caller.attendeeId) : undefined;
 }
 
 export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext, oauth: Provider): void {
