@@ -15,6 +15,7 @@ import {
   startNode,
   stopNode,
 } from './soak-nodes.js';
+import { type RunningProxy, startProxy } from './soak-proxy.js';
 import { failed, newFigures, printFigures } from './soak-report.js';
 
 const _ROOT = resolve(import.meta.dirname, '..');
@@ -31,6 +32,8 @@ const BURST_PROMPTS = process.env.SOAK_BURST_PROMPTS ?? 'mixed';
 const NOW = '2025-03-01T09:00:00Z'; // the curated catalogue's dates are around this
 /** `report`: print the two figures above without failing on them (the suite's short run: not met yet, see performance.md). */
 const FAIRNESS = process.env.SOAK_FAIRNESS ?? 'check';
+/** `haproxy`: every client goes through Debian's HAProxy with the shipped deploy/haproxy/haproxy.cfg. */
+const PROXY = process.env.SOAK_PROXY;
 
 const errors: string[] = [];
 const latencies: number[] = [];
@@ -101,7 +104,9 @@ async function main() {
   const database = DATABASE_URL ? await createDatabase(DATABASE_URL, 'tev_soak') : undefined;
   const storageEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: dir! };
   const nodes: Node[] = [];
+  let proxy: RunningProxy | undefined;
   const cleanUp = async () => {
+    await proxy?.stop();
     await Promise.all(nodes.map(stopNode));
     if (dir) rmSync(dir, { recursive: true, force: true });
     await database?.drop().catch(() => {});
@@ -116,8 +121,12 @@ async function main() {
     for (const s of started) if (s.status === 'fulfilled') nodes.push(s.value);
     for (const s of started) if (s.status === 'rejected') throw s.reason;
     figures.rssMb.start = rssMb(nodes[0]!.process.pid!);
-    const anyNode = () => pick(nodes).base;
-    const base = nodes[0]!.base;
+    if (PROXY === 'haproxy') proxy = await startProxy(nodes.map((node) => node.base));
+    else if (PROXY) throw new Error(`SOAK_PROXY=${PROXY}: the shipped proxy configuration is haproxy`);
+    // Where clients connect: the proxy, or any node.
+    const entries = proxy ? [proxy.base] : nodes.map((node) => node.base);
+    const anyNode = () => pick(entries);
+    const base = entries[0]!;
 
     const keys = await issueKeys(base, adminToken, KEYS + 1, clientIp);
     const floodKey = keys.pop()!.key;
@@ -292,21 +301,16 @@ async function main() {
       if (BURST_SECONDS <= 0 || BURST_CONNECTIONS <= 0) return;
       await sleep(Math.max(0, endAt - BURST_SECONDS * 1000 - Date.now()));
       let i = 0;
-      figures.burst = await burst(
-        nodes.map((node) => node.base),
-        BURST_CONNECTIONS,
-        BURST_SECONDS,
-        () => {
-          if (BURST_PROMPTS === 'one-prompt') return '/api/events?country=ch&q=kotlin%20meetup';
-          const q = encodeURIComponent(`${pick(queries)}${i++ % 4 === 0 ? ` ${i % 50}` : ''}`);
-          const country = pick(['ch', 'de', 'at']);
-          return pick([`/api/events?country=${country}&q=${q}`, `/${country}.md`, `/${country}?q=${q}`]);
-        },
-      );
+      figures.burst = await burst(entries, BURST_CONNECTIONS, BURST_SECONDS, () => {
+        if (BURST_PROMPTS === 'one-prompt') return '/api/events?country=ch&q=kotlin%20meetup';
+        const q = encodeURIComponent(`${pick(queries)}${i++ % 4 === 0 ? ` ${i % 50}` : ''}`);
+        const country = pick(['ch', 'de', 'at']);
+        return pick([`/api/events?country=${country}&q=${q}`, `/${country}.md`, `/${country}?q=${q}`]);
+      });
     };
 
     console.log(
-      `soak: ${SECONDS} s against ${NODES} node${NODES > 1 ? 's' : ''} (${database ? 'PostgreSQL' : 'PGlite'}) — ${READERS} readers, ${WRITERS} writers over ${keys.length} keys, flooders on one address and one key, ${BURST_SECONDS > 0 ? `${BURST_CONNECTIONS} connections at once for the last ${BURST_SECONDS} s` : 'no crowd'}; limits ${process.env.RATE_LIMIT_READS_PER_MINUTE ?? 600} reads/min per address, ${process.env.RATE_LIMIT_WRITES_PER_MINUTE ?? 120} writes/min per key`,
+      `soak: ${SECONDS} s against ${NODES} node${NODES > 1 ? 's' : ''}${proxy ? ' behind HAProxy' : ''} (${database ? 'PostgreSQL' : 'PGlite'}) — ${READERS} readers, ${WRITERS} writers over ${keys.length} keys, flooders on one address and one key, ${BURST_SECONDS > 0 ? `${BURST_CONNECTIONS} connections at once for the last ${BURST_SECONDS} s` : 'no crowd'}; limits ${process.env.RATE_LIMIT_READS_PER_MINUTE ?? 600} reads/min per address, ${process.env.RATE_LIMIT_WRITES_PER_MINUTE ?? 120} writes/min per key`,
     );
     const startedAt = Date.now();
     const workers = [

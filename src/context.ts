@@ -8,7 +8,6 @@ import { COUNTRIES } from './places/countries.js';
 import { ReadIndex } from './query/read-index.js';
 import { BackgroundJobs } from './runtime/jobs.js';
 import { Remembered } from './runtime/remembered.js';
-import { TurnQueue } from './runtime/turns.js';
 import { AttendeesRepository } from './storage/attendees.repository.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
 import type { Storage } from './storage/database.js';
@@ -79,8 +78,6 @@ export interface ServingContext extends AppContext {
   metrics: Metrics;
   /** Signs pagination cursors; shared by the app nodes of one database (see settings.repository.ts). */
   cursorSecret: Buffer;
-  /** Where reads that rank take their turn, so that I/O is handled between them (see runtime/turns.ts). */
-  turns: TurnQueue;
 }
 
 function baseContext(
@@ -142,5 +139,5 @@ export function createServingContext(
     },
     () => freshness,
   );
-  return { ...base, index, freshness, metrics, cursorSecret, turns: new TurnQueue() };
+  return { ...base, index, freshness, metrics, cursorSecret };
 }

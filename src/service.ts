@@ -1,11 +1,9 @@
-import type { FastifyInstance, FastifyListenOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServingContext, type ServingContext } from './context.js';
 import { type ControlChannel, openControlChannel } from './control/server.js';
 import { buildApp } from './http/app.js';
-import { LISTEN_BACKLOG } from './http/limits.js';
-import { ensurePortFree, openMoreListeners, sharesItsPort } from './http/listeners.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
 import { webhookPayload } from './render/webhook-json.js';
 import { releaseWhenIdle } from './runtime/memory.js';
@@ -15,6 +13,12 @@ import { startIndexSync } from './use-cases/index-sync.js';
 import { seedFromFeeds } from './use-cases/seed-catalogue.js';
 import { type FeedSchedule, startFeedSchedule } from './use-cases/sync-schedule.js';
 import { startWebhooks } from './use-cases/webhook-delivery.js';
+
+/**
+ * The kernel's accept queue (capped by net.core.somaxconn): Node's default 511 overflows when many connect while the
+ * event loop is busy, and dropped SYNs are retried only after 1, 3, 7… seconds.
+ */
+const LISTEN_BACKLOG = 4096;
 
 export interface RunningService {
   app: FastifyInstance;
@@ -44,20 +48,12 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   let app: FastifyInstance | undefined;
   let stopSync: (() => Promise<void>) | undefined;
   let control: ControlChannel | undefined;
-  let closeMoreListeners: (() => Promise<void>) | undefined;
   let webhooks: { stop(): Promise<void> } | undefined;
   try {
     if (config.seed) await seedFromFeeds(ctx, feeds);
     stopSync = await startIndexSync(ctx);
     app = await buildApp(ctx);
-    await ensurePortFree(config.port, config.host);
-    // Node's listen takes reusePort (Linux); Fastify passes its options through but does not type that one.
-    const listen = { port: config.port, host: config.host, backlog: LISTEN_BACKLOG, reusePort: sharesItsPort };
-    const address = await app.listen(listen as FastifyListenOptions);
-    closeMoreListeners = await openMoreListeners(app.server, {
-      backlog: LISTEN_BACKLOG,
-      maxConnections: config.maxConnections,
-    });
+    const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     // The embedded database belongs to this process: `tech-events keys …` and `sync` ask it over a local socket.
     if (storage.engine === 'pglite') control = await openControl(ctx, config.dataDir);
     ctx.logger.info(await ctx.sources.upcomingByCountry(ctx.now()), 'upcoming events per country');
@@ -75,7 +71,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         closing ??= (async () => {
           stopReleasing();
           await control?.close();
-          await closeMoreListeners?.();
           await app!.close();
           await ctx.jobs.stop();
           await feedSchedule?.stop();
@@ -89,7 +84,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     };
   } catch (error) {
     await control?.close().catch(() => {});
-    await closeMoreListeners?.().catch(() => {});
     await app?.close().catch(() => {});
     await webhooks?.stop().catch(() => {});
     await stopSync?.().catch(() => {});

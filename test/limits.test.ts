@@ -1,7 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { LoadShedder } from '../src/http/limits.js';
 import { type Response, request } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -278,44 +277,5 @@ describe('limit settings', () => {
     ] as const) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
     }
-  });
-});
-
-describe('the load shedder', () => {
-  /** Releases `n` requests spread evenly over `ms`. */
-  const spread = (shedder: LoadShedder, clock: { now: number }, n: number, ms: number) => {
-    for (let i = 0; i < n; i++) {
-      clock.now += ms / n;
-      shedder.release();
-    }
-  };
-
-  it('refuses a read once those in flight would take longer than the bound at the rate the node answers', () => {
-    const clock = { now: 0 };
-    const shedder = new LoadShedder(2_000, 64, () => clock.now);
-    // Until a rate is known, and below the floor, everything is admitted.
-    for (let i = 0; i < 100; i++) expect(shedder.admit()).toBeUndefined();
-    // The quarter second they arrived in had no backlog throughout: it says nothing of the rate.
-    spread(shedder, clock, 1, 250);
-    expect(shedder.admit()).toBeUndefined();
-    // A quarter second with a backlog throughout answers 10: 0.04 per ms, so the 90 in flight would take 2.25 s.
-    spread(shedder, clock, 10, 250);
-    expect(shedder.admit()).toEqual({ retryAfter: 3 });
-    // Answering faster with a backlog throughout (20 in the next quarter) brings the wait for the 70 left under the
-    // bound: admitted again.
-    spread(shedder, clock, 20, 250);
-    expect(shedder.admit()).toBeUndefined();
-  });
-
-  it('takes no lower rate from a quiet moment, and refuses nothing below its floor', () => {
-    const clock = { now: 0 };
-    const shedder = new LoadShedder(2_000, 64, () => clock.now);
-    for (let i = 0; i < 100; i++) shedder.admit();
-    spread(shedder, clock, 80, 250); // 0.32 per ms, with a backlog throughout
-    // A quiet second with one slow request in flight: two answered in a second.
-    spread(shedder, clock, 19, 1_000);
-    for (let i = 0; i < 63; i++) expect(shedder.admit()).toBeUndefined();
-    // 64 in flight at 0.32 per ms is 0.2 s: admitted, though the quiet second answered 2 per second.
-    expect(shedder.admit()).toBeUndefined();
   });
 });

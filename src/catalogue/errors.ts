@@ -194,13 +194,6 @@ export const PROBLEMS = {
     explanation:
       'Writes are limited per API key and reads per client address, each to a number of requests per minute; keyless proposals (POST /api/calendars/proposals, POST /api/keys/requests) per client address and hour. Wait the number of seconds given in `Retry-After` (also `retryAfter` in the body) and retry; the rejected request changed nothing.',
   },
-  'client-gone': {
-    status: 499,
-    title: 'The client closed the request',
-    explanation:
-      'The client went away before the answer was ready, so the service stopped working on it. Nobody reads this ' +
-      'answer; it shows in logs and metrics (the status is the one proxies use for the same case).',
-  },
   'storage-unavailable': {
     status: 503,
     title: 'The database is unavailable',

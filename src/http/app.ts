@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { createServer as createHttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import Fastify, {
@@ -11,7 +10,7 @@ import Fastify, {
 } from 'fastify';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
-import { ReadAdmission } from './admission.js';
+import { ADMISSION, registerAdmission } from './admission.js';
 import { refuseKeyInQuery } from './authenticate.js';
 import { registerCaching } from './caching.js';
 import {
@@ -19,7 +18,6 @@ import {
   honourExpectContinue,
   MAX_HEADER_BYTES,
   MAX_PARAM_LENGTH,
-  registerLoadShedding,
   registerRateLimits,
 } from './limits.js';
 import { lingerOnClose } from './linger.js';
@@ -53,8 +51,6 @@ import { pathOf } from './url-path.js';
 export const BODY_LIMIT = 64 * 1024;
 /** The methods routes are declared with (OPTIONS answers every path, for CORS preflights). */
 const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const;
-/** The longest a read should wait behind those in flight before the node refuses it instead (see LoadShedder). */
-const OVERLOAD_WAIT_MS = 2_000;
 
 /** Logs the path but never a secret: query strings are dropped from request logs. */
 function requestSerializer(request: { method: string; url: string; ip?: string; id?: string }) {
@@ -104,8 +100,8 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
 
   // Per-key write and per-address read limits; before the routes, which it hooks as they are added.
   const rateLimitUnknownPaths = await registerRateLimits(app, ctx.config);
-  // Reads the node cannot answer within a couple of seconds are refused at once (503 with Retry-After).
-  registerLoadShedding(app, OVERLOAD_WAIT_MS);
+  // Reads take turns of the event loop; past a bounded queue or wait they are refused (503 with Retry-After).
+  registerAdmission(app, ADMISSION);
 
   registerRequestHooks(app, ctx);
   registerProblemHandlers(app, ctx, rateLimitUnknownPaths);
@@ -121,13 +117,6 @@ function createServer(ctx: ServingContext): FastifyInstance {
     headersTimeout: Math.min(timeouts.requestMs, 10_000),
     connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(timeouts.requestMs / 4))),
   };
-  // A crowd's reads take turns before the framework sees them (see ReadAdmission).
-  const admission = new ReadAdmission({
-    baseUrl: ctx.config.baseUrl,
-    trustProxy: ctx.config.trustProxy,
-    maxWaitMs: OVERLOAD_WAIT_MS,
-    onRefused: (method) => ctx.metrics.requests.inc({ method, route: '(admission)', status: 503 }),
-  });
   return Fastify({
     loggerInstance: ctx.logger.child({}, { serializers: { req: requestSerializer } }) as FastifyBaseLogger,
     // One line per request, written when it completes (see the onResponse hook), rather than two.
@@ -142,14 +131,6 @@ function createServer(ctx: ServingContext): FastifyInstance {
     keepAliveTimeout: timeouts.keepAliveMs,
     connectionTimeout: timeouts.connectionMs,
     http,
-    // The server Fastify would make (its own HTTP/1.1 defaults below), with the admission gate before its handler.
-    serverFactory: (handler) => {
-      const server = createHttpServer(http, admission.gate(handler));
-      server.keepAliveTimeout = timeouts.keepAliveMs;
-      server.requestTimeout = timeouts.requestMs;
-      server.setTimeout(timeouts.connectionMs);
-      return server;
-    },
     clientErrorHandler: clientErrorHandler(ctx.config.baseUrl),
     // Errors of the router (a malformed %-escape, an overlong path parameter) as problems like everything else.
     frameworkErrors: (error, request, reply) => {

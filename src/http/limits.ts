@@ -5,8 +5,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashSecret, parseKey } from '../auth/api-keys.js';
 import { ServiceError } from '../catalogue/errors.js';
 import type { Config } from '../config.js';
-import { secondsToRetry } from '../runtime/turns.js';
-import { isNewcomer, overloadedReads } from './admission.js';
 import { bearerToken } from './authenticate.js';
 import { problemBody, rawProblemResponse } from './problem.js';
 import { classOf } from './route-class.js';
@@ -16,12 +14,6 @@ import { pathOf } from './url-path.js';
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Longest path parameter (event ids are at most ~66 characters); longer ones match no route (404). */
 export const MAX_PARAM_LENGTH = 200;
-
-/**
- * The kernel's accept queue (capped by net.core.somaxconn): Node's default 511 overflows when a crowd connects while
- * the event loop is busy, and dropped SYNs are retried only after 1, 3, 7… seconds.
- */
-export const LISTEN_BACKLOG = 4096;
 
 const WINDOW_MS = 60_000;
 
@@ -199,85 +191,3 @@ export class ItemAllowance {
     entry.count += n;
   }
 }
-
-/**
- * Refuses a read early (503 `overloaded`, Retry-After) when those ahead of it would take longer than `maxWaitMs` at
- * the node's recent rate (Little's law), rather than queueing it until its client gives up. Writes, operations
- * endpoints and preflights are never refused here: writes are bounded by per-key limits and the database's queue.
- */
-export class LoadShedder {
-  private inFlight = 0;
-  /** Requests answered per millisecond while a backlog waited throughout (moving average). */
-  private rate: number | undefined;
-  private windowStart: number;
-  private windowDone = 0;
-  /** The fewest requests in flight during the current window. */
-  private windowLeast = 0;
-
-  constructor(
-    private readonly maxWaitMs: number,
-    /** Requests in flight below which nothing is refused: a burst any node answers in a moment. */
-    private readonly floor: number,
-    private readonly clock: () => number = () => performance.now(),
-  ) {
-    this.windowStart = clock();
-  }
-
-  /**
-   * Admits a request, to be released once answered, or says in how many seconds to come back. A `newcomer` (an
-   * address not seen lately, see ReadAdmission) is admitted whatever the backlog: a crowd asking back to back must
-   * not lock a new client out, and the ranking queue still refuses it at once past its own bound.
-   */
-  admit(newcomer = false): { retryAfter: number } | undefined {
-    this.measure();
-    if (newcomer) {
-      this.inFlight++;
-      return undefined;
-    }
-    if (this.inFlight >= this.floor && this.rate !== undefined) {
-      const waitMs = this.inFlight / this.rate;
-      if (waitMs > this.maxWaitMs) return { retryAfter: secondsToRetry(waitMs) };
-    }
-    this.inFlight++;
-    return undefined;
-  }
-
-  release(): void {
-    this.inFlight--;
-    this.windowDone++;
-    this.windowLeast = Math.min(this.windowLeast, this.inFlight);
-    this.measure();
-  }
-
-  private measure(): void {
-    const now = this.clock();
-    const elapsed = now - this.windowStart;
-    if (elapsed < WINDOW_OF_RATE_MS) return;
-    const sample = this.windowDone / elapsed;
-    // Only a window with a backlog throughout shows how fast the node answers, and moves the estimate either way; a
-    // quieter one shows how much was asked, and may only raise it.
-    if (this.windowLeast >= this.floor / 4) {
-      this.rate = this.rate === undefined ? sample : 0.7 * this.rate + 0.3 * sample;
-    } else if (this.rate !== undefined && sample > this.rate) this.rate = sample;
-    this.windowStart = now;
-    this.windowDone = 0;
-    this.windowLeast = this.inFlight;
-  }
-}
-
-const WINDOW_OF_RATE_MS = 250;
-
-/** Registers the LoadShedder for reads: 503 problem+json with Retry-After past it. */
-export function registerLoadShedding(app: FastifyInstance, maxWaitMs: number): void {
-  const shedder = new LoadShedder(maxWaitMs, SHED_FLOOR);
-  app.addHook('onRequest', (request, reply, done) => {
-    if (exempt(request) || isWrite(request)) return done();
-    const refused = shedder.admit(isNewcomer(request.raw));
-    if (refused) return done(overloadedReads(refused.retryAfter));
-    reply.raw.once('close', () => shedder.release());
-    done();
-  });
-}
-
-/** Reads in flight below which the LoadShedder refuses nothing. */
-const SHED_FLOOR = 64;

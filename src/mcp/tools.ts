@@ -187,9 +187,6 @@ const guarded =
 /** Each tool's definition as registered: its input schema published whole, the arguments validated by `guarded`. */
 const REGISTERED = withPublishedInputs(TOOLS);
 
-/** The caller of a tool, gone once it cancels the call or its connection closes. */
-const askerOf = (extra: { signal: AbortSignal }) => ({ gone: () => extra.signal.aborted });
-
 function listText(result: SearchResult, baseUrl: string, coverage?: string): string {
   const lines = [`${result.understood} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
   result.events.forEach(({ event: e, reasons }, i) => {
@@ -242,7 +239,6 @@ function eventTarget(a: { id?: string | undefined; country?: string | undefined;
 }
 
 type ArgsOf<T extends ToolName> = z.output<(typeof TOOLS)[T]['inputSchema']>;
-type Asker = ReturnType<typeof askerOf>;
 
 /** Registers the six tools on a server; every tool calls the same use cases as the HTTP routes. */
 export function registerTools(server: McpServer, ctx: ServingContext, callerOf: (extra: unknown) => McpCaller): void {
@@ -250,17 +246,17 @@ export function registerTools(server: McpServer, ctx: ServingContext, callerOf: 
   server.registerTool(
     'search_events',
     REGISTERED.search_events,
-    guarded('search_events', async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
+    guarded('search_events', async (args) => listResult(ctx, await searchEvents(ctx, args))),
   );
   server.registerTool(
     'find_events',
     REGISTERED.find_events,
-    guarded('find_events', async (args, extra) => listResult(ctx, await searchEvents(ctx, args, askerOf(extra)))),
+    guarded('find_events', async (args) => listResult(ctx, await searchEvents(ctx, args))),
   );
   server.registerTool(
     'best_next_event',
     REGISTERED.best_next_event,
-    guarded('best_next_event', (args, extra) => bestNextEvent(ctx, args, askerOf(extra))),
+    guarded('best_next_event', (args) => bestNextEvent(ctx, args)),
   );
   server.registerTool(
     'get_event',
@@ -293,12 +289,11 @@ async function listResult(ctx: ServingContext, result: SearchPage): Promise<Call
 async function bestNextEvent(
   ctx: ServingContext,
   { wishes, audience, ...query }: ArgsOf<'best_next_event'>,
-  asker: Asker,
 ): Promise<CallToolResult> {
   const baseUrl = ctx.config.baseUrl;
   const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
   const asked = { ...query, q, limit: 3, ...(audience === 'founders' ? { who: 'founders' } : {}) };
-  const result = await searchEvents(ctx, asked, asker);
+  const result = await searchEvents(ctx, asked);
   const [best, ...rest] = result.events.map((r) => toEventView(r.event, baseUrl, r.reasons));
   const text = best
     ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`

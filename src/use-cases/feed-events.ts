@@ -3,7 +3,7 @@ import type { ServingContext } from '../context.js';
 import { MAX_LIMIT, parseSearchParams } from '../query/params.js';
 import { ReadIndex, type SearchResult } from '../query/read-index.js';
 import { Remembering } from '../runtime/remembered.js';
-import { type Asker, searchEvents } from './read-events.js';
+import { searchEvents } from './read-events.js';
 
 /** A feed looks at up to this many matches of its query, in the query's order, to find the newest of them. */
 export const FEED_WINDOW = 500;
@@ -60,22 +60,18 @@ export function newsAt(entry: FeedEntry): Date {
  * Any query of the shared grammar as a feed (never near misses): the matches among the first FEED_WINDOW in the
  * query's order and the cancelled events that match it, newest to the catalogue first (a cancellation is news when it happens), at most `limit`.
  */
-export async function feedEvents(
-  ctx: ServingContext,
-  query: Record<string, unknown>,
-  asker: Asker = {},
-): Promise<FeedAnswer> {
+export async function feedEvents(ctx: ServingContext, query: Record<string, unknown>): Promise<FeedAnswer> {
   const { cursor: _, limit: __, ...rest } = query;
   const limit = parseSearchParams(query).limit;
   const window = { ...rest, limit: String(MAX_LIMIT) };
-  const first = await searchEvents(ctx, window, asker);
+  const first = await searchEvents(ctx, window);
   const found = new Map<string, FeedEntry>();
   let page: typeof first | undefined = first;
   while (page) {
     for (const { event } of page.events) found.set(event.id, { event, cancelled: false, updated: event.updatedAt });
     page =
       page.nextCursor && found.size < FEED_WINDOW
-        ? await searchEvents(ctx, { ...window, cursor: page.nextCursor }, asker)
+        ? await searchEvents(ctx, { ...window, cursor: page.nextCursor })
         : undefined;
   }
   const cancelled = await cancelledIndex(ctx);

@@ -5,7 +5,6 @@ import { COUNTRY_INFO, type Country, isCountry } from '../places/countries.js';
 import { decodeCursor, encodeCursor, eventDigest, SeenFilter } from '../query/cursor.js';
 import { DEFAULT_LIMIT, parseSearchParams, type Scope, type SearchParams, toQueryString } from '../query/params.js';
 import type { ReadIndex, SearchResult } from '../query/read-index.js';
-import { QueueTooLong, secondsToRetry } from '../runtime/turns.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { RegistrationCounts } from '../storage/registrations.repository.js';
 
@@ -25,46 +24,16 @@ function pagedQuery(params: SearchParams, country: Scope): string {
   return toQueryString({ ...params, country, limit: DEFAULT_LIMIT });
 }
 
-/** Past this wait for a turn, a read is refused at once (503 `overloaded`), not answered after its client left. */
-const MAX_TURN_WAIT_MS = 3_000;
-
-/** Who asked: `newcomer` when not seen lately (ranked first), `gone` once they went away (closed, cancelled). */
-export interface Asker {
-  newcomer?: boolean;
-  gone?: () => boolean;
-}
-
 /**
  * Any query of the shared grammar (docs/contract.md, Reading: the query grammar): ranked events with reasons, how
- * the prompt was understood, and the next page's cursor. Ranking takes its turn among reads (`ctx.turns`, a
- * newcomer's before a crowd's) so writes and cached reads are not held up; a read whose asker has gone is not ranked
- * (`client-gone`), one facing too long a queue is refused (`overloaded`).
+ * the prompt was understood, and the next page's cursor.
  */
-export async function searchEvents(
-  ctx: ServingContext,
-  query: Record<string, unknown>,
-  asker: Asker = {},
-): Promise<SearchPage> {
+export async function searchEvents(ctx: ServingContext, query: Record<string, unknown>): Promise<SearchPage> {
   const params = parseSearchParams(query);
   const page = params.cursor
     ? decodeCursor(ctx.cursorSecret, pagedQuery(params, params.country), params.cursor)
     : undefined;
-  const result = await ctx.turns
-    .run(
-      () => {
-        if (asker.gone?.()) throw new ServiceError('client-gone');
-        return readIndex(ctx).search(params, ctx.now(), page);
-      },
-      MAX_TURN_WAIT_MS,
-      asker.newcomer,
-    )
-    .catch((error: unknown) => {
-      if (!(error instanceof QueueTooLong)) throw error;
-      const retryAfter = secondsToRetry(error.waitMs);
-      throw new ServiceError('overloaded', `Too many reads are waiting to be ranked; retry in ${retryAfter} s.`, {
-        retryAfter,
-      });
-    });
+  const result = readIndex(ctx).search(params, ctx.now(), page);
   readIndex(ctx).noteRead(result.dependsOn);
   const next = result.next && encodeCursor(ctx.cursorSecret, pagedQuery(params, result.country), result.next);
   return { ...result, nextCursor: next };

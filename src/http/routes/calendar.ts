@@ -3,7 +3,6 @@ import type { ServingContext } from '../../context.js';
 import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
-import { askerOf } from '../asker.js';
 import { declared } from '../route-class.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
@@ -17,7 +16,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
   app.get('/api/calendar', declared('cacheable'), async (request, reply) => {
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
-    const result = await searchEvents(ctx, query, askerOf(request));
+    const result = await searchEvents(ctx, query);
     const events = result.events.map((r) => r.event);
     const label = filterLabel({ ...result.params, country: result.country });
     // With cfp=open the calendar holds the deadlines of the calls for papers, each with reminders.

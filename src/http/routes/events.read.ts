@@ -7,7 +7,6 @@ import { toSearchResponse } from '../../render/search-json.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
 import { requireHost } from '../../use-cases/keys.js';
 import { getEvent, listOwnEvents, searchEvents } from '../../use-cases/read-events.js';
-import { askerOf } from '../asker.js';
 import { bearerToken } from '../authenticate.js';
 import { declared } from '../route-class.js';
 
@@ -16,8 +15,8 @@ import { declared } from '../route-class.js';
  * event, as its page shows it (cancelled and unlisted ones too: whoever has its id or link may read it).
  */
 export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  const publicEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
-    const result = await searchEvents(ctx, query, askerOf(request));
+  const publicEvents = async (query: Record<string, unknown>) => {
+    const result = await searchEvents(ctx, query);
     return toSearchResponse(result, ctx.config.baseUrl, await answerCoverage(ctx, result));
   };
   const ownEvents = async (request: FastifyRequest, query: Record<string, unknown>) => {
@@ -31,7 +30,7 @@ export function registerEventReadRoutes(app: FastifyInstance, ctx: ServingContex
       throw new ValidationError([
         { field: 'mine', message: 'must be 1 (with a key: your own events) or 0', given: shownValue(query.mine) },
       ]);
-    const body = query.mine === '1' ? await ownEvents(request, query) : await publicEvents(request, query);
+    const body = query.mine === '1' ? await ownEvents(request, query) : await publicEvents(query);
     if (body.next) reply.header('Link', `<${body.next}>; rel="next"`);
     return body;
   });

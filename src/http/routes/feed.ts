@@ -8,7 +8,6 @@ import { toQueryString } from '../../query/params.js';
 import { FEED_TTL_SECONDS, feedUpdated, renderAtom } from '../../render/atom.js';
 import { filterLabel } from '../../render/labels.js';
 import { feedEvents } from '../../use-cases/feed-events.js';
-import { askerOf } from '../asker.js';
 import { declared } from '../route-class.js';
 
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
@@ -17,7 +16,7 @@ export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const { baseUrl } = ctx.config;
   const send = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
-    const { result, entries } = await feedEvents(ctx, query, askerOf(request));
+    const { result, entries } = await feedEvents(ctx, query);
     const qs = toQueryString({ ...result.params, country: result.country });
     const updated = feedUpdated(entries);
     const body = renderAtom(entries, {

@@ -3,14 +3,13 @@ import type { ServingContext } from '../../context.js';
 import { toQueryString } from '../../query/params.js';
 import { renderGeoJson } from '../../render/geojson.js';
 import { searchEvents } from '../../use-cases/read-events.js';
-import { askerOf } from '../asker.js';
 import { declared } from '../route-class.js';
 
 /** GET /api/events.geojson: the same query as GeoJSON, for people who draw their own maps. */
 export function registerGeoRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const { baseUrl } = ctx.config;
   app.get('/api/events.geojson', declared('cacheable'), async (request, reply) => {
-    const result = await searchEvents(ctx, request.query as Record<string, unknown>, askerOf(request));
+    const result = await searchEvents(ctx, request.query as Record<string, unknown>);
     if (result.nextCursor) {
       const next = toQueryString({ ...result.params, country: result.country }, { cursor: result.nextCursor });
       reply.header('Link', `<${baseUrl}/api/events.geojson?${next}>; rel="next"`);

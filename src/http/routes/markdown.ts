@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { ServingContext } from '../../context.js';
 import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
@@ -7,7 +7,6 @@ import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
 import { searchEvents } from '../../use-cases/read-events.js';
-import { askerOf } from '../asker.js';
 import { declared } from '../route-class.js';
 
 function notFound(reply: FastifyReply, what: string): FastifyReply {
@@ -21,10 +20,10 @@ function notFound(reply: FastifyReply, what: string): FastifyReply {
 
 /** Every markdown shape of the contract (docs/contract.md, What the service is); each renders the same engine result as /api/events. */
 export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  const send = async (request: FastifyRequest, reply: FastifyReply, query: Record<string, unknown>) => {
+  const send = async (reply: FastifyReply, query: Record<string, unknown>) => {
     // A markdown document is whole: no pages.
     const { cursor: _, ...whole } = query;
-    const result = await searchEvents(ctx, whole, askerOf(request));
+    const result = await searchEvents(ctx, whole);
     const coverage = await answerCoverage(ctx, result);
     const body = renderMarkdown(result, {
       ...(coverage ? { coverage } : {}),
@@ -37,14 +36,12 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
     return reply.type('text/markdown; charset=utf-8').send(body);
   };
 
-  app.get('/api/md', declared('cacheable'), (request, reply) =>
-    send(request, reply, request.query as Record<string, unknown>),
-  );
+  app.get('/api/md', declared('cacheable'), (request, reply) => send(reply, request.query as Record<string, unknown>));
 
   app.get<{ Params: { country: string } }>('/:country.md', declared('cacheable'), (request, reply) => {
     const { country } = request.params;
     if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    return send(request, reply, { ...(request.query as object), country });
+    return send(reply, { ...(request.query as object), country });
   });
 
   app.get<{ Params: { country: string; slug: string } }>(
@@ -56,7 +53,7 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
       // The slug of the place (`zurich`), or its name in any spelling the gazetteer knows (`Zürich`, `Zuerich`).
       const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
       if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
-      return send(request, reply, { ...(request.query as object), country, city: place.name });
+      return send(reply, { ...(request.query as object), country, city: place.name });
     },
   );
 
@@ -68,7 +65,7 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
       if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
       if (!isTopic(slug))
         return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
-      return send(request, reply, { ...(request.query as object), country, topic: slug });
+      return send(reply, { ...(request.query as object), country, topic: slug });
     },
   );
 }

@@ -17,7 +17,6 @@ import { type ResultOrder, renderSearchPage } from '../../render/html/search-pag
 import { catalogueFreshness } from '../../use-cases/catalogue-status.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
-import { askerOf } from '../asker.js';
 import { prefersHtml } from '../problem.js';
 import { pathOf } from '../url-path.js';
 import { sendEventCalendar } from './calendar.js';
@@ -88,7 +87,7 @@ async function searchPage(ctx: ServingContext, request: FastifyRequest, reply: F
   };
   try {
     // The text decides over the menu: a place or country named in q picks the country searched (see scopeOf).
-    const result = await searchEvents(ctx, { ...form, country: chosen }, askerOf(request));
+    const result = await searchEvents(ctx, { ...form, country: chosen });
     const coverage = await answerCoverage(ctx, result);
     return sendHtml(reply, 200, language, renderSearchPage({ ...page, result, ...(coverage ? { coverage } : {}) }));
   } catch (error) {
