@@ -26,7 +26,7 @@ async function untilRead(page: Page): Promise<void> {
 
 /** Proposes a calendar on /add, as a visitor with no script would: the address, the city, the group's name. */
 async function propose(page: Page, base: string, url: string, city = '', name = ''): Promise<void> {
-  await page.goto(`${base}/add?lang=en`);
+  await page.goto(`${base}/add?hl=en`);
   await page.fill('#calendar-url', url);
   if (city) await page.fill('#calendar-city', city);
   if (name) await page.fill('#calendar-name', name);
@@ -75,7 +75,7 @@ describe.skipIf(browserMissing)('a community adds its calendar', SPAWNING, () =>
     const page = await context.newPage();
     const address = `${hostBase}/meetup/${group.id}/events/ical/`;
     await propose(page, server.base, address, '', group.name);
-    expect(page.url()).toMatch(/\/add\/prp_[0-9a-f]{32}\?lang=en$/);
+    expect(page.url()).toMatch(/\/add\/prp_[0-9a-f]{32}\?hl=en$/);
     const id = new URL(page.url()).pathname.split('/').at(-1)!;
     await untilRead(page);
 
@@ -91,7 +91,7 @@ describe.skipIf(browserMissing)('a community adds its calendar', SPAWNING, () =>
     expect(text).toContain('place given by the event');
     expect(text).toContain(next!.venue!);
     // The status page is nobody's to keep: not the browser's, not a shared cache's.
-    const status = await request(`${server.base}/add/${id}?lang=en`);
+    const status = await request(`${server.base}/add/${id}?hl=en`);
     expect(status.headers.get('cache-control')).toBe('no-store');
 
     const accepted = await runCli(['proposals', 'accept', id], server.storageEnv);
@@ -105,7 +105,7 @@ describe.skipIf(browserMissing)('a community adds its calendar', SPAWNING, () =>
     const listed = events.filter((e) => e.source === 'community').map((e) => e.title);
     expect(listed).toEqual(expect.arrayContaining([next!.title, january!.title]));
 
-    await page.goto(`${server.base}/sources?lang=en`);
+    await page.goto(`${server.base}/sources?hl=en`);
     const sources = (await page.locator('main').textContent())!;
     expect(sources).toContain(group.name);
     expect(sources).toContain('proposed by its community, accepted on');
@@ -121,7 +121,7 @@ describe.skipIf(browserMissing)('a community adds its calendar', SPAWNING, () =>
       httpCredentials: { username: 'operator', password: TOKEN },
     });
     const admin = await operator.newPage();
-    await admin.goto(`${server.base}/admin?lang=en`);
+    await admin.goto(`${server.base}/admin?hl=en`);
     const row = admin.locator(`tr[id="${id}"]`);
     await expect(row.textContent()).resolves.toContain(group.name);
     await row.locator('input[name="reason"]').fill('The group moved to another platform');
@@ -129,7 +129,7 @@ describe.skipIf(browserMissing)('a community adds its calendar', SPAWNING, () =>
     expect(new URL(admin.url()).pathname).toBe('/admin');
     await expect(admin.locator(`tr[id="${id}"]`).count()).resolves.toBe(0);
     await expect(admin.locator('table.admin').last().textContent()).resolves.toMatch(/admin page\s*removed/);
-    await admin.goto(`${server.base}/add/${id}?lang=en`);
+    await admin.goto(`${server.base}/add/${id}?hl=en`);
     const removed = (await admin.locator('main').textContent())!;
     expect(removed).toContain('Removed on');
     expect(removed).toContain('The group moved to another platform');

@@ -31,7 +31,7 @@ describe('the pages where communities add themselves', () => {
 
   it('serves /add in each language, valid, saying what is accepted, what is checked and that nothing personal is asked', async () => {
     for (const lang of LANGUAGES) {
-      const res = await request(`${server.base}/add?lang=${lang}`);
+      const res = await request(`${server.base}/add?hl=${lang}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-language')).toBe(lang);
       expect(res.text).toContain(`<html lang="${lang}">`);
@@ -39,25 +39,25 @@ describe('the pages where communities add themselves', () => {
         expect(res.text, `${lang}: ${accepted}`).toContain(accepted);
       // Both forms post to /add in the page's language, and work without a script.
       expect(
-        res.text.match(new RegExp(`<form class="add" method="post" action="/add\\?lang=${lang}">`, 'g')),
+        res.text.match(new RegExp(`<form class="add" method="post" action="/add\\?hl=${lang}">`, 'g')),
       ).toHaveLength(2);
       for (const name of ['url', 'city', 'country', 'name', 'organisation', 'plans', 'website'])
         expect(res.text, name).toContain(`name="${name}"`);
       expect(res.text).not.toMatch(/name="(e-?mail|phone|person)"/i);
-      await validHtml(res.text, `/add?lang=${lang}`);
+      await validHtml(res.text, `/add?hl=${lang}`);
     }
-    const en = await request(`${server.base}/add?lang=en`);
+    const en = await request(`${server.base}/add?hl=en`);
     expect(en.text).toContain('no e-mail, no name, no account');
     expect(en.text).toContain('What the operator checks');
   });
 
   it('is linked from every page’s footer and from /sources', async () => {
-    for (const path of ['/?lang=de', '/sources?lang=de', '/ch/events/nothing-here?lang=de']) {
+    for (const path of ['/?hl=de', '/sources?hl=de', '/ch/events/nothing-here?hl=de']) {
       const res = await request(`${server.base}${path}`, { headers: { accept: 'text/html' } });
-      expect(res.text, path).toContain('<a href="/add?lang=de">Eure Community eintragen</a>');
+      expect(res.text, path).toContain('<a href="/add?hl=de">Eure Community eintragen</a>');
     }
-    const sources = await request(`${server.base}/sources?lang=en`);
-    expect(sources.text).toContain('Is your community’s calendar missing? <a href="/add?lang=en">');
+    const sources = await request(`${server.base}/sources?hl=en`);
+    expect(sources.text).toContain('Is your community’s calendar missing? <a href="/add?hl=en">');
   });
 
   it('takes form bodies on its own routes only, as UTF-8, within a limit', async () => {
@@ -121,7 +121,7 @@ describe('the pages where communities add themselves', () => {
   });
 
   it('answers a form with problems with the form again, each field’s problem beside it (422)', async () => {
-    const empty = await request(`${server.base}/add?lang=de`, {
+    const empty = await request(`${server.base}/add?hl=de`, {
       method: 'POST',
       headers: FORM,
       body: 'form=calendar&url=',
@@ -130,7 +130,7 @@ describe('the pages where communities add themselves', () => {
     expect(empty.text).toContain('id="calendar-url-error"');
     expect(empty.text).toContain('Adresse des Kalenders:');
     await validHtml(empty.text, '422 calendar');
-    const key = await request(`${server.base}/add?lang=en`, {
+    const key = await request(`${server.base}/add?hl=en`, {
       method: 'POST',
       headers: FORM,
       body: new URLSearchParams({ form: 'key', organisation: 'Basel Devs', country: 'ch' }).toString(),
@@ -145,7 +145,7 @@ describe('the pages where communities add themselves', () => {
   it('lets the operator accept and refuse on /admin; an accepted key shows on its status page once', async () => {
     const ask = async (organisation: string) => {
       const body = new URLSearchParams({ form: 'key', organisation, country: 'de', plans: 'Our monthly meetups' });
-      const res = await fetch(`${server.base}/add?lang=en`, {
+      const res = await fetch(`${server.base}/add?hl=en`, {
         method: 'POST',
         headers: FORM,
         body,
@@ -153,21 +153,21 @@ describe('the pages where communities add themselves', () => {
       });
       expect(res.status).toBe(303);
       const location = res.headers.get('location')!;
-      expect(location).toMatch(/^\/add\/prp_[0-9a-f]{32}\?lang=en$/);
-      return location.slice(5, -8);
+      expect(location).toMatch(/^\/add\/prp_[0-9a-f]{32}\?hl=en$/);
+      return location.slice(5, location.indexOf('?'));
     };
     const [accepted, refused] = [await ask('Köln Rust Meetup'), await ask('Spam Inc')];
     const auth = { authorization: basic(TOKEN) };
-    const admin = await request(`${server.base}/admin?lang=en`, { headers: auth });
+    const admin = await request(`${server.base}/admin?hl=en`, { headers: auth });
     expect(admin.status).toBe(200);
     expect(admin.headers.get('cache-control')).toBe('no-store');
     expect(admin.text).toContain('Köln Rust Meetup');
-    expect(admin.text).toContain(`action="/admin/proposals/${accepted}/accept?lang=en"`);
+    expect(admin.text).toContain(`action="/admin/proposals/${accepted}/accept?hl=en"`);
     await validHtml(admin.text, '/admin');
 
     const origin = new URL(server.base).origin;
     const decide = (id: string, action: string, body: string, headers: Record<string, string>) =>
-      fetch(`${server.base}/admin/proposals/${id}/${action}?lang=en`, {
+      fetch(`${server.base}/admin/proposals/${id}/${action}?hl=en`, {
         method: 'POST',
         headers: { ...FORM, ...auth, ...headers },
         body,
@@ -179,7 +179,7 @@ describe('the pages where communities add themselves', () => {
 
     const ok = await decide(accepted, 'accept', '', { origin, 'sec-fetch-site': 'same-origin' });
     expect(ok.status).toBe(303);
-    expect(ok.headers.get('location')).toBe(`/admin?lang=en#${accepted}`);
+    expect(ok.headers.get('location')).toBe(`/admin?hl=en#${accepted}`);
     const no = await decide(refused, 'reject', 'reason=Not+a+tech+community', { origin });
     expect(no.status).toBe(303);
     // Deciding twice is refused, and the page says so.
@@ -188,22 +188,22 @@ describe('the pages where communities add themselves', () => {
 
     // A link checker's HEAD first: it is not the visit that shows the key.
     expect((await request(`${server.base}/add/${accepted}`, { method: 'HEAD' })).status).toBe(200);
-    const first = await request(`${server.base}/add/${accepted}?lang=en`);
+    const first = await request(`${server.base}/add/${accepted}?hl=en`);
     const key = first.text.match(/tev_[a-f0-9]{12}_[A-Za-z0-9_-]{43}/)?.[0];
     expect(key, first.text).toBeDefined();
     expect(first.text).toContain('Copy it now');
     expect(first.headers.get('cache-control')).toBe('no-store');
-    const second = await request(`${server.base}/add/${accepted}?lang=en`);
+    const second = await request(`${server.base}/add/${accepted}?hl=en`);
     expect(second.text).not.toContain(key!);
     expect(second.text).toContain('The key was shown here on');
-    const reason = await request(`${server.base}/add/${refused}?lang=de`);
+    const reason = await request(`${server.base}/add/${refused}?hl=de`);
     expect(reason.text).toContain('Abgelehnt am');
     expect(reason.text).toContain('Not a tech community');
 
-    const log = await request(`${server.base}/admin?lang=en`, { headers: auth });
+    const log = await request(`${server.base}/admin?hl=en`, { headers: auth });
     expect(log.text).toMatch(/admin page<\/td><td>accepted/);
     expect(log.text).toMatch(/admin page<\/td><td>refused/);
-    const missing = await request(`${server.base}/add/prp_${'f'.repeat(32)}?lang=en`);
+    const missing = await request(`${server.base}/add/prp_${'f'.repeat(32)}?hl=en`);
     expect(missing.status).toBe(404);
   });
 
@@ -215,7 +215,7 @@ describe('the pages where communities add themselves', () => {
       expect(res.body.code).toBe('admin-disabled');
       const body = new URLSearchParams({ form: 'key', organisation: 'Graz Devs', country: 'at', plans: 'Meetups' });
       for (let i = 0; i < 2; i++) {
-        const sent = await fetch(`${plain.base}/add?lang=fr`, {
+        const sent = await fetch(`${plain.base}/add?hl=fr`, {
           method: 'POST',
           headers: FORM,
           body,
@@ -224,7 +224,7 @@ describe('the pages where communities add themselves', () => {
         expect(sent.status).toBe(303);
       }
       // The third from this address this hour: the form again, as sent, saying when to try again.
-      const limited = await request(`${plain.base}/add?lang=fr`, {
+      const limited = await request(`${plain.base}/add?hl=fr`, {
         method: 'POST',
         headers: FORM,
         body: body.toString(),
@@ -244,7 +244,7 @@ describe('the pages where communities add themselves', () => {
       const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
       const page = await context.newPage();
       for (const lang of LANGUAGES) {
-        await page.goto(`${server.base}/add?lang=${lang}`);
+        await page.goto(`${server.base}/add?hl=${lang}`);
         const field = (await page.locator('#calendar-url').boundingBox())!;
         expect(field.y + field.height, `the address field on the ${lang} page`).toBeLessThan(PHONE.height);
         const { scroll, client } = await page.evaluate(() => {
@@ -266,7 +266,7 @@ describe('the pages where communities add themselves', () => {
         const context = await browser.newContext({ viewport, bypassCSP: true, httpCredentials });
         const page = await context.newPage();
         for (const lang of LANGUAGES) {
-          for (const path of [`/add?lang=${lang}`, `/admin?lang=${lang}`]) {
+          for (const path of [`/add?hl=${lang}`, `/admin?hl=${lang}`]) {
             await page.goto(`${server.base}${path}`);
             expect(await seriousViolations(page), `${path} at ${viewport.width} px`).toEqual([]);
           }

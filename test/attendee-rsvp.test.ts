@@ -72,12 +72,12 @@ describe.skipIf(browserMissing).each(ENGINES)('attendees RSVP with a passkey on 
     return res.text;
   };
   const createPasskey = async (p: Person) => {
-    await p.page.goto(`${server.base}/me?lang=en`);
+    await p.page.goto(`${server.base}/me?hl=en`);
     await p.page.click('#create-passkey');
     await p.page.waitForSelector('#sign-out');
   };
   const rsvpOnPage = async (p: Person, id: string, verb: 'register' | 'withdraw') => {
-    await p.page.goto(`${server.base}/ch/events/${id}?lang=en`);
+    await p.page.goto(`${server.base}/ch/events/${id}?hl=en`);
     await p.page.click(`#rsvp-${verb}`);
     return p.page.getAttribute('#rsvp-result', 'data-status');
   };
@@ -97,8 +97,8 @@ describe.skipIf(browserMissing).each(ENGINES)('attendees RSVP with a passkey on 
   it('creates a passkey, RSVPs, and follows the host’s cancel and restore in the private calendar', async () => {
     const ana = await person(browser);
     // Signed out, the event page's Register leads to /me, which comes back to the event once signed in.
-    await ana.page.goto(`${server.base}/ch/events/${ids.talk}?lang=en`);
-    const page = await request(`${server.base}/ch/events/${ids.talk}?lang=en`);
+    await ana.page.goto(`${server.base}/ch/events/${ids.talk}?hl=en`);
+    const page = await request(`${server.base}/ch/events/${ids.talk}?hl=en`);
     expect(page.headers.get('cache-control')).toMatch(/^public/);
     await ana.page.click('#rsvp-register');
     expect(new URL(ana.page.url()).pathname).toBe('/me');
@@ -107,7 +107,7 @@ describe.skipIf(browserMissing).each(ENGINES)('attendees RSVP with a passkey on 
     await ana.page.waitForURL(`${server.base}/ch/events/${ids.talk}`);
 
     expect(await rsvpOnPage(ana, ids.talk, 'register')).toBe('registered');
-    await ana.page.goto(`${server.base}/me?lang=en`);
+    await ana.page.goto(`${server.base}/me?hl=en`);
     expect(await ana.page.getAttribute(`li[data-event="${ids.talk}"]`, 'data-status')).toBe('registered');
     const meHeaders = (await ana.page.request.get(`${server.base}/me`)).headers();
     expect(meHeaders['cache-control']).toBe('private, no-store');
@@ -170,7 +170,7 @@ describe.skipIf(browserMissing).each(ENGINES)('attendees RSVP with a passkey on 
     await dan.page.waitForSelector('#sign-out');
     expect((await me(dan)).body.handle).toBe(handle);
     // Signed in already, /me?return= offers the way back (helper pages such as an OAuth consent send people here).
-    await dan.page.goto(`${server.base}/me?lang=en&return=${encodeURIComponent('/oauth/interaction/abc')}`);
+    await dan.page.goto(`${server.base}/me?hl=en&return=${encodeURIComponent('/oauth/interaction/abc')}`);
     expect(await dan.page.getAttribute('#continue', 'href')).toBe('/oauth/interaction/abc');
     await dan.context.close();
   });
@@ -202,7 +202,7 @@ describe.skipIf(browserMissing).each(ENGINES)('attendees RSVP with a passkey on 
     expect(await rsvpOnPage(fay, ids.talk, 'register')).toBe('registered');
     const before = await counts(ids.talk);
     const { calendarUrl } = (await me(fay)).body;
-    await fay.page.goto(`${server.base}/me?lang=en`);
+    await fay.page.goto(`${server.base}/me?hl=en`);
     fay.page.once('dialog', (dialog) => dialog.accept());
     await fay.page.click('#delete-identity');
     await fay.page.waitForSelector('#create-passkey');
@@ -217,13 +217,13 @@ describe.skipIf(browserMissing).each(ENGINES)('attendees RSVP with a passkey on 
   it('has no serious accessibility violation on /me, signed out and in, and on an RSVP’s answer', async () => {
     // axe-core is injected, which the pages' CSP forbids: this context bypasses it (the others keep it).
     const gil = await person(browser, { bypassCSP: true });
-    await gil.page.goto(`${server.base}/me?lang=fr`);
+    await gil.page.goto(`${server.base}/me?hl=fr`);
     expect(await seriousViolations(gil.page), '/me signed out').toEqual([]);
     await gil.page.click('#create-passkey');
     await gil.page.waitForSelector('#sign-out');
     expect(await rsvpOnPage(gil, ids.talk, 'register')).toBe('registered');
     expect(await seriousViolations(gil.page), 'the answer').toEqual([]);
-    await gil.page.goto(`${server.base}/me?lang=fr`);
+    await gil.page.goto(`${server.base}/me?hl=fr`);
     expect(await seriousViolations(gil.page), '/me signed in').toEqual([]);
     await gil.context.close();
   });

@@ -70,13 +70,13 @@ describe('calendars not read yet (a machine without internet)', () => {
     expect(Date.parse(meetup.nextTry!) - Date.parse(meetup.lastAttempt!)).toBe(60_000);
     expect(meetup.calendars.every((c) => c.state === 'failing' && c.lastSuccess === null)).toBe(true);
 
-    const sourcesPage = await (await fetch(`${svc.base}/sources?lang=en`)).text();
+    const sourcesPage = await (await fetch(`${svc.base}/sources?hl=en`)).text();
     expect(sourcesPage).toContain('None of these calendars has been read yet');
     expect(sourcesPage).toMatch(/not read yet: .*next try/s);
-    const germanPage = await (await fetch(`${svc.base}/sources?lang=de`)).text();
+    const germanPage = await (await fetch(`${svc.base}/sources?hl=de`)).text();
     expect(germanPage).toContain('Noch keiner dieser Kalender wurde gelesen');
 
-    const countryPage = await (await fetch(`${svc.base}/ch?lang=en`)).text();
+    const countryPage = await (await fetch(`${svc.base}/ch?hl=en`)).text();
     expect(countryPage).toMatch(/meetup<\/code><\/a> not read yet, next try/);
   });
 });

@@ -67,10 +67,10 @@ describe.each(ENGINES)('calls for papers on %s', (engine) => {
   });
 
   it('shows an open call on the event page, and refuses a malformed one on write', async () => {
-    const page = await request(`${server.base}/de/events/late-cfp-conf?lang=en`);
+    const page = await request(`${server.base}/de/events/late-cfp-conf?hl=en`);
     expect(page.text).toContain('Call for papers open until');
     expect(page.text).toContain('https://cfp.example.org/late');
-    const closed = await request(`${server.base}/de/events/closed-cfp-conf?lang=en`);
+    const closed = await request(`${server.base}/de/events/closed-cfp-conf?hl=en`);
     expect(closed.text).not.toContain('Call for papers open');
     const bad = await post({ title: 'X', startAt: '2027-01-10T10:00:00+01:00', city: 'Berlin', cfpUntil: 'soon' });
     expect(bad.status).toBe(422);

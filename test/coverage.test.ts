@@ -172,7 +172,7 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
       it: 'Perché questo elenco può essere breve',
     };
     for (const [lang, heading] of Object.entries(headings)) {
-      const res = await fetch(`${svc.base}/ch?${query}&lang=${lang}`);
+      const res = await fetch(`${svc.base}/ch?${query}&hl=${lang}`);
       expect(res.status).toBe(200);
       const page = parsePage(await res.text());
       const banner = page.byTag('section').find((s) => page.attr(s, 'class') === 'coverage');
@@ -182,8 +182,8 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
       expect(text).toContain(swissGroups[0]!.name);
       expect(text).toContain(String(swissGroups.length));
       const hrefs = linksIn(banner!).map((a) => page.attr(a, 'href'));
-      expect(hrefs).toContain(`/sources?lang=${lang}`);
-      expect(hrefs).toContain(`/de?lang=${lang}`);
+      expect(hrefs).toContain(`/sources?hl=${lang}`);
+      expect(hrefs).toContain(`/de?hl=${lang}`);
       expect(hrefs.some((h) => h?.startsWith('/de?from='))).toBe(true);
       // The prompt is not what makes this answer thin: no advice to ask for less.
       const all = page.text(page.byTag('main')[0] ?? page.byTag('body')[0]!);
@@ -207,7 +207,7 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
   });
 
   it('above a list that has events the banner is folded to its heading, the events first in view', async () => {
-    const res = await fetch(`${svc.base}/de?q=conference&lang=en`);
+    const res = await fetch(`${svc.base}/de?q=conference&hl=en`);
     const page = parsePage(await res.text());
     expect(page.byTag('ol').some((o) => page.attr(o, 'class') === 'results')).toBe(true);
     const folded = page.byTag('details').find((d) => page.attr(d, 'class') === 'coverage');
@@ -223,7 +223,7 @@ describe('offline on a fresh clone: the shipped snapshots and feeds file, nothin
       // axe is injected as a script: the pages' CSP allows none, so this context bypasses it.
       const context = await browser.newContext({ bypassCSP: true });
       const page = await context.newPage();
-      await page.goto(`${svc.base}/ch?${query}&lang=en`);
+      await page.goto(`${svc.base}/ch?${query}&hl=en`);
       const banner = page.locator('section.coverage');
       await expect(banner.isVisible()).resolves.toBe(true);
       const style = await banner.evaluate((el) => {
@@ -333,7 +333,7 @@ describe('a feeds file of local calendars: the notice follows the sources’ sta
     expect(meetup).toMatchObject({ state: 'failing', calendars: swiss.length, lastSuccess: null });
     expect(failing!.message).toMatch(/Failing: \d+ “meetup” calendars for Switzerland \(never read\)/);
     expect(failing!.message).toContain('HTTP 500');
-    const page = await (await fetch(`${svc.base}/ch?q=AI%20Z%C3%BCrich&lang=en`)).text();
+    const page = await (await fetch(`${svc.base}/ch?q=AI%20Z%C3%BCrich&hl=en`)).text();
     expect(page).toContain('failing, never read');
 
     // A feed of one country counts for that country only.
@@ -349,7 +349,7 @@ describe('a feeds file of local calendars: the notice follows the sources’ sta
     for (const g of all) host.setMode(g.id, 'ok');
     await sync();
     expect(await coverage()).toBeUndefined();
-    const res = await fetch(`${svc.base}/ch?q=AI%20Z%C3%BCrich&lang=en`);
+    const res = await fetch(`${svc.base}/ch?q=AI%20Z%C3%BCrich&hl=en`);
     expect(await res.text()).not.toContain('class="coverage"');
     const markdown = await (await fetch(`${svc.base}/api/md?q=AI%20Z%C3%BCrich`)).text();
     expect(markdown).not.toContain('Note:');

@@ -18,8 +18,8 @@ describe.skipIf(browserMissing)('the embeddable list', () => {
   let browser: Browser;
 
   /** A host page loading the element as a classic deferred script, or as a module (as web components usually are). */
-  const hostPage = (body: string, options: { dark?: boolean; module?: boolean } = {}) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>A meetup's own site</title>
+  const hostPage = (body: string, options: { dark?: boolean; module?: boolean; lang?: string } = {}) => `<!doctype html>
+<html${options.lang === '' ? '' : ` lang="${options.lang ?? 'en'}"`}><head><meta charset="utf-8"><title>A meetup's own site</title>
 ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
 <script ${options.module ? 'type="module"' : 'defer'} src="${server.base}/embed.js"></script></head>
 <body><h1>Our events</h1>${body}</body></html>`;
@@ -28,7 +28,7 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
     server = await startTestServer('pglite', { now: '2026-11-23T09:00:00Z' });
     const key = await server.createKey('Embed Hosts', 'ch');
     for (const [externalId, title, price] of [
-      ['e-1', 'Zürich AI Evening', { price: 'free' }],
+      ['e-1', 'Zürich AI Evening', { price: 'free', language: 'de' }],
       ['e-2', 'Zürich Cloud Night', { price: 'paid', priceAmount: 12.5 }],
     ] as const) {
       const res = await request(`${server.base}/api/events`, {
@@ -49,11 +49,15 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
     });
     expect(winterthur.status).toBe(201);
     const pages: Record<string, string> = {
-      '/de': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>'),
-      '/de-module': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>', { module: true }),
-      '/fr': hostPage('<tech-events country="ch" city="Zürich" lang="fr" limit="1"></tech-events>', { dark: true }),
-      '/winterthur': hostPage('<tech-events country="ch" city="Winterthur" lang="en"></tech-events>'),
-      '/none': hostPage('<tech-events country="at" city="Graz" topic="quantum" lang="en"></tech-events>'),
+      '/de': hostPage('<tech-events country="ch" city="Zürich" hl="de"></tech-events>'),
+      '/de-module': hostPage('<tech-events country="ch" city="Zürich" hl="de"></tech-events>', { module: true }),
+      '/fr': hostPage('<tech-events country="ch" city="Zürich" hl="fr" limit="1"></tech-events>', { dark: true }),
+      '/winterthur': hostPage('<tech-events country="ch" city="Winterthur" hl="en"></tech-events>'),
+      // lang is the event-language filter, as in the grammar; hl the list's language.
+      '/held-in-german': hostPage('<tech-events country="ch" city="Zürich" hl="fr" lang="de"></tech-events>'),
+      // A snippet from before hl, on a host page that names no language: the filter's language is the list's.
+      '/old-snippet': hostPage('<tech-events country="ch" city="Zürich" lang="de"></tech-events>', { lang: '' }),
+      '/none': hostPage('<tech-events country="at" city="Graz" topic="quantum" hl="en"></tech-events>'),
     };
     // A second origin: its CSP allows scripts and connections from the service only, styles from itself only.
     host = createServer((req, res) => {
@@ -116,10 +120,10 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
       expect(texts.join('\n')).toMatch(/12,50\sCHF/);
       expect(texts[0]).toMatch(/Do\.?, 10\. Dez\. 2026 · 18:30/);
       const link = page.locator('tech-events a.t').first();
-      expect(await link.getAttribute('href')).toMatch(new RegExp(`^${server.base}/ch/events/.+\\?lang=de$`));
+      expect(await link.getAttribute('href')).toMatch(new RegExp(`^${server.base}/ch/events/.+\\?hl=de$`));
       const more = page.locator('tech-events a.more');
       expect(await more.textContent()).toBe('Diese Suche auf tech-events');
-      expect(await more.getAttribute('href')).toBe(`${server.base}/?country=ch&city=Z%C3%BCrich&lang=de`);
+      expect(await more.getAttribute('href')).toBe(`${server.base}/?country=ch&city=Z%C3%BCrich&hl=de`);
       expect(problems).toEqual([]);
       for (const url of requests) expect(url.startsWith(hostBase) || url.startsWith(server.base), url).toBe(true);
       expect(requests).toContain(`${server.base}/api/events?country=ch&city=Z%C3%BCrich&limit=10`);
@@ -176,6 +180,29 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
     await Promise.all([page.close(), zurich.close()]);
   });
 
+  it('filters by the language events are held in with lang, and speaks the language hl names', async () => {
+    const { page, requests, problems } = await open('/held-in-german');
+    const items = page.locator('tech-events li');
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await items.textContent()).toContain('Zürich AI Evening');
+    expect(await items.textContent()).toContain('Gratuit');
+    expect(requests).toContain(`${server.base}/api/events?country=ch&city=Z%C3%BCrich&lang=de&limit=10`);
+    expect(await page.locator('tech-events a.t').getAttribute('href')).toMatch(/\?hl=fr$/);
+    expect(await page.locator('tech-events a.more').getAttribute('href')).toBe(
+      `${server.base}/?country=ch&city=Z%C3%BCrich&lang=de&hl=fr`,
+    );
+    // Changing hl redraws the same events in another language; removing lang lists them all.
+    await page.locator('tech-events').evaluate((el) => el.setAttribute('hl', 'it'));
+    await expect.poll(() => page.locator('tech-events a.more').textContent()).toBe('Questa ricerca su tech-events');
+    await page.locator('tech-events').evaluate((el) => el.removeAttribute('lang'));
+    await expect.poll(() => items.count()).toBe(2);
+    const old = await open('/old-snippet');
+    await expect.poll(() => old.page.locator('tech-events li').count()).toBe(1);
+    expect(await old.page.locator('tech-events a.more').textContent()).toBe('Diese Suche auf tech-events');
+    expect([...problems, ...old.problems]).toEqual([]);
+    await Promise.all([page.close(), old.page.close()]);
+  });
+
   it('says plainly when nothing matches', async () => {
     const { page, problems } = await open('/none');
     const none = page.locator('tech-events p.none');
@@ -186,10 +213,15 @@ ${options.dark ? '<link rel="stylesheet" href="/dark.css">' : ''}
   });
 
   it('is offered on every search page with the snippet for its query', async () => {
-    const page = await request(`${server.base}/ch?city=Z%C3%BCrich&lang=de`);
+    const page = await request(`${server.base}/ch?city=Z%C3%BCrich&hl=de`);
     expect(page.text).toContain('<summary>Diese Liste einbetten</summary>');
     expect(page.text).toContain(
-      `&lt;script src=&quot;${server.base}/embed.js&quot; defer&gt;&lt;/script&gt;\n&lt;tech-events country=&quot;ch&quot; city=&quot;Zürich&quot; lang=&quot;de&quot;&gt;&lt;/tech-events&gt;`,
+      `&lt;script src=&quot;${server.base}/embed.js&quot; defer&gt;&lt;/script&gt;\n&lt;tech-events country=&quot;ch&quot; city=&quot;Zürich&quot; hl=&quot;de&quot;&gt;&lt;/tech-events&gt;`,
+    );
+    // The event-language filter is an attribute of its own, beside the list's language.
+    const filtered = await request(`${server.base}/ch?city=Z%C3%BCrich&lang=de&hl=fr`);
+    expect(filtered.text).toContain(
+      `&lt;tech-events country=&quot;ch&quot; city=&quot;Zürich&quot; lang=&quot;de&quot; hl=&quot;fr&quot;&gt;&lt;/tech-events&gt;`,
     );
   });
 });

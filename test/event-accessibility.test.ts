@@ -69,7 +69,7 @@ describe.each(ENGINES)('the event accessibility on %s', (engine) => {
       it: 'con lingua dei segni o sottotitoli',
     };
     for (const [lang, words] of Object.entries(said)) {
-      const page = await request(`${server.base}/ch?q=kotlin&access=sign-language-or-captions&lang=${lang}`);
+      const page = await request(`${server.base}/ch?q=kotlin&access=sign-language-or-captions&hl=${lang}`);
       expect(page.status).toBe(200);
       const understood = /<p class="understood"[^>]*>([\s\S]*?)<\/p>/.exec(page.text)?.[1] ?? '';
       expect([lang, understood]).toEqual([lang, expect.stringContaining(words)]);

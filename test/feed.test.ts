@@ -170,7 +170,7 @@ describe('Atom feeds', () => {
   });
 
   it('is linked from the pages, visibly and as <link rel="alternate">', async () => {
-    const page = await request(`${server.base}/ch?city=Z%C3%BCrich&lang=de`);
+    const page = await request(`${server.base}/ch?city=Z%C3%BCrich&hl=de`);
     const href = `${server.base}/api/feed?country=ch&amp;city=Z%C3%BCrich`;
     expect(page.text).toContain(`<link rel="alternate" type="application/atom+xml" title="Atom-Feed" href="${href}">`);
     expect(page.text).toMatch(

@@ -48,7 +48,7 @@ describe.skipIf(browserMissing)('the map', () => {
     const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    const response = await page.goto(`${server.base}/de?lang=de`);
+    const response = await page.goto(`${server.base}/de?hl=de`);
     expect(response?.status()).toBe(200);
     const markers = page.locator('figure.map svg a');
     expect(await markers.count()).toBe(4);
@@ -56,7 +56,7 @@ describe.skipIf(browserMissing)('the map', () => {
     expect(labels).toContain('Berlin: 2 Veranstaltungen');
     expect(labels).toContain('Hamburg: 1 Veranstaltung');
     const berlin = page.locator('figure.map a[aria-label^="Berlin"]');
-    expect(await berlin.getAttribute('href')).toBe('/de?city=Berlin&lang=de');
+    expect(await berlin.getAttribute('href')).toBe('/de?city=Berlin&hl=de');
     // The caption is the text alternative: every place with its count, busiest first.
     expect(await page.locator('figure.map figcaption').textContent()).toMatch(
       /^Wo diese .*: Berlin: 2 Veranstaltungen · /,
@@ -103,7 +103,7 @@ describe.skipIf(browserMissing)('the map', () => {
 
   it('zooms to one place with its surroundings, not to all three countries', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`${server.base}/de?lang=de&city=Hamburg`);
+    await page.goto(`${server.base}/de?hl=de&city=Hamburg`);
     const view = (await page.locator('figure.map svg').getAttribute('viewBox'))!.split(' ').map(Number);
     // The base map is 640 units across (the three countries); one city is shown about 200 km across.
     expect(view[2]).toBeLessThan(160);
@@ -125,7 +125,7 @@ describe.skipIf(browserMissing)('the map', () => {
     ]) {
       const context = await browser.newContext({ bypassCSP: true, viewport });
       const page = await context.newPage();
-      await page.goto(`${server.base}/de?lang=en`);
+      await page.goto(`${server.base}/de?hl=en`);
       expect(await seriousViolations(page)).toEqual([]);
       const map = (await page.locator('figure.map').boundingBox())!;
       const first = (await page.locator('section.day li, ol.results > li').first().boundingBox())!;
@@ -143,7 +143,7 @@ describe.skipIf(browserMissing)('the map', () => {
     expect(svg.headers.get('cache-control')).toBe('public, max-age=86400');
     const body = Buffer.from(await svg.arrayBuffer());
     expect(gzipSync(body).length).toBeLessThan(16 * 1024);
-    const page = await request(`${server.base}/de?lang=en`);
+    const page = await request(`${server.base}/de?hl=en`);
     const figure = page.text.slice(page.text.indexOf('<figure class="map"'), page.text.indexOf('</figure>') + 9);
     expect(figure.length).toBeLessThan(4 * 1024);
     expect(page.headers.get('content-security-policy')).toBe(

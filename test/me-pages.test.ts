@@ -30,7 +30,7 @@ describe('the attendees’ pages', () => {
   afterAll(() => server?.close());
 
   it('serves /me signed out with the passkey buttons, its script allowed, never cached', async () => {
-    const res = await request(`${server.base}/me?lang=de`);
+    const res = await request(`${server.base}/me?hl=de`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -45,24 +45,24 @@ describe('the attendees’ pages', () => {
     expect(js.text).toContain('SimpleWebAuthnBrowser');
     expect(js.text).toContain("getElementById('create-passkey')");
     // Every other page keeps no scripts at all.
-    const home = await request(`${server.base}/?lang=en`);
+    const home = await request(`${server.base}/?hl=en`);
     expect(home.headers.get('content-security-policy')).not.toContain('script-src');
   });
 
   it('is valid HTML in every language, and so is a host-run event page with its forms', async () => {
     for (const lang of LANGUAGES) {
-      await validHtml((await request(`${server.base}/me?lang=${lang}&return=/ch`)).text, `/me ${lang}`);
-      await validHtml((await request(`${server.base}/ch/events/${hostRun}?lang=${lang}`)).text, `event ${lang}`);
+      await validHtml((await request(`${server.base}/me?hl=${lang}&return=/ch`)).text, `/me ${lang}`);
+      await validHtml((await request(`${server.base}/ch/events/${hostRun}?hl=${lang}`)).text, `event ${lang}`);
     }
   });
 
   it('honours ?return= only for a path of this site', async () => {
     const returnOf = async (value: string) =>
-      (await request(`${server.base}/me?lang=en&return=${encodeURIComponent(value)}`)).text.match(
+      (await request(`${server.base}/me?hl=en&return=${encodeURIComponent(value)}`)).text.match(
         /data-return="([^"]*)"/,
       )?.[1];
     expect(await returnOf('/oauth/interaction/abc123')).toBe('/oauth/interaction/abc123');
-    expect(await returnOf('/ch/events/x?lang=fr')).toBe('/ch/events/x?lang=fr');
+    expect(await returnOf('/ch/events/x?hl=fr')).toBe('/ch/events/x?hl=fr');
     for (const foreign of [
       '//evil.example/',
       'https://evil.example/',
@@ -72,7 +72,7 @@ describe('the attendees’ pages', () => {
       'javascript:alert(1)',
       '',
     ])
-      expect(await returnOf(foreign), foreign).toBe('/me?lang=en');
+      expect(await returnOf(foreign), foreign).toBe('/me?hl=en');
   });
 
   it('answers the API and the private calendar with problems when nobody is signed in', async () => {
@@ -110,19 +110,19 @@ describe('the attendees’ pages', () => {
   });
 
   it('shows Register and Withdraw on a host-run event only; the page stays public; signed out, the form leads to /me', async () => {
-    const page = await request(`${server.base}/ch/events/${hostRun}?lang=en`);
+    const page = await request(`${server.base}/ch/events/${hostRun}?hl=en`);
     expect(page.headers.get('cache-control')).toMatch(/^public/);
-    expect(page.text).toContain(`action="/ch/events/${hostRun}/rsvp?lang=en"`);
+    expect(page.text).toContain(`action="/ch/events/${hostRun}/rsvp?hl=en"`);
     expect(page.text).toContain('id="rsvp-register"');
-    const other = await request(`${server.base}/${imported.country}/events/${imported.id}?lang=en`);
+    const other = await request(`${server.base}/${imported.country}/events/${imported.id}?hl=en`);
     expect(other.text).not.toContain('id="rsvp-register"');
-    const posted = await fetch(`${server.base}/ch/events/${hostRun}/rsvp?lang=en`, {
+    const posted = await fetch(`${server.base}/ch/events/${hostRun}/rsvp?hl=en`, {
       method: 'POST',
       body: 'action=register',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       redirect: 'manual',
     });
     expect(posted.status).toBe(303);
-    expect(posted.headers.get('location')).toBe(`/me?return=${encodeURIComponent(`/ch/events/${hostRun}`)}&lang=en`);
+    expect(posted.headers.get('location')).toBe(`/me?return=${encodeURIComponent(`/ch/events/${hostRun}`)}&hl=en`);
   });
 });

@@ -99,7 +99,7 @@ describe('message catalogue', () => {
 });
 
 describe('language negotiation', () => {
-  it('takes ?lang= first, then Accept-Language (q-values, regional tags), then English', () => {
+  it('takes ?hl= first, then Accept-Language (q-values, regional tags), then English', () => {
     expect(chooseLanguage('fr', 'de-CH,de;q=0.9')).toEqual({ lang: 'fr', explicit: true });
     expect(chooseLanguage(undefined, 'de-CH,de;q=0.9,en;q=0.8')).toEqual({ lang: 'de', explicit: false });
     expect(chooseLanguage('es', 'fr-CH')).toEqual({ lang: 'fr', explicit: false });

@@ -81,7 +81,7 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
     for (const lang of LANGUAGES) {
       const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
       const page = await context.newPage();
-      await page.goto(`${server.base}/?lang=${lang}&q=conference`);
+      await page.goto(`${server.base}/?hl=${lang}&q=conference`);
       const first = (await page.locator('ol.results > li').first().boundingBox())!;
       expect(first.y, `first result on the ${lang} page`).toBeLessThan(PHONE.height);
       // The form is one line that shows the search; opened, its fields hold it.
@@ -105,15 +105,15 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
   it('keeps the form open and focused where no search ran, folds it for a place’s list', async () => {
     const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.base}/de?lang=en`);
+    await page.goto(`${server.base}/de?hl=en`);
     await expect(page.locator('details.search').count()).resolves.toBe(0);
     await expect(page.locator('input[name="q"]:focus').count()).resolves.toBe(1);
     // A place's list, as a map marker links it, is a search too: folded, showing the place.
-    await page.goto(`${server.base}/ch?lang=en&city=${encodeURIComponent('Zürich')}`);
+    await page.goto(`${server.base}/ch?hl=en&city=${encodeURIComponent('Zürich')}`);
     await expect(page.locator('details.search summary strong').textContent()).resolves.toBe('Zürich');
     await expect(page.locator('details.search').getAttribute('open')).resolves.toBeNull();
     // A search with a problem keeps its form open, to be mended.
-    await page.goto(`${server.base}/ch?lang=en&q=rust&from=notadate`);
+    await page.goto(`${server.base}/ch?hl=en&q=rust&from=notadate`);
     await expect(page.locator('details.search').getAttribute('open')).resolves.toBe('');
     await context.close();
   });
@@ -123,7 +123,7 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
       const context = await browser.newContext({ viewport, javaScriptEnabled: false });
       const page = await context.newPage();
       for (const lang of LANGUAGES) {
-        for (const path of [`/?lang=${lang}`, `/?lang=${lang}&q=conference`]) {
+        for (const path of [`/?hl=${lang}`, `/?hl=${lang}&q=conference`]) {
           await page.goto(`${server.base}${path}`);
           if (path.includes('q=')) await page.locator('details.search > summary').click();
           const { text, needs, has } = await menuTextFits(page, 'select[name="country"]');
@@ -145,7 +145,7 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
       const context = await browser.newContext({ viewport, javaScriptEnabled: false });
       const page = await context.newPage();
       for (const lang of LANGUAGES) {
-        await page.goto(`${server.base}/sources?lang=${lang}`);
+        await page.goto(`${server.base}/sources?hl=${lang}`);
         const [summary, calendars, refused] = words[lang];
         // The summary comes first, under the heading.
         await expect(page.locator('h1 + ul.summary li').first().textContent()).resolves.toContain(summary);
@@ -172,8 +172,8 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
             .documentElement;
           return { height: root.scrollHeight!, scroll: root.scrollWidth!, client: root.clientWidth! };
         });
-        if (viewport === DESKTOP) expect(size.height, `/sources?lang=${lang}`).toBeLessThan(2500);
-        expect(size.scroll, `/sources?lang=${lang} at ${viewport.width} px`).toBeLessThanOrEqual(size.client);
+        if (viewport === DESKTOP) expect(size.height, `/sources?hl=${lang}`).toBeLessThan(2500);
+        expect(size.scroll, `/sources?hl=${lang} at ${viewport.width} px`).toBeLessThanOrEqual(size.client);
         await page.screenshot({
           path: join(SCREENSHOTS, `sources-offline-${lang}-${viewport.width}.png`),
           fullPage: true,
@@ -188,7 +188,7 @@ describe.skipIf(browserMissing)('pages on a phone and a laptop', () => {
       const context = await browser.newContext({ viewport, bypassCSP: true });
       const page = await context.newPage();
       for (const lang of LANGUAGES) {
-        for (const path of [`/?lang=${lang}&q=conference`, `/sources?lang=${lang}`]) {
+        for (const path of [`/?hl=${lang}&q=conference`, `/sources?hl=${lang}`]) {
           await page.goto(`${server.base}${path}`);
           expect(await seriousViolations(page), `${path} at ${viewport.width} px`).toEqual([]);
         }

@@ -213,7 +213,7 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
       ['de', 'Keine: Die Veranstaltung ist abgesagt'],
       ['en', 'None: the event is cancelled'],
     ] as const) {
-      const res = await page.goto(`${base}/ch/events/rust-abend-bern?lang=${lang}`);
+      const res = await page.goto(`${base}/ch/events/rust-abend-bern?hl=${lang}`);
       expect(res?.status()).toBe(200);
       await expect(page.locator('.notice').textContent()).resolves.toMatch(lang === 'de' ? /abgesagt/ : /cancelled/);
       const row = page.locator('dl.facts dt', { hasText: lang === 'de' ? 'Anmeldung' : 'Registration' });
@@ -230,16 +230,16 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const pages = {
-      country: '/ch?lang=de',
-      search: `/ch?lang=de&q=${encodeURIComponent('KI nächste Woche')}`,
+      country: '/ch?hl=de',
+      search: `/ch?hl=de&q=${encodeURIComponent('KI nächste Woche')}`,
       // Nothing in Austria: the neighbours' events for the same search, with its date reasons.
-      neighbours: `/at?lang=de&q=${encodeURIComponent('nächste Woche')}`,
-      germany: '/de?lang=de',
-      event: '/ch/events/ki-treff-zurich?lang=de',
-      cancelled: '/ch/events/rust-abend-bern?lang=de',
-      invalid: '/ch?lang=de&from=notadate',
-      missing: '/ch/events/nirgends?lang=de',
-      sources: '/sources?lang=de',
+      neighbours: `/at?hl=de&q=${encodeURIComponent('nächste Woche')}`,
+      germany: '/de?hl=de',
+      event: '/ch/events/ki-treff-zurich?hl=de',
+      cancelled: '/ch/events/rust-abend-bern?hl=de',
+      invalid: '/ch?hl=de&from=notadate',
+      missing: '/ch/events/nirgends?hl=de',
+      sources: '/sources?hl=de',
     };
     for (const [name, path] of Object.entries(pages)) {
       await page.goto(`${base}${path}`);
@@ -257,16 +257,16 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
   });
 
   it('writes dates as each locale does, and times with their zone', async () => {
-    const german = (await request(`${base}/ch?lang=de&order=date`)).text;
+    const german = (await request(`${base}/ch?hl=de&order=date`)).text;
     expect(german).toContain('Mi., 5. März 2025 · 18:30–21:00');
     // The footer says how old each source's data is: one synced at 10:00, one not read yet.
     expect(german).toMatch(
       /Datenstand: .*basler-partner<\/code><\/a> 1\. März 2025, 10:00 MEZ · .*zuercher-kalender<\/code><\/a> noch nicht gelesen · .*gruppen<\/code><\/a> noch nicht gelesen\./,
     );
-    const english = (await request(`${base}/ch?lang=en&order=date`)).text;
+    const english = (await request(`${base}/ch?hl=en&order=date`)).text;
     expect(english).toContain('Wed, 5 Mar 2025 · 18:30–21:00');
     expect(english).toMatch(/Data as of: .*basler-partner<\/code><\/a> 1 Mar 2025, 10:00 CET · .*not read yet\./);
-    const sources = (await request(`${base}/sources?lang=fr`)).text;
+    const sources = (await request(`${base}/sources?hl=fr`)).text;
     expect(sources).toContain('1 mars 2025, 10:00 UTC+1');
   });
 
@@ -279,7 +279,7 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
       ['it', 'Fonti', 'il server ha rifiutato la connessione'],
       ['en', 'Sources', 'the server refused the connection'],
     ] as const) {
-      await page.goto(`${base}/sources?lang=${lang}`);
+      await page.goto(`${base}/sources?hl=${lang}`);
       await expect(page.locator('h1').textContent()).resolves.toBe(heading);
       const row = page.locator('table.sources').first().locator('tr', { hasText: 'zuercher-kalender' });
       await expect(row.textContent()).resolves.toContain(refused);
@@ -296,7 +296,7 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
         const root = (globalThis as unknown as { document: any }).document.documentElement;
         return { scroll: root.scrollWidth as number, client: root.clientWidth as number };
       });
-      expect(scroll, `/sources?lang=${lang} overflows`).toBeLessThanOrEqual(client);
+      expect(scroll, `/sources?hl=${lang} overflows`).toBeLessThanOrEqual(client);
       await page.screenshot({ path: join(SCREENSHOTS, `sources-failed-sync-${lang}.png`), fullPage: true });
     }
     // Negotiated like every page when the URL names no language.
@@ -321,15 +321,15 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
   });
 
   it('shows a bad page parameter to the reader instead of ignoring it, and applies a good one', async () => {
-    const bad = await request(`${base}/ch?lang=de&from=notadate`);
+    const bad = await request(`${base}/ch?hl=de&from=notadate`);
     expect(bad.status).toBe(422);
     expect(bad.text).toContain('Ab: „notadate“ ist kein Datum');
-    const good = await request(`${base}/ch?lang=de&from=2025-03-06`);
+    const good = await request(`${base}/ch?hl=de&from=2025-03-06`);
     expect(good.status).toBe(200);
     expect(good.text).toContain('ab Do., 6. März 2025');
     expect(good.text).not.toContain('KI-Treff Zürich');
     // The language switcher keeps it.
-    expect(good.text).toContain('href="/ch?from=2025-03-06&amp;lang=fr"');
+    expect(good.text).toContain('href="/ch?from=2025-03-06&amp;hl=fr"');
   });
 
   it('has a favicon that Chromium draws', async () => {
@@ -344,7 +344,7 @@ describe.skipIf(browserMissing)('pages say only what is true, in the reader’s 
       return img ? [img.naturalWidth, img.naturalHeight] : [];
     });
     expect(size).toEqual([32, 32]);
-    await page.goto(`${base}/ch?lang=en`);
+    await page.goto(`${base}/ch?hl=en`);
     await expect(page.locator('link[rel="icon"]').first().getAttribute('href')).resolves.toBe('/favicon.ico');
     expect((await fetch(`${base}/favicon.svg`)).headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     await context.close();

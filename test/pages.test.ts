@@ -86,7 +86,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await page.goto(`${server.base}/?lang=en`);
+    await page.goto(`${server.base}/?hl=en`);
     // The search box has the focus; the form is filled and sent with the keyboard alone.
     await expect(page.locator('input[name="q"]:focus').count()).resolves.toBe(1);
     await page.keyboard.type('AI meetups in Zürich next week');
@@ -94,7 +94,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
     await expect(page.locator('button[type="submit"]:focus').count()).resolves.toBe(1);
     await page.keyboard.press('Enter');
     await page.waitForURL(/q=AI/);
-    expect(new URL(page.url()).searchParams.get('lang')).toBe('en');
+    expect(new URL(page.url()).searchParams.get('hl')).toBe('en');
     await expect(page.locator('.understood').textContent()).resolves.toMatch(
       /^Looking for: AI & ML · meetups · in or near Zürich · Next week \(3\s?–\s?9 Mar 2025\) — \d+ events?\.$/,
     );
@@ -159,9 +159,9 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
   it('switches language from a results page, keeping the search', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.base}/?q=${encodeURIComponent('AI meetups in Zürich next week')}&lang=en`);
+    await page.goto(`${server.base}/?q=${encodeURIComponent('AI meetups in Zürich next week')}&hl=en`);
     await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'Deutsch' }).click();
-    await page.waitForURL(/lang=de/);
+    await page.waitForURL(/hl=de/);
     expect(new URL(page.url()).searchParams.get('q')).toBe('AI meetups in Zürich next week');
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de');
     await expect(page.locator('input[name="q"]').inputValue()).resolves.toBe('AI meetups in Zürich next week');
@@ -176,9 +176,9 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
     await page.locator('input[name="q"]').fill('Rust');
     await page.keyboard.press('Enter');
     await page.waitForURL(/q=Rust/);
-    expect(new URL(page.url()).searchParams.get('lang')).toBe('de');
+    expect(new URL(page.url()).searchParams.get('hl')).toBe('de');
     await page.getByRole('link', { name: 'Français' }).click();
-    await page.waitForURL(/lang=fr/);
+    await page.waitForURL(/hl=fr/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Événements tech en Suisse');
     await context.close();
   });
@@ -202,21 +202,21 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
         .locator('link[rel="alternate"][hreflang]')
         .evaluateAll((links) => links.map((l) => [l.getAttribute('hreflang'), l.getAttribute('href')]));
       expect(alternates).toEqual([
-        ...LANGUAGES.map((l) => [l, `${server.base}/?lang=${l}`]),
+        ...LANGUAGES.map((l) => [l, `${server.base}/?hl=${l}`]),
         ['x-default', `${server.base}/`],
       ]);
       // The home page searches all three countries: it is its own canonical page.
       await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toBe(
-        `${server.base}/?lang=${lang}`,
+        `${server.base}/?hl=${lang}`,
       );
       // Links on the page keep the language the reader got.
-      await expect(page.locator('a.brand').getAttribute('href')).resolves.toBe(`/?lang=${lang}`);
+      await expect(page.locator('a.brand').getAttribute('href')).resolves.toBe(`/?hl=${lang}`);
       await context.close();
     }
     // A URL that names its language answers in it whatever the browser asks, and does not vary.
     const context = await browser.newContext({ javaScriptEnabled: false, locale: 'fr-CH' });
     const page = await context.newPage();
-    const response = await page.goto(`${server.base}/ch/events/${KI_ID}?lang=de`);
+    const response = await page.goto(`${server.base}/ch/events/${KI_ID}?hl=de`);
     expect(response!.headers()['content-language']).toBe('de');
     expect(response!.headers().vary ?? '').not.toMatch(/accept-language/i);
     await expect(page.locator('dl.facts dt').first().textContent()).resolves.toBe('Wann');
@@ -289,7 +289,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
   });
 
   it('says when a search finds nothing in the chosen country, what would widen it, and the near misses apart', async () => {
-    const res = await request(`${server.base}/at?q=voxxed&lang=en`);
+    const res = await request(`${server.base}/at?q=voxxed&hl=en`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('Nothing matches all of this.');
     expect(res.text).toMatch(/Without “in Austria”: \d+ events?/);
@@ -299,7 +299,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
   });
 
   it('never leaves a country page with nothing upcoming empty: the other countries’ next events, apart', async () => {
-    const res = await request(`${sparse.base}/at?lang=de`);
+    const res = await request(`${sparse.base}/at?hl=de`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('Zurzeit stehen in Österreich keine Veranstaltungen an.');
     expect(res.text).toContain('<h2 id="alternatives">Knapp daneben</h2>');
@@ -313,7 +313,7 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
   });
 
   it('shows invalid filters as a message in the reader language, not an error page', async () => {
-    const res = await request(`${server.base}/?city=Atlantis&lang=fr`);
+    const res = await request(`${server.base}/?city=Atlantis&hl=fr`);
     expect(res.status).toBe(422);
     expect(res.text).toContain(
       'Ville\u00a0: «\u00a0Atlantis\u00a0» n’est pas une ville que nous connaissons en Suisse, en Allemagne et en Autriche.',
@@ -322,18 +322,18 @@ describe.skipIf(browserMissing)('pages in a real browser (Debian chromium)', () 
 
   describe('every page in every language: axe-core finds nothing serious, and a screenshot for review', () => {
     const pages: [name: string, url: (lang: string) => string, status: number][] = [
-      ['home', (lang) => `${server.base}/?lang=${lang}`, 200],
+      ['home', (lang) => `${server.base}/?hl=${lang}`, 200],
       [
         'results',
-        (lang) => `${server.base}/?q=${encodeURIComponent('AI meetups in Zürich next week')}&lang=${lang}`,
+        (lang) => `${server.base}/?q=${encodeURIComponent('AI meetups in Zürich next week')}&hl=${lang}`,
         200,
       ],
-      ['results-by-day', (lang) => `${server.base}/de?lang=${lang}`, 200],
-      ['empty', (lang) => `${sparse.base}/at?lang=${lang}`, 200],
-      ['empty-search', (lang) => `${server.base}/at?q=voxxed&lang=${lang}`, 200],
-      ['event', (lang) => `${server.base}/ch/events/${KI_ID}?lang=${lang}`, 200],
-      ['not-found', (lang) => `${server.base}/ch/events/no-such-event?lang=${lang}`, 404],
-      ['invalid', (lang) => `${server.base}/?city=Atlantis&lang=${lang}`, 422],
+      ['results-by-day', (lang) => `${server.base}/de?hl=${lang}`, 200],
+      ['empty', (lang) => `${sparse.base}/at?hl=${lang}`, 200],
+      ['empty-search', (lang) => `${server.base}/at?q=voxxed&hl=${lang}`, 200],
+      ['event', (lang) => `${server.base}/ch/events/${KI_ID}?hl=${lang}`, 200],
+      ['not-found', (lang) => `${server.base}/ch/events/no-such-event?hl=${lang}`, 404],
+      ['invalid', (lang) => `${server.base}/?city=Atlantis&hl=${lang}`, 422],
     ];
     let context: BrowserContext;
     beforeAll(async () => {

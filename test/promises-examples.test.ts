@@ -218,7 +218,7 @@ describe.skipIf(browserMissing)('the search page of issue 32 in a real browser (
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     // The Swiss page: its menu says Switzerland; the text names München.
-    await page.goto(`${server.base}/ch?lang=en`);
+    await page.goto(`${server.base}/ch?hl=en`);
     await expect(page.locator('select[name="country"]').inputValue()).resolves.toBe('ch');
     await page.locator('input[name="q"]').fill('Security Konferenz München nächste Woche');
     await page.keyboard.press('Enter');
@@ -235,7 +235,7 @@ describe.skipIf(browserMissing)('the search page of issue 32 in a real browser (
   it('searches all three countries from the home page, and shows near misses under their own heading', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.base}/?lang=en`);
+    await page.goto(`${server.base}/?hl=en`);
     await expect(page.locator('select[name="country"]').inputValue()).resolves.toBe('all');
     await page.locator('input[name="q"]').fill('AI meetups next week');
     await page.keyboard.press('Enter');

@@ -150,8 +150,8 @@ describe('prompts as people type them', () => {
     expect(a.widen?.find((w) => w.country === 'ch')).toMatchObject({ total: 2 });
     const md = (await request(`${server.base}/api/md?${q('DevOps Wien')}`)).text;
     expect(md).toContain(`without “in or near Wien”, 3 in Germany (<${server.base}/api/md?country=de&q=DevOps>)`);
-    const page = (await request(`${server.base}/at?${q('DevOps Wien')}&lang=en`)).text;
-    expect(page).toContain('<a href="/de?q=DevOps&amp;lang=en">in Germany</a>');
+    const page = (await request(`${server.base}/at?${q('DevOps Wien')}&hl=en`)).text;
+    expect(page).toContain('<a href="/de?q=DevOps&amp;hl=en">in Germany</a>');
   });
 
   it('says, with no place named, which other countries hold matches when the country searched has none or few', async () => {

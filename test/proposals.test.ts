@@ -187,7 +187,7 @@ describe.each(ENGINES)('communities propose calendars and ask for keys, the oper
     ]);
     const page = await api('/sources');
     expect(page.text).toContain('proposed by its community, accepted on');
-    expect((await api('/sources?lang=de')).text).toContain('von seiner Community vorgeschlagen, aufgenommen am');
+    expect((await api('/sources?hl=de')).text).toContain('von seiner Community vorgeschlagen, aufgenommen am');
     const twice = await admin(`/${zurich}/accept`);
     expect(twice.status).toBe(409);
     expect(twice.body.code).toBe('proposal-decided');

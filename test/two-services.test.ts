@@ -138,7 +138,7 @@ describe('two services in one process', () => {
 
   it('say how old their own sources are, by their own clocks', async () => {
     for (const side of sides) {
-      const page = await request(`${side.server!.base}/ch?lang=en`);
+      const page = await request(`${side.server!.base}/ch?hl=en`);
       expect(page.status).toBe(200);
       const footer = page.text.slice(page.text.indexOf('Data as of'));
       const other = side.name === 'alpha' ? 'beta' : 'alpha';

@@ -16,21 +16,36 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /**
- * The language of a page: `?lang=` when it names one of ours, else the best of `Accept-Language` (q-values, and
- * `de-CH` matching `de`, as `negotiator` reads it), else English. `explicit` says the URL decided, so the response
- * does not depend on the request's headers (no `Vary: Accept-Language`).
+ * The language of a page: `?hl=` when it names one of ours; else the best of `Accept-Language` (q-values, and
+ * `de-CH` matching `de`, as `negotiator` reads it); else, when that header names none of ours (or is absent or only
+ * `*`), the one language of the event-language filter `heldIn` (`?lang=de`: events held in German are read in
+ * German, and a link that meant `lang` as the page's language keeps it for a client without a preference); else
+ * English.
+ * `explicit` says the URL alone decided, so the response does not depend on the request's headers (no `Vary`).
  */
 export function chooseLanguage(
-  lang: unknown,
+  hl: unknown,
   acceptLanguage: string | undefined,
+  heldIn?: unknown,
 ): { lang: Language; explicit: boolean } {
-  if (isLanguage(lang)) return { lang, explicit: true };
-  return { lang: negotiateLanguage(acceptLanguage), explicit: false };
+  if (isLanguage(hl)) return { lang: hl, explicit: true };
+  const lang = preferredLanguage(acceptLanguage) ?? (isLanguage(heldIn) ? heldIn : DEFAULT_LANGUAGE);
+  return { lang, explicit: false };
 }
 
 /** The best of our languages for an `Accept-Language` header; English when it names none of them. */
 export function negotiateLanguage(acceptLanguage: string | undefined): Language {
-  if (!acceptLanguage) return DEFAULT_LANGUAGE;
-  const best = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language([...LANGUAGES]);
-  return isLanguage(best) ? best : DEFAULT_LANGUAGE;
+  return preferredLanguage(acceptLanguage) ?? DEFAULT_LANGUAGE;
+}
+
+/** The language of ours an `Accept-Language` header asks for by name; none for no header, `*` alone or none of ours. */
+function preferredLanguage(acceptLanguage: string | undefined): Language | undefined {
+  // `*` accepts any language: it names no preference, so it does not pick ours over the others.
+  const named = (acceptLanguage ?? '')
+    .split(',')
+    .filter((range) => range.split(';')[0]?.trim() !== '*' && range.trim() !== '')
+    .join(',');
+  if (!named) return undefined;
+  const best = new Negotiator({ headers: { 'accept-language': named } }).language([...LANGUAGES]);
+  return isLanguage(best) ? best : undefined;
 }

@@ -196,9 +196,9 @@ const ALL_PARAMS: Record<string, Param> = {
 
 /**
  * The parameters pages and the embed carry into their queries: every one of the grammar's but `cursor` (they show
- * one page) and `lang`, which on them names the page's own language.
+ * one page). `lang` is the event-language filter there too; a page's own language is `hl`, outside the grammar.
  */
-export const PAGE_PARAMETERS: readonly string[] = Object.keys(ALL_PARAMS).filter((p) => p !== 'cursor' && p !== 'lang');
+export const PAGE_PARAMETERS: readonly string[] = Object.keys(ALL_PARAMS).filter((p) => p !== 'cursor');
 
 /** The grammar's parameters in the forms they are given: the input schema of the MCP search tools. */
 export const searchInputShape = Object.fromEntries(

@@ -66,7 +66,7 @@ function gone(ctx: ServingContext, request: UidRequest, reply: FastifyReply) {
 function toSignIn(request: UidRequest, reply: FastifyReply) {
   const back = `${OAUTH_PATH}/interaction/${encodeURIComponent(request.params.uid)}`;
   const language = languageOf(request);
-  const lang = language.explicit ? `&lang=${language.lang}` : '';
+  const lang = language.explicit ? `&hl=${language.lang}` : '';
   return reply.header('Cache-Control', 'no-store').redirect(`/me?return=${encodeURIComponent(back)}${lang}`, 303);
 }
 

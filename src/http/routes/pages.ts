@@ -25,13 +25,17 @@ type Query = Record<string, unknown>;
 
 const isScope = (value: unknown): value is Scope => (SCOPES as readonly unknown[]).includes(value);
 
-/** The page's language: `?lang=`, else Accept-Language, else English. */
+/**
+ * The page's language: `?hl=`, else Accept-Language, else the one language `?lang=` filters events by, else English.
+ * `lang` is the event-language filter on pages as in every output; `hl` names the page's own language.
+ */
 export function languageOf(request: FastifyRequest) {
-  return chooseLanguage((request.query as Query).lang, request.headers['accept-language']);
+  const query = request.query as Query;
+  return chooseLanguage(query.hl, request.headers['accept-language'], query.lang);
 }
 
 /**
- * Pages differ by language. A URL with `?lang=` names its language and depends on nothing else; a URL without one
+ * Pages differ by language. A URL with `?hl=` names its language and depends on nothing else; a URL without one
  * is negotiated on Accept-Language, so its response says `Vary: Accept-Language` and the response cache keeps one
  * body per negotiated language (see `negotiated` in caching.ts) — never one language's page for another's reader.
  */

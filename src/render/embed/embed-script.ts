@@ -104,7 +104,7 @@ const SOURCE = String.raw`(function () {
   }
 
   class TechEvents extends HTMLElement {
-    static get observedAttributes() { return PARAMS.concat(['lang']); }
+    static get observedAttributes() { return PARAMS.concat(['hl']); }
     constructor() {
       super();
       this.root = this.attachShadow({ mode: 'open' });
@@ -122,9 +122,16 @@ const SOURCE = String.raw`(function () {
       if (!search.has('limit')) search.set('limit', '10');
       return search;
     }
+    // The list's language: hl, else the host page's, else the one language lang filters events by, else English.
+    // lang is the grammar's event-language filter here as on the pages, not the list's language.
     lang() {
-      var lang = (this.getAttribute('lang') || document.documentElement.lang || 'en').slice(0, 2).toLowerCase();
-      return WORDS[lang] ? lang : 'en';
+      var named = [this.getAttribute('hl'), document.documentElement.lang];
+      for (var i = 0; i < named.length; i++) {
+        var lang = (named[i] || '').slice(0, 2).toLowerCase();
+        if (WORDS[lang]) return lang;
+      }
+      var heldIn = (this.getAttribute('lang') || '').trim().toLowerCase();
+      return WORDS[heldIn] ? heldIn : 'en';
     }
     load() {
       var self = this;
@@ -153,7 +160,7 @@ const SOURCE = String.raw`(function () {
           var item = el('li');
           item.appendChild(el('div', 'm', when(e, lang)));
           var title = el('a', 't', e.title);
-          title.href = e.url + '?lang=' + lang;
+          title.href = e.url + '?hl=' + lang;
           item.appendChild(title);
           item.appendChild(el('div', 'm', where(e, w) + ' · ' + price(e, w, lang)));
           list.appendChild(item);
@@ -162,7 +169,7 @@ const SOURCE = String.raw`(function () {
       }
       var page = new URLSearchParams(search);
       page.delete('limit');
-      page.set('lang', lang);
+      page.set('hl', lang);
       var more = el('a', 'more', w.more);
       more.href = BASE + '/?' + page;
       var p = el('p');

@@ -99,7 +99,7 @@ function calendarForm(input: AddPageInput): SafeHtml {
   const { t } = input;
   const sentHere = problemsOf(input, 'calendar').length > 0;
   const text = (attrs: SafeHtml, value: string) => html`<input type="text" ${attrs} value="${value}">`;
-  return html`<form class="add" method="post" action="/add?lang=${t.lang}">
+  return html`<form class="add" method="post" action="/add?hl=${t.lang}">
 <input type="hidden" name="form" value="calendar">
 ${otherProblems(input, 'calendar', ['url', 'city', 'country', 'name'])}
 ${field(input, 'calendar', 'url', t.t('add.url'), (attrs, value) => html`<input type="url" ${attrs} value="${value}" required inputmode="url" placeholder="https://www.meetup.com/…"${sentHere ? html` autofocus` : ''}>`, true)}
@@ -115,7 +115,7 @@ ${field(input, 'calendar', 'name', t.t('add.name'), text)}
 
 function keyForm(input: AddPageInput): SafeHtml {
   const { t } = input;
-  return html`<form class="add" method="post" action="/add?lang=${t.lang}">
+  return html`<form class="add" method="post" action="/add?hl=${t.lang}">
 <input type="hidden" name="form" value="key">
 ${otherProblems(input, 'key', ['organisation', 'country', 'plans', 'website'])}
 <div class="pair">

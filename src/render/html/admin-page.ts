@@ -40,7 +40,7 @@ function decide(
   reason?: 'required' | 'optional',
 ): SafeHtml {
   const label = reason === 'required' ? t.t('admin.reason') : t.t('admin.reasonOptional');
-  return html`<form class="decide" method="post" action="/admin/proposals/${view.id}/${action}?lang=${t.lang}">
+  return html`<form class="decide" method="post" action="/admin/proposals/${view.id}/${action}?hl=${t.lang}">
 ${reason ? html`<label>${label}<input type="text" name="reason"${reason === 'required' ? html` required` : ''}></label>` : ''}
 <button type="submit">${t.t(`admin.${action}`)}</button>
 </form>`;
@@ -49,7 +49,7 @@ ${reason ? html`<label>${label}<input type="text" name="reason"${reason === 'req
 function waitingSection(view: ProposalView, t: Translator): SafeHtml {
   const preview = view.calendar?.preview;
   return html`<section class="proposal" id="${view.id}" aria-labelledby="h-${view.id}">
-<h3 id="h-${view.id}">${view.calendar?.name ?? view.keyRequest?.organisation ?? view.calendar?.given ?? view.id} <span class="muted">· ${t.t('admin.kind', { kind: view.kind })} · <a href="/add/${view.id}?lang=${t.lang}"><code>${view.id}</code></a></span></h3>
+<h3 id="h-${view.id}">${view.calendar?.name ?? view.keyRequest?.organisation ?? view.calendar?.given ?? view.id} <span class="muted">· ${t.t('admin.kind', { kind: view.kind })} · <a href="/add/${view.id}?hl=${t.lang}"><code>${view.id}</code></a></span></h3>
 ${proposalFacts(view, t)}
 ${preview ? previewSection(preview, t, 3) : ''}
 ${view.state === 'waiting' ? html`${decide(view, 'accept', t)}${decide(view, 'reject', t, 'required')}` : ''}
@@ -66,7 +66,7 @@ function logRow(line: LogLine, t: Translator): SafeHtml {
     dateTime(new Date(line.at), ZONE, t),
     t.t('admin.actor', { actor: ACTOR_KEYS[line.actor] }),
     t.t('admin.action', { action: line.action }),
-    html`<a href="/add/${line.proposal.id}?lang=${t.lang}"><code>${line.proposal.id}</code></a> <span class="muted">${t.t('admin.kind', { kind: line.proposal.kind })}</span>`,
+    html`<a href="/add/${line.proposal.id}?hl=${t.lang}"><code>${line.proposal.id}</code></a> <span class="muted">${t.t('admin.kind', { kind: line.proposal.kind })}</span>`,
     line.reason ?? '—',
   ];
   return html`<tr>${cells.map((cell) => html`<td>${cell}</td>`)}</tr>`;

@@ -19,7 +19,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
   const { t, uid } = input;
   const path = `/oauth/interaction/${uid}`;
   const form = (decision: 'allow' | 'deny', label: string) =>
-    html`<form method="post" action="${path}?lang=${t.lang}"><input type="hidden" name="decision" value="${decision}"><button type="submit" id="oauth-${decision}">${label}</button></form>`;
+    html`<form method="post" action="${path}?hl=${t.lang}"><input type="hidden" name="decision" value="${decision}"><button type="submit" id="oauth-${decision}">${label}</button></form>`;
   const body = html`<h1>${t.t('oauth.title')}</h1>
 <p>${message(t, 'oauth.asks', { client: html`<strong>${input.client}</strong>` })} <span class="muted">${t.t('oauth.unverified')}</span></p>
 <p>${t.t('oauth.scopeHeading')}</p>

@@ -146,7 +146,7 @@ function factsList(
  */
 function rsvpForms(event: CatalogueEvent, path: string, t: Translator): SafeHtml {
   const cancelled = event.lifecycle === 'cancelled';
-  const action = `${path}/rsvp?lang=${t.lang}`;
+  const action = `${path}/rsvp?hl=${t.lang}`;
   const form = (verb: 'register' | 'withdraw') =>
     html`<form class="rsvp" method="post" action="${action}"><input type="hidden" name="action" value="${verb}"><button type="submit" id="rsvp-${verb}">${t.t(`rsvp.${verb}`)}</button></form>`;
   return html`<section aria-labelledby="rsvp-heading">

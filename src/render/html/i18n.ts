@@ -34,11 +34,14 @@ export function languageName(t: Translator, code: string): string {
   }
 }
 
-/** The same page in another language: its path and query, `lang` set (or dropped, for the negotiating URL). */
+/**
+ * The same page in another language: its path and query, `hl` set (or dropped, for the negotiating URL). `lang` is
+ * the query's event-language filter and stays as it is.
+ */
 export function withLanguage(path: string, query: URLSearchParams, lang: Language | undefined): string {
   const next = new URLSearchParams(query);
-  next.delete('lang');
-  if (lang) next.set('lang', lang);
+  next.delete('hl');
+  if (lang) next.set('hl', lang);
   const qs = next.toString();
   return qs ? `${path}?${qs}` : path;
 }

@@ -10,7 +10,7 @@ export interface PageMeta {
   title: string;
   description: string;
   baseUrl: string;
-  /** The page's path and its query without `lang`: the switcher and the `hreflang` alternates keep both. */
+  /** The page's path and its query without `hl`: the switcher and the `hreflang` alternates keep both. */
   path: string;
   query: URLSearchParams;
   /** Canonical URL, absolute; by default this page in its language. */

@@ -44,7 +44,7 @@ function select(name: string, label: string, current: string, options: [string, 
   return html`<label>${label}<select name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === current ? html` selected` : ''}>${text}</option>`)}</select></label>`;
 }
 
-/** The page's own query (form fields and order), without `lang`: links and the switcher keep it. */
+/** The page's own query (its filters, `lang` among them, and order), without `hl`: links and the switcher keep it. */
 function pageQuery(input: SearchPageInput): URLSearchParams {
   const query = new URLSearchParams(input.form);
   if (input.order) query.set('order', input.order);
@@ -96,7 +96,7 @@ function eventCard(
   const period = input.order === 'date' ? undefined : periodOf(listingDay(event, zone, now), zone, now);
   const others = ranked.alsoListedAt;
   return html`<li>
-  <h3${titleLang(event, t)}><a href="${eventPageUrl(input.baseUrl, event)}?lang=${t.lang}">${event.title}</a></h3>
+  <h3${titleLang(event, t)}><a href="${eventPageUrl(input.baseUrl, event)}?hl=${t.lang}">${event.title}</a></h3>
   <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${organizerText(event, t)}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
   ${differs ? html`<p class="differs"><strong>${t.t('alternatives.differs', { what: differs })}</strong></p>` : ''}
   ${languages || cfp ? html`<p class="extras">${languages ? html`<span class="badge">${languages}</span>` : ''}${cfp ? html`<span class="badge cfp">${cfp}</span>` : ''}</p>` : ''}
@@ -212,7 +212,7 @@ function embedSection(input: SearchPageInput, qs: string): SafeHtml {
   const attributes = [...new URLSearchParams(qs)].map(
     ([name, value]) => ` ${name}="${value.replace(/[&"<]/g, (c) => `&#${c.charCodeAt(0)};`)}"`,
   );
-  const snippet = `<script src="${input.baseUrl}/embed.js" defer></script>\n<tech-events${attributes.join('')} lang="${t.lang}"></tech-events>`;
+  const snippet = `<script src="${input.baseUrl}/embed.js" defer></script>\n<tech-events${attributes.join('')} hl="${t.lang}"></tech-events>`;
   return html`<details class="embed">
 <summary>${t.t('embed.title')}</summary>
 <p>${t.t('embed.help')}</p>
@@ -247,7 +247,7 @@ function searchForm(input: SearchPageInput, country: Scope): SafeHtml {
   const { t, form } = input;
   const q = searchedFor(input);
   const fields = html`<form class="search" method="get" action="/" role="search">
-  <input type="hidden" name="lang" value="${t.lang}">
+  <input type="hidden" name="hl" value="${t.lang}">
   <label class="wide">${t.t('search.label')}
     <input type="search" name="q" value="${form.q ?? ''}" placeholder="${t.t('search.placeholder')}"${q ? '' : html` autofocus`}>
   </label>
