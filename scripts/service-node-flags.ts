@@ -8,5 +8,5 @@ export function serviceNodeFlags(): string[] {
   const shebang = readFileSync(new URL('../bin/tech-events.js', import.meta.url), 'utf8').split('\n')[0]!;
   const flags = /^#!\/usr\/bin\/env -S node((?: --[\w-]+(?:=\S+)?)*)$/.exec(shebang);
   if (!flags) throw new Error(`bin/tech-events.js: unexpected first line ${shebang}`);
-  return flags[1]!.trim().split(' ');
+  return flags[1]!.split(' ').filter(Boolean);
 }
