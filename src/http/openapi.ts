@@ -1,15 +1,21 @@
 import type { z } from 'zod';
 import { cancelQuerySchema, eventActionSchema, eventSubmissionSchema } from '../catalogue/submission.js';
-import { COUNTRIES } from '../places/countries.js';
-import { searchQuerySchema } from '../query/params.js';
 import { eventDetailSchema, eventViewSchema } from '../render/event-json.js';
 import { ownEventsResponseSchema } from '../render/own-events-json.js';
 import { searchResponseSchema } from '../render/search-json.js';
 import { createKeySchema, rotateKeySchema } from '../use-cases/keys.js';
 import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
-import { bearer, json, problem, schemaOf, withCommonAnswers } from './openapi-common.js';
-import { feedPaths } from './openapi-feeds.js';
+import {
+  bearer,
+  GRAMMAR_PARAMETERS,
+  ID_IN_PATH,
+  json,
+  problem,
+  queryParameters,
+  schemaOf,
+  withCommonAnswers,
+} from './openapi-common.js';
 import { mcpPaths, oauthMetadataPaths } from './openapi-mcp.js';
 import { mePaths, meSchemas, meSecuritySchemes } from './openapi-me.js';
 import { proposalPaths, proposalSchemas } from './openapi-proposals.js';
@@ -19,9 +25,6 @@ import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 
 const inputSchema = (schema: z.ZodType) => schemaOf(schema, 'input');
 const outputSchema = (schema: z.ZodType) => schemaOf(schema, 'output');
-
-const COUNTRY_IN_PATH = { name: 'country', in: 'path', required: true, schema: { enum: [...COUNTRIES] } } as const;
-const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 
 /** What /readyz answers, ready or not. */
 const READINESS = {
@@ -49,37 +52,9 @@ const MINE = {
   schema: { enum: ['0', '1'] },
 } as const;
 
-type JsonSchema = { anyOf?: JsonSchema[]; type?: string; items?: { enum?: unknown[] }; description?: string };
-
 /**
- * A list parameter of the grammar (a comma list, or the parameter repeated; its items' values enumerated) as OpenAPI
- * serialises one: an array in `style: form, explode: false` (`topic=ai-ml,data`). Other parameters as they are.
- */
-const queryParameter = (name: string, required: boolean, s: JsonSchema) => {
-  const list = s.anyOf?.find((branch) => branch.type === 'array' && branch.items?.enum);
-  if (!list) return { name, in: 'query', required, schema: s };
-  const description = `${s.description ? `${s.description}. ` : ''}Any of these values, as a comma list (${name}=a,b) or the parameter repeated (${name}=a&${name}=b).`;
-  return {
-    name,
-    in: 'query',
-    required,
-    style: 'form',
-    explode: false,
-    description,
-    schema: { type: 'array', items: list.items },
-  };
-};
-
-const queryParameters = (schema: z.ZodType) => {
-  const jsonSchema = inputSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(jsonSchema.properties ?? {}).map(([name, s]) =>
-    queryParameter(name, jsonSchema.required?.includes(name) ?? false, s),
-  );
-};
-
-/**
- * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
- * Read endpoints join it as they are added (see `extraPaths`).
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests; `extraPaths` are those the
+ * routes declared beside themselves (`documented`, openapi-common.ts).
  */
 export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -183,7 +158,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             "Every event carries `matchReasons`. With `mine=1` and a key: that key's events, unlisted and cancelled included, with `lifecycle` " +
             '(an `OwnEventList`: no `calendar` or `feed`, which would need the key in a URL).',
           security: [{}, { bearerAuth: [] }],
-          parameters: [...queryParameters(searchQuerySchema), MINE],
+          parameters: [...GRAMMAR_PARAMETERS, MINE],
           responses: {
             200: json('Event list response (with mine=1: the key’s own events)', {
               oneOf: [{ $ref: '#/components/schemas/EventList' }, { $ref: '#/components/schemas/OwnEventList' }],
@@ -277,51 +252,9 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           },
         },
       },
-      '/api/md': {
-        get: {
-          summary: 'The same query as a paste-ready GitHub markdown table',
-          parameters: queryParameters(searchQuerySchema),
-          responses: {
-            200: { description: 'text/markdown', content: { 'text/markdown': {} } },
-            422: problem('Invalid parameter'),
-          },
-        },
-      },
-      '/{country}.md': {
-        get: {
-          summary: 'A country feed as markdown (also /{country}/cities/{city}.md and /{country}/topics/{topic}.md)',
-          parameters: [COUNTRY_IN_PATH],
-          responses: {
-            200: { description: 'A GitHub markdown table', content: { 'text/markdown': {} } },
-            404: { description: 'Unknown country, city or topic (markdown body)', content: { 'text/markdown': {} } },
-          },
-        },
-      },
-      '/api/calendar': {
-        get: {
-          summary: 'The same query as a live iCal subscription (https or webcal)',
-          parameters: queryParameters(searchQuerySchema),
-          responses: {
-            200: { description: 'text/calendar', content: { 'text/calendar': {} } },
-            304: { description: 'Not modified' },
-            422: problem('Invalid parameter'),
-          },
-        },
-      },
       ...mcpPaths,
       ...oauthMetadataPaths,
       ...adminPaths,
-      '/{country}/events/{id}.ics': {
-        get: {
-          summary: 'One event as an iCal file (add to calendar)',
-          parameters: [COUNTRY_IN_PATH, ID_IN_PATH],
-          responses: {
-            200: { description: 'The event as iCal', content: { 'text/calendar': {} } },
-            304: { description: 'Not modified' },
-            404: problem('No such event in this country'),
-          },
-        },
-      },
       '/api/sources': {
         get: {
           summary: 'Every source of the catalogue: kind, feed URL, licence, last attempt, success and error, counts',
@@ -373,7 +306,6 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
       ...webhookPaths,
       ...rsvpPaths,
       ...mePaths,
-      ...feedPaths(queryParameters(searchQuerySchema)),
       ...Object.fromEntries(Object.entries(extraPaths).filter(([path]) => path !== '/api/events')),
     }),
   };

@@ -3,6 +3,7 @@ import type { ServingContext } from '../../context.js';
 import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
+import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, ID_IN_PATH, problem } from '../openapi-common.js';
 import { declared } from '../route-class.js';
 
 const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
@@ -13,6 +14,30 @@ function lastModified(dates: Date[], fallback: Date): string {
 
 /** GET /api/calendar (a live subscription: each fetch re-runs the query) and one event's .ics. */
 export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  documented(app, {
+    '/api/calendar': {
+      get: {
+        summary: 'The same query as a live iCal subscription (https or webcal)',
+        parameters: GRAMMAR_PARAMETERS,
+        responses: {
+          200: { description: 'text/calendar', content: { 'text/calendar': {} } },
+          304: { description: 'Not modified' },
+          422: problem('Invalid parameter'),
+        },
+      },
+    },
+    '/{country}/events/{id}.ics': {
+      get: {
+        summary: 'One event as an iCal file (add to calendar)',
+        parameters: [COUNTRY_IN_PATH, ID_IN_PATH],
+        responses: {
+          200: { description: 'The event as iCal', content: { 'text/calendar': {} } },
+          304: { description: 'Not modified' },
+          404: problem('No such event in this country'),
+        },
+      },
+    },
+  });
   app.get('/api/calendar', declared('cacheable'), async (request, reply) => {
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;

@@ -8,7 +8,8 @@ import { declared } from '../route-class.js';
 
 /** GET /api/openapi.json, the API reference page at /docs, and the explanation of each problem type. */
 export async function registerDocsRoutes(app: FastifyInstance, ctx: ServingContext): Promise<void> {
-  const document = buildOpenApi(ctx.config.baseUrl);
+  // Registered after every other route: each has declared its paths by now.
+  const document = buildOpenApi(ctx.config.baseUrl, app.hasDecorator('openApiPaths') ? app.openApiPaths : {});
   app.get('/api/openapi.json', declared('read', 'docs'), async () => document);
 
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
