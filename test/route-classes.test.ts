@@ -58,8 +58,10 @@ describe('route classes', () => {
     }
   });
 
-  it('gives the declared max-age: a listing a minute, an event five', async () => {
+  it('gives the declared max-age: a listing a minute, an event and a calendar five, an Atom feed fifteen', async () => {
     expect(await cacheControl('/api/md?country=ch')).toBe('public, max-age=60');
+    expect(await cacheControl('/api/calendar?country=ch')).toBe('public, max-age=300');
+    expect(await cacheControl('/ch.atom')).toBe('public, max-age=900');
     expect(await cacheControl(`/api/events/${id}`)).toBe('public, max-age=300');
     expect(await cacheControl(`/ch/events/${id}`)).toBe('public, max-age=300');
   });

@@ -12,8 +12,11 @@ import type { FastifyRequest } from 'fastify';
  */
 export type RouteClass = 'cacheable' | 'read' | 'personal' | 'write' | 'operations';
 
-/** How long shared caches and clients may reuse each kind of read (feeds short, so new events show soon). */
-export const CACHE_SECONDS = { listing: 60, page: 300, feed: 300, docs: 3600 } as const;
+/**
+ * How long shared caches and clients may reuse each kind of read: listings short, so new events show soon; a
+ * calendar subscription as long as a page (its clients poll hourly, REFRESH-INTERVAL); an Atom feed 15 minutes.
+ */
+export const CACHE_SECONDS = { listing: 60, page: 300, calendar: 300, atom: 900, docs: 3600 } as const;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -6,9 +6,6 @@ import { eventPageUrl } from './event-json.js';
 import { priceText } from './html/event-text.js';
 import { formatWhen, whereOf } from './when.js';
 
-/** Feed readers poll about this often. */
-export const FEED_TTL_SECONDS = 900;
-
 export interface AtomOptions {
   baseUrl: string;
   /** The feed's own URL (rel="self"), also its id. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServingContext } from '../../context.js';
-import { FEED_REFRESH_SECONDS, renderCalendar, renderCfpCalendar } from '../../render/ical.js';
+import { renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, ID_IN_PATH, problem } from '../openapi-common.js';
@@ -38,7 +38,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
       },
     },
   });
-  app.get('/api/calendar', declared('cacheable'), async (request, reply) => {
+  app.get('/api/calendar', declared('cacheable', 'calendar'), async (request, reply) => {
     // A calendar is a whole document: no pages.
     const { cursor: _, ...query } = request.query as Record<string, unknown>;
     const result = await searchEvents(ctx, query);
@@ -53,7 +53,6 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
     });
     return reply
       .type(CALENDAR_TYPE)
-      .header('Cache-Control', `public, max-age=${Math.min(FEED_REFRESH_SECONDS, 300)}`)
       .header(
         'Last-Modified',
         lastModified(

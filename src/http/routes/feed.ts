@@ -5,7 +5,7 @@ import type { ServingContext } from '../../context.js';
 import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
 import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { toQueryString } from '../../query/params.js';
-import { FEED_TTL_SECONDS, feedUpdated, renderAtom } from '../../render/atom.js';
+import { feedUpdated, renderAtom } from '../../render/atom.js';
 import { filterLabel } from '../../render/labels.js';
 import { feedEvents } from '../../use-cases/feed-events.js';
 import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, inPath, problem } from '../openapi-common.js';
@@ -56,19 +56,15 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
       title: `Tech events · ${filterLabel({ ...result.params, country: result.country })}`,
       subtitle: result.understood,
     });
-    return reply
-      .type(ATOM_TYPE)
-      .header('Cache-Control', `public, max-age=${FEED_TTL_SECONDS}`)
-      .header('Last-Modified', updated.toUTCString())
-      .send(body);
+    return reply.type(ATOM_TYPE).header('Last-Modified', updated.toUTCString()).send(body);
   };
   const notFound = (what: string) => new ServiceError('not-found', what);
 
-  app.get('/api/feed', declared('cacheable'), (request, reply) =>
+  app.get('/api/feed', declared('cacheable', 'atom'), (request, reply) =>
     send(request, reply, request.query as Record<string, unknown>),
   );
 
-  app.get<{ Params: { country: string } }>('/:country.atom', declared('cacheable'), (request, reply) => {
+  app.get<{ Params: { country: string } }>('/:country.atom', declared('cacheable', 'atom'), (request, reply) => {
     const { country } = request.params;
     if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
     return send(request, reply, { ...(request.query as object), country });
@@ -76,7 +72,7 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
 
   app.get<{ Params: { country: string; slug: string } }>(
     '/:country/cities/:slug.atom',
-    declared('cacheable'),
+    declared('cacheable', 'atom'),
     (request, reply) => {
       const { country, slug } = request.params;
       if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
@@ -88,7 +84,7 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
 
   app.get<{ Params: { country: string; slug: string } }>(
     '/:country/topics/:slug.atom',
-    declared('cacheable'),
+    declared('cacheable', 'atom'),
     (request, reply) => {
       const { country, slug } = request.params;
       if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
