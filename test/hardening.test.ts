@@ -151,6 +151,18 @@ describe('bodies and hosts the service does not take', () => {
     });
     socket.destroy();
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+
+    // The batch route takes larger bodies (its own bodyLimit): a body over the default is told to go on there.
+    const batch = connect(port, '127.0.0.1');
+    const told = await new Promise<string>((resolve) => {
+      batch.setEncoding('latin1');
+      batch.once('data', (chunk: string) => resolve(chunk));
+      batch.write(
+        `POST /api/events/batch HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nExpect: 100-continue\r\n\r\n`,
+      );
+    });
+    batch.destroy();
+    expect(told).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
   });
 
   it('refuses MCP requests naming a foreign Host or Origin with a JSON-RPC error, serves its own', async () => {

@@ -32,7 +32,7 @@ import { registerCalendarLinkRoutes } from './routes/calendars.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerEmbedRoutes } from './routes/embed.js';
 import { registerEventReadRoutes } from './routes/events.read.js';
-import { BATCH_BODY_LIMIT, registerEventWriteRoutes } from './routes/events.write.js';
+import { registerEventWriteRoutes } from './routes/events.write.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerGeoRoutes } from './routes/geo.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -61,9 +61,13 @@ export async function buildApp(ctx: ServingContext): Promise<FastifyInstance> {
   const app = createServer(ctx);
   acceptJsonBodiesOnly(app);
 
-  honourExpectContinue(app.server, ctx.config.baseUrl, (path) =>
-    path === '/api/events/batch' ? BATCH_BODY_LIMIT : BODY_LIMIT,
-  );
+  // A route that takes larger bodies says so in its options (`bodyLimit`); `Expect: 100-continue` is answered before
+  // routing, so the limits are read off the routes as they are added.
+  const bodyLimits = new Map<string, number>();
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit !== undefined) bodyLimits.set(route.url, route.bodyLimit);
+  });
+  honourExpectContinue(app.server, ctx.config.baseUrl, (path) => bodyLimits.get(path) ?? BODY_LIMIT);
 
   // CONNECT (a proxy's method) never reaches a route: Node would drop the connection without a word.
   app.server.on('connect', (_request: unknown, socket: Socket) => {

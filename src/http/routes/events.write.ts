@@ -17,7 +17,7 @@ import { problemBody } from '../problem.js';
 const warned = (warnings: readonly WriteWarning[]) => (warnings.length > 0 ? { warnings } : {});
 
 /** A batch of up to 1,000 events: a platform's listings, a few kilobytes each. */
-export const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
+const BATCH_BODY_LIMIT = 5 * 1024 * 1024;
 
 /** POST /api/events (create, update, cancel, restore), POST /api/events/batch and DELETE /api/events (cancel). */
 export function registerEventWriteRoutes(app: FastifyInstance, ctx: ServingContext): void {
