@@ -97,10 +97,13 @@ export function overloadedReads(retryAfter: number): ServiceError {
 const isHeld = (request: FastifyRequest) =>
   request.method !== 'OPTIONS' && classOf(request) !== 'write' && classOf(request) !== 'operations';
 
-/** Registers the admission of reads (see ReadAdmission) as the first thing a matched request meets. */
+/**
+ * Registers the admission of reads (see ReadAdmission) after the cheap refusals of `onRequest` (rate limits, a second
+ * Host, a key in the query), so that a refused request takes no turn, and before the response cache is looked up.
+ */
 export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): ReadAdmission {
   const admission = new ReadAdmission(limits);
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('preParsing', (request, _reply, _payload, done) => {
     if (!isHeld(request)) return done();
     admission.admit(
       // A client that left while its read waited is not answered.
