@@ -7,30 +7,18 @@
  */
 import MiniSearch from 'minisearch';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
-import { generateDemoEvents } from '../src/demo/generate.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { FullTextIndex, processTerm, SEARCH_FIELDS } from '../src/query/index/full-text.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { demoCatalogue } from './demo-events.js';
 import { MANY_CONSTRAINT_PROMPTS, PROMPTS } from './measure.js';
 import { median } from './percentile.js';
 
 const size = Number(process.argv[2] ?? 10_000);
 const count = Number(process.argv[3] ?? 2_000);
 const now = new Date('2026-01-05T09:00:00Z');
-const events = generateDemoEvents(size, now).map(
-  (d, i): CatalogueEvent => ({
-    ...d.content,
-    id: `demo-${i}`,
-    owner: 'source:demo',
-    externalId: d.externalId,
-    source: 'demo',
-    lifecycle: 'listed',
-    revision: 1,
-    createdAt: now,
-    updatedAt: now,
-  }),
-);
+const events = demoCatalogue(size, now);
 const index = new CatalogueIndex(() => now);
 index.load(events);
 const prompts = [...PROMPTS.slice(0, count / 2), ...MANY_CONSTRAINT_PROMPTS.slice(0, count / 2)].map((p) =>

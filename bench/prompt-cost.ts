@@ -8,10 +8,10 @@
  */
 import { GCProfiler } from 'node:v8';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
-import { generateDemoEvents } from '../src/demo/generate.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { demoCatalogue } from './demo-events.js';
 import { MANY_CONSTRAINT_PROMPTS, PROMPTS } from './measure.js';
 import { median } from './percentile.js';
 
@@ -20,19 +20,7 @@ const count = Number(process.argv[3] ?? 400);
 const now = new Date('2026-01-05T09:00:00Z');
 
 for (const size of sizes) {
-  const events = generateDemoEvents(size, now).map(
-    (d, i): CatalogueEvent => ({
-      ...d.content,
-      id: `demo-${i}`,
-      owner: 'source:demo',
-      externalId: d.externalId,
-      source: 'demo',
-      lifecycle: 'listed',
-      revision: 1,
-      createdAt: now,
-      updatedAt: now,
-    }),
-  );
+  const events = demoCatalogue(size, now);
   const index = new CatalogueIndex(() => now);
   index.load(events);
   const cases: [string, string[], Record<string, string>][] = [
