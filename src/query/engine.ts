@@ -28,7 +28,7 @@ import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { titled } from './ranking/fits.js';
 import { byId, byScoreThenStart } from './ranking/order.js';
-import { type AppliedFilters, appliedFilters, describeQuery } from './restate.js';
+import { type AppliedFilters, appliedFilters, describeQuery, type Restatement, restatement } from './restate.js';
 import { otherCountries, THIN_ANSWER, widening } from './widen.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
@@ -75,6 +75,8 @@ export interface SearchResult {
    */
   dependsOn: readonly string[];
   understanding: Understanding;
+  /** What the query asks, part by part in no language; `understood` says it in English (restate.ts). */
+  restatement: Restatement;
   understood: string;
   /** Every filter applied, from the parameters and the prompt: what the answers echo as their query. */
   filters: AppliedFilters;
@@ -169,6 +171,14 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // served before the change may have moved past this page's last one.
     next = seen ? { key, digest: page!.digest, day: page!.day, seen: served } : { key, digest, day, seen: served };
   }
+  const restated = restatement(
+    params,
+    p.understanding,
+    p.scope,
+    searched[0]!.q,
+    asked,
+    prompted && anyTitled(searched, rankings),
+  );
   return {
     params,
     country: p.scope,
@@ -177,14 +187,8 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
     dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
-    understood: describeQuery(
-      params,
-      p.understanding,
-      p.scope,
-      searched[0]!.q,
-      asked,
-      prompted && anyTitled(searched, rankings),
-    ),
+    restatement: restated,
+    understood: describeQuery(restated),
     filters: appliedFilters(params, p.understanding, zoneOf(p.scope)),
     total,
     events,

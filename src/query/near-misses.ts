@@ -1,12 +1,13 @@
 import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
-import { type Plan, rankIn } from './plan.js';
+import { type Plan, rankIn, zoneOf } from './plan.js';
 import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type Constraint, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { compareSlots } from './ranking/order.js';
 import { NEARNESS } from './ranking/weights.js';
+import { constraintWords } from './restate.js';
 
 /**
  * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, the nearest first
@@ -74,9 +75,11 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   }
   const widen: Widening[] = [];
   const q = searched[0]!.q;
+  const zone = zoneOf(p.scope);
   for (const [missed, total] of counts) {
     const constraint = constraintOf(p, missed);
-    if (total > 0) widen.push({ constraint: constraint.name, without: constraint.says(q), total });
+    if (total > 0)
+      widen.push({ constraint: constraint.name, without: constraintWords(constraint.name, q, zone), total });
   }
   return { lists, widen: widen.sort(byTotal) };
 }
