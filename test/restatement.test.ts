@@ -3,12 +3,12 @@ import { PLAIN_FIELD_NAMES } from '../src/catalogue/event.js';
 import { dayRange, isoDayLabel } from '../src/i18n/dates.js';
 import { LANGUAGES } from '../src/i18n/languages.js';
 import type { MessageId } from '../src/i18n/messages/index.js';
-import { sayPart, sayRestatement } from '../src/i18n/restate.js';
 import { languageName, type Translator, translator } from '../src/i18n/translator.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
-import { describeQuery, type Part } from '../src/query/restate.js';
+import type { Part } from '../src/query/restate.js';
+import { describeQuery, sayPart, sayRestatement } from '../src/render/restate.js';
 
 /**
  * The restatement is one structure (query/restate.ts) said in every language by one renderer (i18n/restate.ts):
@@ -129,8 +129,7 @@ describe('the restatement of a query', () => {
   it('is said in every language as a sentence naming every value, English being `understood`', () => {
     for (const { raw } of QUERIES) {
       const result = restated(raw);
-      expect(sayRestatement(result.restatement, translator('en'), NOW)).toBe(result.understood);
-      expect(describeQuery(result.restatement)).toBe(result.understood);
+      expect(sayRestatement(result.restatement, translator('en'), NOW)).toBe(describeQuery(result.restatement));
       for (const lang of LANGUAGES) {
         const t = translator(lang);
         const sentence = sayRestatement(result.restatement, t, NOW);
@@ -147,10 +146,10 @@ describe('the restatement of a query', () => {
   });
 
   it('says in English what it always said, the dates asked by day, and the event named by its title first', () => {
-    expect(restated(QUERIES[0]!.raw).understood).toBe(
+    expect(describeQuery(restated(QUERIES[0]!.raw).restatement)).toBe(
       'Free online or hybrid AI & ML meetups for founders in or near Zürich, next week (3–9 Mar 2025)',
     );
-    expect(restated({ q: '', country: 'all', from: '2025-03-10', to: '2025-03-20' }).understood).toBe(
+    expect(describeQuery(restated({ q: '', country: 'all', from: '2025-03-10', to: '2025-03-20' }).restatement)).toBe(
       'Upcoming events in Switzerland, Germany and Austria, starting from Mon, 10 Mar 2025 until Thu, 20 Mar 2025',
     );
     const r = restated({ q: 'IT-Tage', country: 'de' }).restatement;

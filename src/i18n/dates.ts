@@ -2,7 +2,6 @@ import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import { localTime } from '../places/zones.js';
-import type { DateWindowHit } from '../query/prompt/dates.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
 import type { Translator } from './translator.js';
 
@@ -202,57 +201,4 @@ export function dateTime(date: Date, zone: string, t: Translator): string {
 /** An ISO date (`2025-03-05`) as a short local date, e.g. for `from`/`to` filters. */
 export function isoDayLabel(isoDay: string, zone: string, t: Translator): string {
   return DateTime.fromISO(isoDay, { zone }).setLocale(t.locale).toLocaleString(SHORT_DAY);
-}
-
-/** A date window as "Next week (3–9 Mar 2025)", or just its days when it has no name relative to today. */
-export function windowText(window: DateWindowHit, zone: string, now: Date, t: Translator): string {
-  const range = dayRange(window.from, window.to, zone, t);
-  const period = windowPeriod(window, zone, now, t);
-  return period ? t.t('window.span', { period, range }) : range;
-}
-
-/**
- * A date window's name relative to today — today, tomorrow, this or next week or weekend — or its month
- * ("March 2025", "März 2025"); undefined for other spans. Kept per window and language: each result with a date
- * reason asks for it.
- */
-export function windowPeriod(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
-  let names = windowNames.get(window);
-  if (!names) {
-    names = {};
-    windowNames.set(window, names);
-  }
-  if (!(t.lang in names)) names[t.lang] = nameWindow(window, zone, now, t);
-  return names[t.lang];
-}
-
-const windowNames = new WeakMap<DateWindowHit, Record<string, string | undefined>>();
-
-/** The relative period a window is ("next week", "this weekend"), when it is one; its label is `period.<key>`. */
-export type WindowPeriod = 'today' | 'tomorrow' | 'thisWeek' | 'nextWeek' | 'thisWeekend' | 'nextWeekend';
-
-export function windowPeriodKey(window: DateWindowHit, zone: string, now: Date): WindowPeriod | undefined {
-  const first = localDay(window.from, zone);
-  switch (window.kind) {
-    case 'day': {
-      const period = periodOf(first, zone, now);
-      return period === 'today' || period === 'tomorrow' ? period : undefined;
-    }
-    case 'week':
-    case 'weekend': {
-      // Weeks run Monday to Sunday, as the search reads them.
-      const weeks = weeksAhead(first, zone, now);
-      const [current, next] =
-        window.kind === 'week' ? (['thisWeek', 'nextWeek'] as const) : (['thisWeekend', 'nextWeekend'] as const);
-      return weeks === 0 ? current : weeks === 1 ? next : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-function nameWindow(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
-  const period = windowPeriodKey(window, zone, now);
-  if (period) return t.t(`period.${period}`);
-  return window.kind === 'month' ? calendarDay(localDay(window.from, zone), t).toFormat('LLLL yyyy') : undefined;
 }

@@ -28,7 +28,7 @@ import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { titled } from './ranking/fits.js';
 import { byId, byScoreThenStart } from './ranking/order.js';
-import { type AppliedFilters, appliedFilters, describeQuery, type Restatement, restatement } from './restate.js';
+import { type AppliedFilters, appliedFilters, type Restatement, restatement } from './restate.js';
 import { otherCountries, THIN_ANSWER, widening } from './widen.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
@@ -75,9 +75,8 @@ export interface SearchResult {
    */
   dependsOn: readonly string[];
   understanding: Understanding;
-  /** What the query asks, part by part in no language; `understood` says it in English (restate.ts). */
+  /** What the query asks, part by part in no language (restate.ts); the answers say it as `understood`. */
   restatement: Restatement;
-  understood: string;
   /** Every filter applied, from the parameters and the prompt: what the answers echo as their query. */
   filters: AppliedFilters;
   /** Every match, before `limit`. */
@@ -188,7 +187,6 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
     restatement: restated,
-    understood: describeQuery(restated),
     filters: appliedFilters(params, p.understanding, zoneOf(p.scope)),
     total,
     events,
@@ -320,7 +318,7 @@ export function scoreByScan(
     const name = found(f).missed!;
     totals.set(name, (totals.get(name) ?? 0) + 1);
   }
-  const dropping = [...totals].map(([constraint, total]) => ({ constraint, total, without: '' })).sort(byTotal);
+  const dropping = [...totals].map(([constraint, total]) => ({ constraint, total })).sort(byTotal);
   const thin = p.order === 'prompt' && matches.length < THIN_ANSWER;
   const widen = (
     widening(

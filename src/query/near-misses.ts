@@ -1,13 +1,12 @@
 import { COUNTRIES, type Country } from '../places/countries.js';
 import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
-import { type Plan, rankIn, zoneOf } from './plan.js';
+import { type Plan, rankIn } from './plan.js';
 import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type Constraint, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { compareSlots } from './ranking/order.js';
 import { NEARNESS } from './ranking/weights.js';
-import { constraintWords } from './restate.js';
 
 /**
  * Near misses: shown apart when fewer events match than asked, those missing exactly one constraint, the nearest first
@@ -20,8 +19,6 @@ export { ALTERNATIVES_SHOWN };
 /** How many events dropping one constraint would find (said by an empty answer). */
 export interface Widening {
   constraint: ConstraintName;
-  /** The constraint as `understood` says it ("next week (3–9 Mar 2025)"). */
-  without: string;
   total: number;
   /** For a place or country dropped: the other country holding those events, and the prompt to ask there (widen.ts). */
   follow?: { country: Country; q: string };
@@ -74,12 +71,9 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
     lists.push(nearest(p, r.shard, p.queryFor(r.shard.country).q, r.matches, 'country', room));
   }
   const widen: Widening[] = [];
-  const q = searched[0]!.q;
-  const zone = zoneOf(p.scope);
   for (const [missed, total] of counts) {
     const constraint = constraintOf(p, missed);
-    if (total > 0)
-      widen.push({ constraint: constraint.name, without: constraintWords(constraint.name, q, zone), total });
+    if (total > 0) widen.push({ constraint: constraint.name, total });
   }
   return { lists, widen: widen.sort(byTotal) };
 }

@@ -1,8 +1,6 @@
 import { DateTime } from 'luxon';
 import { type EventFormat, PLAIN_FIELDS, type PlainFieldName } from '../catalogue/event.js';
 import type { EventKind, Format, Seniority, TopicSlug } from '../catalogue/taxonomy.js';
-import { sayPart, sayRestatement } from '../i18n/restate.js';
-import { translator } from '../i18n/translator.js';
 import { zoneNamed } from '../places/zones.js';
 import type { Scope, SearchParams } from './params.js';
 import { zoneOf } from './plan.js';
@@ -14,7 +12,7 @@ import type { ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 
 /**
- * One part of what a query asks, in no language: codes, slugs, dates and place names, for src/i18n/restate.ts to
+ * One part of what a query asks, in no language: codes, slugs, dates and place names, for src/render/restate.ts to
  * say in each. The constraints a prompt states are named as in ranking/constraints.ts; the rest are the parameters'
  * filters and, last, what only orders the answers.
  */
@@ -53,7 +51,7 @@ export interface Restatement {
 }
 
 /** A constraint of a query as its part, for the sentence and for what dropping it would find ("without …"). */
-export function constraintPart(name: ConstraintName, q: PreparedQuery, zone: string): Part {
+function constraintPart(name: ConstraintName, q: PreparedQuery, zone: string): Part {
   const { u } = q;
   switch (name) {
     case 'price':
@@ -120,14 +118,6 @@ export function restatement(
   return { prompted: p.q !== '', ...(titled ? { titled: u.phrase } : {}), parts };
 }
 
-const ENGLISH = translator('en');
-
-/** The restatement in English, as answers give it (`understood`): "AI & ML meetups in or near Zürich, next week (…)". */
-export const describeQuery = (r: Restatement): string => sayRestatement(r, ENGLISH);
-
-/** A constraint as `understood` says it, for what dropping it would find: "in or near Zürich". */
-export const constraintWords = (name: ConstraintName, q: PreparedQuery, zone: string): string =>
-  sayPart(constraintPart(name, q, zone), ENGLISH);
 /** Every filter a query applied, from its parameters and its prompt, as the `query` echo of an answer states it. */
 export interface AppliedFilters {
   /** The city events are held to: the `city` parameter, else the place the prompt names. */

@@ -2,9 +2,8 @@ import { COUNTRIES } from '../places/countries.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { byTotal, type Widening } from './near-misses.js';
 import type { SearchParams } from './params.js';
-import { type Plan, plan, rankIn, zoneOf } from './plan.js';
+import { type Plan, plan, rankIn } from './plan.js';
 import type { ShardRanking } from './rank-shard.js';
-import { constraintWords } from './restate.js';
 
 /**
  * Widening to other countries, with how many and the prompt to ask there. With no place named, the country searched
@@ -40,7 +39,6 @@ export function otherCountries(
   read: ShardRanking[] = [],
 ): Widening[] {
   const q = p.searched[0]!.q;
-  const zone = zoneOf(p.scope);
   const u = p.understanding;
   const out: Widening[] = [];
   if (q.country !== undefined) {
@@ -49,24 +47,13 @@ export function otherCountries(
     for (const r of elsewhere) {
       if (r.matches.length === 0) continue;
       const follow = { country: r.shard.country, q: asked };
-      out.push({
-        constraint: 'country',
-        without: constraintWords('country', q, zone),
-        total: r.matches.length,
-        follow,
-      });
+      out.push({ constraint: 'country', total: r.matches.length, follow });
     }
   } else if (u.place?.span && !params.city && total === 0) {
     const asked = withoutSpan(params.q, u.place.span);
     for (const country of COUNTRIES.filter((c) => c !== u.place!.place.country)) {
       const total = matchesIn(index, { ...params, q: asked, country, countryExplicit: true }, now, byScan, read);
-      if (total > 0)
-        out.push({
-          constraint: 'place',
-          without: constraintWords('place', q, zone),
-          total,
-          follow: { country, q: asked },
-        });
+      if (total > 0) out.push({ constraint: 'place', total, follow: { country, q: asked } });
     }
   }
   return out.sort(byTotal);

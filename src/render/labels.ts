@@ -1,9 +1,9 @@
 import type { PlainFieldName } from '../catalogue/event.js';
 import { topicLabel } from '../catalogue/taxonomy.js';
-import { sayPart } from '../i18n/restate.js';
 import { translator } from '../i18n/translator.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import type { SearchParams } from '../query/params.js';
+import { sayPart } from './restate.js';
 
 /**
  * What a document or feed is filtered to, for titles ("AI & ML · Zürich", "online · from 2026-12-01", "“AI meetups”",

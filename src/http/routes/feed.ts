@@ -7,6 +7,7 @@ import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { toQueryString } from '../../query/params.js';
 import { FEED_TTL_SECONDS, feedUpdated, renderAtom } from '../../render/atom.js';
 import { filterLabel } from '../../render/labels.js';
+import { describeQuery } from '../../render/restate.js';
 import { feedEvents } from '../../use-cases/feed-events.js';
 import { askerOf } from '../asker.js';
 import { declared } from '../route-class.js';
@@ -25,7 +26,7 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
       self: `${baseUrl}${request.url}`,
       alternate: `${baseUrl}/?${qs}`,
       title: `Tech events · ${filterLabel({ ...result.params, country: result.country })}`,
-      subtitle: result.understood,
+      subtitle: describeQuery(result.restatement),
     });
     return reply
       .type(ATOM_TYPE)

@@ -1,9 +1,10 @@
 import { isTopic } from '../../catalogue/taxonomy.js';
-import { calendarDay, dayText, localDay, windowPeriod, windowPeriodKey } from '../../i18n/dates.js';
+import { calendarDay, dayText, localDay } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
 import { type Alternative, type SearchResult, zoneOf } from '../../query/read-index.js';
+import { windowPeriod, windowPeriodKey } from '../restate.js';
 import { countryName } from './i18n.js';
 
 /**

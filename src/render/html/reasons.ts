@@ -9,9 +9,10 @@ import {
   SENIORITY_LABELS,
   TOPICS,
 } from '../../catalogue/taxonomy.js';
-import { dayText, localDay, windowPeriod } from '../../i18n/dates.js';
+import { dayText, localDay } from '../../i18n/dates.js';
 import { languageName, type Translator } from '../../i18n/translator.js';
 import type { DateWindowHit } from '../../query/read-index.js';
+import { windowPeriod } from '../restate.js';
 
 /**
  * Match reasons in the reader's language. The engine explains each match in English text ("Topic: AI & ML",

@@ -7,6 +7,7 @@ import { type Scope, toQueryString } from '../../query/params.js';
 import { type RankedEvent, type SearchResult, zoneOf } from '../../query/read-index.js';
 import type { Coverage } from '../../use-cases/coverage.js';
 import { eventPageUrl } from '../event-json.js';
+import { constraintText } from '../restate.js';
 import { coverageBanner } from './coverage-banner.js';
 import { differenceText } from './differs.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
@@ -16,7 +17,7 @@ import { layout, type PageMeta } from './layout.js';
 import { mapFigure } from './map.js';
 import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
-import { constraintText, isPlainListing, understoodText } from './understood.js';
+import { isPlainListing, understoodText } from './understood.js';
 
 /** How results are laid out: by relevance (the engine's order), or grouped by day. */
 export type ResultOrder = 'relevance' | 'date';

@@ -1,6 +1,6 @@
-import { sayPart, sayRestatement } from '../../i18n/restate.js';
 import type { Translator } from '../../i18n/translator.js';
-import type { ConstraintName, SearchResult } from '../../query/read-index.js';
+import type { SearchResult } from '../../query/read-index.js';
+import { sayRestatement } from '../restate.js';
 
 /**
  * How the page read a search, in the reader's language: the engine's restatement (query/restate.ts) said as the
@@ -11,12 +11,6 @@ export function understoodText(result: SearchResult, t: Translator, now: Date): 
   return isPlainListing(result)
     ? t.t('results.upcoming', { country: result.country })
     : t.t('results.lookingFor', { query: sayRestatement(result.restatement, t, now) });
-}
-
-/** A constraint of the search as the page says it (for "without …"), or the engine's name when it has no part. */
-export function constraintText(result: SearchResult, name: ConstraintName, t: Translator, now: Date): string {
-  const part = result.restatement.parts.find((p) => p.say === name);
-  return part ? sayPart(part, t, now) : name;
 }
 
 /** Whether a search asks for anything beyond the country's upcoming events. */

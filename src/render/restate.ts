@@ -1,7 +1,18 @@
-import type { Part, Restatement } from '../query/restate.js';
-import { dayRange, isoDayLabel, windowPeriodKey, windowText } from './dates.js';
-import type { MessageId } from './messages/index.js';
-import { languageName, type Translator } from './translator.js';
+import { calendarDay, dayRange, isoDayLabel, localDay, periodOf, weeksAhead } from '../i18n/dates.js';
+import type { MessageId } from '../i18n/messages/index.js';
+import { languageName, type Translator, translator } from '../i18n/translator.js';
+import type { ConstraintName, DateWindowHit, Part, Restatement, SearchResult } from '../query/read-index.js';
+
+const ENGLISH = translator('en');
+
+/** How an answer restates its query, in English (`understood`): "AI & ML meetups in or near Zürich, next week (…)". */
+export const describeQuery = (r: Restatement): string => sayRestatement(r, ENGLISH);
+
+/** A constraint of the query as the restatement says it, for what dropping it would find ("without …"). */
+export function constraintText(result: SearchResult, name: ConstraintName, t = ENGLISH, now?: Date): string {
+  const part = result.restatement.parts.find((p) => p.say === name);
+  return part ? sayPart(part, t, now) : name;
+}
 
 /**
  * A query's restatement (query/restate.ts) said in one language, from its messages (`restate.*`): a head naming the
@@ -122,4 +133,57 @@ function windowWords({ window, zone }: Extract<Part, { say: 'window' }>, t: Tran
   const text = windowText(window, zone, now, t);
   // A relative period is a heading's word ("Nächste Woche"); inside a sentence it is not capitalised.
   return windowPeriodKey(window, zone, now) ? text.charAt(0).toLocaleLowerCase(t.locale) + text.slice(1) : text;
+}
+
+/** A date window as "Next week (3–9 Mar 2025)", or just its days when it has no name relative to today. */
+export function windowText(window: DateWindowHit, zone: string, now: Date, t: Translator): string {
+  const range = dayRange(window.from, window.to, zone, t);
+  const period = windowPeriod(window, zone, now, t);
+  return period ? t.t('window.span', { period, range }) : range;
+}
+
+/**
+ * A date window's name relative to today — today, tomorrow, this or next week or weekend — or its month
+ * ("March 2025", "März 2025"); undefined for other spans. Kept per window and language: each result with a date
+ * reason asks for it.
+ */
+export function windowPeriod(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
+  let names = windowNames.get(window);
+  if (!names) {
+    names = {};
+    windowNames.set(window, names);
+  }
+  if (!(t.lang in names)) names[t.lang] = nameWindow(window, zone, now, t);
+  return names[t.lang];
+}
+
+const windowNames = new WeakMap<DateWindowHit, Record<string, string | undefined>>();
+
+/** The relative period a window is ("next week", "this weekend"), when it is one; its label is `period.<key>`. */
+export type WindowPeriod = 'today' | 'tomorrow' | 'thisWeek' | 'nextWeek' | 'thisWeekend' | 'nextWeekend';
+
+export function windowPeriodKey(window: DateWindowHit, zone: string, now: Date): WindowPeriod | undefined {
+  const first = localDay(window.from, zone);
+  switch (window.kind) {
+    case 'day': {
+      const period = periodOf(first, zone, now);
+      return period === 'today' || period === 'tomorrow' ? period : undefined;
+    }
+    case 'week':
+    case 'weekend': {
+      // Weeks run Monday to Sunday, as the search reads them.
+      const weeks = weeksAhead(first, zone, now);
+      const [current, next] =
+        window.kind === 'week' ? (['thisWeek', 'nextWeek'] as const) : (['thisWeekend', 'nextWeekend'] as const);
+      return weeks === 0 ? current : weeks === 1 ? next : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function nameWindow(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
+  const period = windowPeriodKey(window, zone, now);
+  if (period) return t.t(`period.${period}`);
+  return window.kind === 'month' ? calendarDay(localDay(window.from, zone), t).toFormat('LLLL yyyy') : undefined;
 }
