@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAIN_FIELD_NAMES } from '../src/catalogue/event.js';
+import { PLAIN_FIELD_NAMES, PLAIN_FIELDS } from '../src/catalogue/event.js';
 import { dayRange, isoDayLabel } from '../src/i18n/dates.js';
 import { LANGUAGES } from '../src/i18n/languages.js';
 import type { MessageId } from '../src/i18n/messages/index.js';
@@ -124,6 +124,13 @@ describe('the restatement of a query', () => {
       ).toEqual(parts);
     const plain = QUERIES.flatMap(({ raw }) => restated(raw).restatement.parts).filter((p) => p.say === 'plain');
     expect(plain.map((p) => p.field).sort()).toEqual([...PLAIN_FIELD_NAMES].sort());
+    // Every value of every plain field has its name in every language (the translator throws on a missing message).
+    for (const field of PLAIN_FIELD_NAMES)
+      for (const value of PLAIN_FIELDS[field].values as readonly string[])
+        for (const lang of LANGUAGES) {
+          const part: Part = { say: 'plain', field, values: [value] };
+          expect(sayPart(part, translator(lang)), `${lang} ${field}`).toContain(namesOf(part, translator(lang))[0]);
+        }
   });
 
   it('is said in every language as a sentence naming every value, English being `understood`', () => {

@@ -50,30 +50,6 @@ export interface Restatement {
   parts: Part[];
 }
 
-/** A constraint of a query as its part, for the sentence and for what dropping it would find ("without …"). */
-function constraintPart(name: ConstraintName, q: PreparedQuery, zone: string): Part {
-  const { u } = q;
-  switch (name) {
-    case 'price':
-      return { say: 'price', price: u.price ?? 'free' };
-    case 'format':
-      return { say: 'format', formats: u.formats };
-    case 'subject':
-      // A specific word as asked ("Java conferences"), a field by its slug ("AI & ML meetups").
-      return { say: 'subject', terms: q.technologies.map((t) => t.term), fields: q.fields.map((f) => f.slug) };
-    case 'kind':
-      return { say: 'kind', kinds: u.kinds };
-    case 'audience':
-      return { say: 'audience', founders: u.founders, seniority: u.seniority };
-    case 'place':
-      return { say: 'place', place: u.place?.place.name ?? '', mode: u.place?.mode ?? 'in' };
-    case 'country':
-      return { say: 'country', country: q.country ?? 'all' };
-    case 'window':
-      return { say: 'window', window: u.window!, zone };
-  }
-}
-
 /**
  * What a query asks: every constraint it states, the parameters' filters, and then what only orders (where the
  * person is, the language wished, words the lexicon does not know). Every event listed is what it says.
@@ -88,28 +64,27 @@ export function restatement(
 ): Restatement {
   const zone = zoneOf(scope);
   const parts: Part[] = [];
-  const constraint = (name: ConstraintName) => {
-    if (asked.constraints.some((c) => c.name === name)) parts.push(constraintPart(name, q, zone));
-  };
-  constraint('price');
-  constraint('format');
+  const asks = (name: ConstraintName) => asked.constraints.some((c) => c.name === name);
+  if (asks('price') && u.price) parts.push({ say: 'price', price: u.price });
+  if (asks('format')) parts.push({ say: 'format', formats: u.formats });
   if (p.format) parts.push({ say: 'formatExactly', format: p.format });
-  constraint('subject');
+  // A specific word as asked ("Java conferences"), a field by its slug ("AI & ML meetups").
+  if (asks('subject'))
+    parts.push({ say: 'subject', terms: q.technologies.map((t) => t.term), fields: q.fields.map((f) => f.slug) });
   // The `topic` parameter filters beside what the prompt names: said with it, or alone.
   if (p.topics.length) parts.push({ say: 'topics', topics: p.topics });
-  constraint('kind');
+  if (asks('kind')) parts.push({ say: 'kind', kinds: u.kinds });
   if (p.who || p.seniority.length) parts.push({ say: 'for', founders: p.who === 'founders', seniority: p.seniority });
-  constraint('audience');
+  if (asks('audience')) parts.push({ say: 'audience', founders: u.founders, seniority: u.seniority });
   if (p.org) parts.push({ say: 'org', org: p.org });
   if (p.city) parts.push({ say: 'city', place: p.city.name, near: p.near });
-  const placed = parts.length;
-  constraint('place');
+  if (asks('place') && u.place) parts.push({ say: 'place', place: u.place.place.name, mode: u.place.mode });
   // The country is said when no place is: the one the prompt names, else the scope searched.
-  if (parts.length === placed && !p.city) parts.push({ say: 'country', country: q.country ?? scope });
+  else if (!p.city) parts.push({ say: 'country', country: q.country ?? scope });
   for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][])
     parts.push({ say: 'plain', field, values });
   if (p.cfp === 'open' || u.cfp) parts.push({ say: 'cfp' });
-  constraint('window');
+  if (asks('window') && u.window) parts.push({ say: 'window', window: u.window, zone });
   if (p.from || p.to) parts.push({ say: 'starts', from: p.from, to: p.to, zone });
   // Where the person is and the language they wish for order the answers; they do not narrow them.
   if (u.home) parts.push({ say: 'home', place: u.home.place.name });
