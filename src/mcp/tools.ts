@@ -308,17 +308,13 @@ async function bestNextEvent(
   const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
   const found = await answerCoverage(ctx, result);
   const coverage = found && toCoverageView(found, baseUrl);
+  const understood = describeQuery(result.restatement);
   return {
     content: [
-      {
-        type: 'text',
-        text: [`${describeQuery(result.restatement)}. ${text}`, ...apartText(result, baseUrl, coverage?.message)].join(
-          '\n',
-        ),
-      },
+      { type: 'text', text: [`${understood}. ${text}`, ...apartText(result, baseUrl, coverage?.message)].join('\n') },
     ],
     structuredContent: {
-      understood: describeQuery(result.restatement),
+      understood,
       best: best ?? null,
       runnersUp: rest,
       total: result.total,

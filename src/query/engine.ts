@@ -170,14 +170,6 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // served before the change may have moved past this page's last one.
     next = seen ? { key, digest: page!.digest, day: page!.day, seen: served } : { key, digest, day, seen: served };
   }
-  const restated = restatement(
-    params,
-    p.understanding,
-    p.scope,
-    searched[0]!.q,
-    asked,
-    prompted && anyTitled(searched, rankings),
-  );
   return {
     params,
     country: p.scope,
@@ -186,7 +178,14 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
     dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
-    restatement: restated,
+    restatement: restatement(
+      params,
+      p.understanding,
+      p.scope,
+      searched[0]!.q,
+      asked,
+      prompted && anyTitled(searched, rankings),
+    ),
     filters: appliedFilters(params, p.understanding, zoneOf(p.scope)),
     total,
     events,

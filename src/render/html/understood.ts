@@ -3,9 +3,9 @@ import type { SearchResult } from '../../query/read-index.js';
 import { sayRestatement } from '../restate.js';
 
 /**
- * How the page read a search, in the reader's language: the engine's restatement (query/restate.ts) said as the
- * answers say it in English ("AI & ML meetups in or near Zürich, next week (3–9 Mar 2025)"), or, for a search that
- * asks nothing beyond the country, its upcoming events.
+ * How the page read a search, in the reader's language: the engine's restatement said by the renderer that gives the
+ * answers their English `understood` ("Gesucht: Meetups zu KI & ML, in oder nahe Zürich, nächste Woche (3.–9. März
+ * 2025)"), or, for a search asking nothing beyond the country, its upcoming events.
  */
 export function understoodText(result: SearchResult, t: Translator, now: Date): string {
   return isPlainListing(result)
