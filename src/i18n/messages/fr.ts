@@ -105,9 +105,10 @@ export const fr: Messages = {
   'restate.events': 'événements',
   'restate.upcoming': 'prochains événements',
   'restate.tail': ', {part}',
-  'restate.price': '{price, select, free {gratuit} other {payant}}',
-  'restate.format': '{format, select, hybrid {hybride} online {en ligne ou hybride} other {sur place ou hybride}}',
-  'restate.formatExactly': '{format, select, online {en ligne} hybrid {hybride} other {sur place}}',
+  'restate.price': '{price, select, free {entrée gratuite} other {entrée payante}}',
+  'restate.format':
+    '{format, select, hybrid {en format hybride} online {en ligne ou en format hybride} other {sur place ou en format hybride}}',
+  'restate.formatExactly': '{format, select, online {en ligne} hybrid {en format hybride} other {sur place}}',
   'restate.for': 'pour {audience}',
   'restate.founders': 'fondateurs',
   'restate.level':

@@ -104,9 +104,10 @@ export const it: Messages = {
   'restate.events': 'eventi',
   'restate.upcoming': 'prossimi eventi',
   'restate.tail': ', {part}',
-  'restate.price': '{price, select, free {gratuiti} other {a pagamento}}',
-  'restate.format': '{format, select, hybrid {ibridi} online {online o ibridi} other {in presenza o ibridi}}',
-  'restate.formatExactly': '{format, select, online {online} hybrid {ibridi} other {in presenza}}',
+  'restate.price': '{price, select, free {gratis} other {a pagamento}}',
+  'restate.format':
+    '{format, select, hybrid {in formato ibrido} online {online o in formato ibrido} other {in presenza o in formato ibrido}}',
+  'restate.formatExactly': '{format, select, online {online} hybrid {in formato ibrido} other {in presenza}}',
   'restate.for': 'per {audience}',
   'restate.founders': 'fondatori',
   'restate.level':
