@@ -6,6 +6,7 @@ import { resolveCity } from '../src/places/gazetteer.js';
 import { endsAt } from '../src/query/index/indexed-event.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { type SearchResult, zoneOf } from '../src/query/read-index.js';
+import { describeQuery } from '../src/render/restate.js';
 import { bm25Baseline } from './relevance/bm25-baseline.js';
 import { buildCatalogue, printCatalogue } from './relevance/catalogue.js';
 import { claimsOf } from './relevance/claims.js';
@@ -193,7 +194,7 @@ function evaluateQuery(
     answerNdcg: judged.size === 0 ? ndcgAtK(grades, []) : ndcgAtK(answerGrades, [...judged.values()]),
     baselineNdcg: ndcgAtK(baselineGrades, [...judged.values()]),
     extraction: checkExtraction(q, result),
-    understood: result.understood,
+    understood: describeQuery(result.restatement),
     top: first.map((r, i) => ({ title: r.event.title, grade: grades[i]! })),
     baselineTop: baselineIds.map((id, i) => ({ title: titleOf.get(id) ?? id, grade: baselineGrades[i]! })),
     missing: [...judged]
@@ -216,7 +217,7 @@ function evaluateQuery(
     claimsKept: shareMeeting(listed, claims, now),
     broken: brokenClaims(listed, claims, now),
     ...(q.prefer ? { preferenceKept: preferredFirst(listed, q.prefer.language) } : {}),
-    fillerListed: fillerListed(result.understood, q.mustNotMatch ?? []),
+    fillerListed: fillerListed(describeQuery(result.restatement), q.mustNotMatch ?? []),
     unrelatedCites: first.flatMap((r) =>
       r.reasons
         .filter((reason) => quoted(reason).some((cited) => !citesRelatedEvidence(cited, q.q)))

@@ -6,6 +6,7 @@ import type { Country } from '../src/places/countries.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { describeQuery } from '../src/render/restate.js';
 
 /**
  * The read index is kept in step change by change (see CatalogueIndex.apply). Whatever happened — events created,
@@ -180,7 +181,7 @@ function answers(index: CatalogueIndex, now: Date): unknown[] {
         query,
         country,
         total: result.total,
-        understood: result.understood,
+        understood: describeQuery(result.restatement),
         events: result.events.map((r) => ({
           id: r.event.id,
           revision: r.event.revision,

@@ -5,6 +5,7 @@ import { claimsOf } from '../scripts/relevance/claims.js';
 import { unmet } from '../scripts/relevance/constraints.js';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { describeQuery } from '../src/render/restate.js';
 import { parseCalendar, parseMarkdownDocument } from './helpers/documents.js';
 import { request } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -54,13 +55,15 @@ describe('every output keeps the claims of `understood`', () => {
         for (const id of ids) {
           const failed = unmet(events.get(id)!, claims, now);
           if (failed.length)
-            broken.push(`${output} “${prompt.q}”: ${id} not ${failed.join(', ')} (${result.understood})`);
+            broken.push(
+              `${output} “${prompt.q}”: ${id} not ${failed.join(', ')} (${describeQuery(result.restatement)})`,
+            );
         }
       };
 
       const json = await request(`${server.base}/api/events?${qs}`);
       expect(json.status).toBe(200);
-      expect(json.body.understood).toBe(result.understood);
+      expect(json.body.understood).toBe(describeQuery(result.restatement));
       const jsonIds: string[] = json.body.events.map((e: { id: string }) => e.id);
       check('JSON', jsonIds);
       const near: string[] = (json.body.alternatives ?? []).map((e: { id: string }) => e.id);

@@ -3,13 +3,14 @@ import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { understandQuery } from '../src/query/prompt/understand.js';
+import { describeQuery } from '../src/render/restate.js';
 
 const NOW = new Date('2025-03-01T09:00:00Z');
 const understand = (q: string) => understandQuery(q, NOW, 'Europe/Zurich');
 /** How the engine restates a prompt (an empty catalogue: the sentence says what was asked, whatever matches). */
 const empty = new CatalogueIndex(() => NOW);
 empty.load([]);
-const restated = (q: string) => search(empty, parseSearchParams({ q }), NOW).understood;
+const restated = (q: string) => describeQuery(search(empty, parseSearchParams({ q }), NOW).restatement);
 
 describe('understanding a prompt', () => {
   it('searches no request phrase, pronoun or auxiliary as a word, in English, German, French or Italian', () => {

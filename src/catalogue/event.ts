@@ -49,8 +49,6 @@ export interface PlainField<V extends string = string> {
   description: string;
   /** The query parameter that filters by it (a list of values, any of them), when it is one. */
   filter?: string;
-  /** What the filter restates as ("in German"). */
-  restate?: (labels: string[]) => string;
 }
 
 const plainField = <V extends string>(field: PlainField<V>): PlainField<V> => field;
@@ -68,7 +66,6 @@ export const PLAIN_FIELDS = {
     labels: { en: 'English', de: 'German', fr: 'French', it: 'Italian' },
     description: 'The language the event is held in (en, de, fr or it); null when not known',
     filter: 'lang',
-    restate: (labels) => `held in ${labels.join(' or ')}`,
   }),
   accessibility: plainField({
     title: 'Accessibility',
@@ -78,7 +75,6 @@ export const PLAIN_FIELDS = {
       'What the event offers deaf and hard-of-hearing attendees: sign-language-or-captions when its talks are ' +
       'interpreted into sign language or captioned; null when not known',
     filter: 'access',
-    restate: (labels) => `with ${labels.join(' or ')}`,
   }),
 } as const satisfies Record<string, PlainField>;
 

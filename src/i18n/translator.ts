@@ -19,6 +19,8 @@ export interface Translator {
   number(value: number, options?: Intl.NumberFormatOptions): string;
   /** "A, B or C" in the language. */
   or(items: readonly string[]): string;
+  /** "A, B and C" in the language. */
+  and(items: readonly string[]): string;
 }
 
 const cache = createIntlCache();
@@ -45,6 +47,7 @@ function createTranslator(lang: Language): Translator {
     return message.format(values as Parameters<typeof message.format>[0]);
   };
   const orList = new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' });
+  const andList = new Intl.ListFormat(LOCALES[lang], { type: 'conjunction' });
   return {
     lang,
     locale: LOCALES[lang],
@@ -55,6 +58,7 @@ function createTranslator(lang: Language): Translator {
     },
     number: (value, options) => new Intl.NumberFormat(LOCALES[lang], options).format(value),
     or: (items) => orList.format(items),
+    and: (items) => andList.format(items),
   };
 }
 
@@ -65,4 +69,13 @@ const TRANSLATORS = Object.fromEntries(LANGUAGES.map((lang) => [lang, createTran
 
 export function translator(lang: Language): Translator {
   return TRANSLATORS[lang];
+}
+
+/** A language code ("de", "en-GB") named in the reader's language ("German", "allemand"). */
+export function languageName(t: Translator, code: string): string {
+  try {
+    return new Intl.DisplayNames([t.locale], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }

@@ -10,6 +10,7 @@ import { parseSearchParams, searchInputShape, toQueryString } from '../query/par
 import type { SearchResult } from '../query/read-index.js';
 import { toCoverageView } from '../render/coverage.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
+import { constraintText, describeQuery } from '../render/restate.js';
 import { rsvpText, toRsvpView } from '../render/rsvp-json.js';
 import { followText, searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
 import { formatWhen, whereOf } from '../render/when.js';
@@ -188,7 +189,7 @@ const guarded =
 const REGISTERED = withPublishedInputs(TOOLS);
 
 function listText(result: SearchResult, baseUrl: string, coverage?: string): string {
-  const lines = [`${result.understood} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
+  const lines = [`${describeQuery(result.restatement)} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
   result.events.forEach(({ event: e, reasons }, i) => {
     lines.push(
       `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — ${e.organizer}\n   ${eventPageUrl(baseUrl, e)}\n   Why: ${reasons.join('; ')}`,
@@ -205,7 +206,8 @@ function listText(result: SearchResult, baseUrl: string, coverage?: string): str
 function apartText(result: SearchResult, baseUrl: string, coverage?: string): string[] {
   const lines: string[] = [];
   const widen = (result.widen ?? []).map(
-    (w) => `without “${w.without}”: ${w.total}${followText(w, result, baseUrl, '/api/events')}`,
+    (w) =>
+      `without “${constraintText(result, w.constraint)}”: ${w.total}${followText(w, result, baseUrl, '/api/events')}`,
   );
   if (result.total === 0) {
     lines.push(
@@ -301,15 +303,13 @@ async function bestNextEvent(
   const alternatives = result.alternatives?.map((a) => toAlternativeView(a, baseUrl));
   const found = await answerCoverage(ctx, result);
   const coverage = found && toCoverageView(found, baseUrl);
+  const understood = describeQuery(result.restatement);
   return {
     content: [
-      {
-        type: 'text',
-        text: [`${result.understood}. ${text}`, ...apartText(result, baseUrl, coverage?.message)].join('\n'),
-      },
+      { type: 'text', text: [`${understood}. ${text}`, ...apartText(result, baseUrl, coverage?.message)].join('\n') },
     ],
     structuredContent: {
-      understood: result.understood,
+      understood,
       best: best ?? null,
       runnersUp: rest,
       total: result.total,

@@ -28,7 +28,7 @@ import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { titled } from './ranking/fits.js';
 import { byId, byScoreThenStart } from './ranking/order.js';
-import { type AppliedFilters, appliedFilters, describeQuery } from './restate.js';
+import { type AppliedFilters, appliedFilters, type Restatement, restatement } from './restate.js';
 import { otherCountries, THIN_ANSWER, widening } from './widen.js';
 
 export { ALTERNATIVES_SHOWN, type Widening } from './near-misses.js';
@@ -75,7 +75,8 @@ export interface SearchResult {
    */
   dependsOn: readonly string[];
   understanding: Understanding;
-  understood: string;
+  /** What the query asks, part by part in no language (restate.ts); the answers say it as `understood`. */
+  restatement: Restatement;
   /** Every filter applied, from the parameters and the prompt: what the answers echo as their query. */
   filters: AppliedFilters;
   /** Every match, before `limit`. */
@@ -177,7 +178,7 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
     // A later page also depends on what changed since the first (see `seen`): on the whole of each country.
     dependsOn: partsOf(page ? read.map((r) => ({ ...r, parts: undefined })) : read),
     understanding: p.understanding,
-    understood: describeQuery(
+    restatement: restatement(
       params,
       p.understanding,
       p.scope,
@@ -316,7 +317,7 @@ export function scoreByScan(
     const name = found(f).missed!;
     totals.set(name, (totals.get(name) ?? 0) + 1);
   }
-  const dropping = [...totals].map(([constraint, total]) => ({ constraint, total, without: '' })).sort(byTotal);
+  const dropping = [...totals].map(([constraint, total]) => ({ constraint, total })).sort(byTotal);
   const thin = p.order === 'prompt' && matches.length < THIN_ANSWER;
   const widen = (
     widening(

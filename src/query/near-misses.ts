@@ -19,8 +19,6 @@ export { ALTERNATIVES_SHOWN };
 /** How many events dropping one constraint would find (said by an empty answer). */
 export interface Widening {
   constraint: ConstraintName;
-  /** The constraint as `understood` says it ("next week (3–9 Mar 2025)"). */
-  without: string;
   total: number;
   /** For a place or country dropped: the other country holding those events, and the prompt to ask there (widen.ts). */
   follow?: { country: Country; q: string };
@@ -73,10 +71,9 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
     lists.push(nearest(p, r.shard, p.queryFor(r.shard.country).q, r.matches, 'country', room));
   }
   const widen: Widening[] = [];
-  const q = searched[0]!.q;
   for (const [missed, total] of counts) {
     const constraint = constraintOf(p, missed);
-    if (total > 0) widen.push({ constraint: constraint.name, without: constraint.says(q), total });
+    if (total > 0) widen.push({ constraint: constraint.name, total });
   }
   return { lists, widen: widen.sort(byTotal) };
 }

@@ -26,6 +26,7 @@ export {
 } from './engine.js';
 export { type DateWindowHit, warmUpDateParsing } from './prompt/dates.js';
 export { CONSTRAINT_NAMES, type ConstraintName } from './ranking/constraints.js';
+export type { Part, Restatement } from './restate.js';
 export type { ReadRecord };
 
 /** How far the index has come, for /readyz, /metrics and the logs: one value, read, never set from outside. */

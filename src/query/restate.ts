@@ -1,84 +1,96 @@
 import { DateTime } from 'luxon';
-import { PLAIN_FIELDS, type PlainField, type PlainFieldName } from '../catalogue/event.js';
-import { FORMAT_LABELS, SENIORITY_LABELS, topicLabel } from '../catalogue/taxonomy.js';
-import { COUNTRY_INFO } from '../places/countries.js';
+import { type EventFormat, PLAIN_FIELDS, type PlainFieldName } from '../catalogue/event.js';
+import type { EventKind, Format, Seniority, TopicSlug } from '../catalogue/taxonomy.js';
 import { zoneNamed } from '../places/zones.js';
 import type { Scope, SearchParams } from './params.js';
+import { zoneOf } from './plan.js';
+import type { DateWindowHit } from './prompt/dates.js';
 import type { Understanding } from './prompt/understand.js';
+import type { SpokenLanguage } from './prompt/wishes.js';
 import type { Asked } from './rank-shard.js';
-import { type ConstraintName, joinAnd, joinOr } from './ranking/constraints.js';
+import type { ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
 
 /**
- * One plain sentence restating a query: every constraint it states, each as its entry in ranking/constraints.ts says
- * it, the parameters' filters, and then what only orders ("…, nearest to your base in Munich first"). E.g. "AI & ML
- * meetups in or near Zürich, next week (30 Nov – 6 Dec 2026)". Every event listed is what it says.
+ * One part of what a query asks, in no language: codes, slugs, dates and place names, for src/render/restate.ts to
+ * say in each. The constraints a prompt states are named as in ranking/constraints.ts; the rest are the parameters'
+ * filters and, last, what only orders the answers.
  */
-export function describeQuery(
+export type Part =
+  | { say: 'price'; price: 'free' | 'paid' }
+  /** Formats either way: a hybrid event can be joined online and in person. */
+  | { say: 'format'; formats: Format[] }
+  | { say: 'subject'; terms: string[]; fields: TopicSlug[] }
+  | { say: 'kind'; kinds: EventKind[] }
+  | { say: 'audience'; founders: boolean; seniority: Seniority[] }
+  | { say: 'place'; place: string; mode: 'in' | 'near' }
+  | { say: 'country'; country: Scope }
+  | { say: 'window'; window: DateWindowHit; zone: string }
+  /** The `format` parameter: that format exactly. */
+  | { say: 'formatExactly'; format: EventFormat }
+  | { say: 'topics'; topics: TopicSlug[] }
+  /** The `who` and `seniority` parameters: each of them. */
+  | { say: 'for'; founders: boolean; seniority: Seniority[] }
+  | { say: 'org'; org: string }
+  | { say: 'city'; place: string; near: boolean }
+  | { say: 'plain'; field: PlainFieldName; values: string[] }
+  | { say: 'cfp' }
+  | { say: 'starts'; from: string | undefined; to: string | undefined; zone: string }
+  | { say: 'home'; place: string }
+  | { say: 'wished'; language: SpokenLanguage }
+  /** Words the lexicon does not know: they find what mentions them, or, beside constraints, order what meets those. */
+  | { say: 'words'; terms: string[]; first: boolean };
+
+/** What a query asks, part by part in the order a sentence says them. */
+export interface Restatement {
+  /** Whether a prompt was typed: without one, and with nothing said of the events, they are the upcoming ones. */
+  prompted: boolean;
+  /** The prompt's phrase when an event of that title is listed first, whatever its words imply (`namedMatch`). */
+  titled?: string;
+  parts: Part[];
+}
+
+/**
+ * What a query asks: every constraint it states, the parameters' filters, and then what only orders (where the
+ * person is, the language wished, words the lexicon does not know). Every event listed is what it says.
+ */
+export function restatement(
   p: SearchParams,
   u: Understanding,
   scope: Scope,
   q: PreparedQuery,
   asked: Asked,
   titled = false,
-): string {
-  const said = (name: ConstraintName) => {
-    const constraint = asked.constraints.find((c) => c.name === name);
-    return constraint ? constraint.says(q) : '';
-  };
-  const adjectives = [said('price'), said('format'), p.format ? FORMAT_LABELS[p.format].toLowerCase() : ''].filter(
-    Boolean,
-  );
-  const topics = p.topics.map(topicLabel);
-  let subject = said('subject');
+): Restatement {
+  const zone = zoneOf(scope);
+  const parts: Part[] = [];
+  const asks = (name: ConstraintName) => asked.constraints.some((c) => c.name === name);
+  if (asks('price') && u.price) parts.push({ say: 'price', price: u.price });
+  if (asks('format')) parts.push({ say: 'format', formats: u.formats });
+  if (p.format) parts.push({ say: 'formatExactly', format: p.format });
+  // A specific word as asked ("Java conferences"), a field by its slug ("AI & ML meetups").
+  if (asks('subject'))
+    parts.push({ say: 'subject', terms: q.technologies.map((t) => t.term), fields: q.fields.map((f) => f.slug) });
   // The `topic` parameter filters beside what the prompt names: said with it, or alone.
-  if (topics.length) subject = subject ? `${subject} (topic ${joinOr(topics)})` : joinOr(topics);
-  let sentence = [...adjectives, subject, said('kind') || 'events'].filter(Boolean).join(' ');
-  sentence = sentence.charAt(0).toUpperCase() + sentence.slice(1);
-  if (!p.q && adjectives.length === 0 && !subject) sentence = 'Upcoming events';
-
-  const parts = [sentence];
-  const audience = [
-    ...(p.who === 'founders' ? ['founders'] : []),
-    ...p.seniority.map((s) => SENIORITY_LABELS[s].toLowerCase()),
-  ];
-  if (audience.length) parts.push(`for ${joinAnd(audience)}`);
-  if (said('audience')) parts.push(said('audience'));
-  if (p.org) parts.push(`by ${p.org}`);
-  if (p.city) parts.push(p.near ? `within 45 km of ${p.city.name}` : `in ${p.city.name}`);
-  if (said('place')) parts.push(said('place'));
-  else if (!p.city) {
-    parts.push(
-      q.country
-        ? `in ${COUNTRY_INFO[q.country].name}`
-        : scope === 'all'
-          ? 'in Switzerland, Germany or Austria'
-          : `in ${COUNTRY_INFO[scope].name}`,
-    );
-  }
-  for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][]) {
-    const spec: PlainField = PLAIN_FIELDS[field];
-    const labels = values.map((v) => spec.labels[v] ?? v);
-    parts.push(spec.restate ? spec.restate(labels) : `${spec.title.toLowerCase()} ${labels.join(' or ')}`);
-  }
-  if (p.cfp === 'open' || u.cfp) parts.push('with an open call for papers');
-  sentence = parts.join(' ');
-  if (said('window')) sentence += `, ${said('window')}`;
-  if (p.from || p.to)
-    sentence += `, starting ${p.from ? `from ${p.from}` : ''}${p.from && p.to ? ' ' : ''}${p.to ? `until ${p.to}` : ''}`;
+  if (p.topics.length) parts.push({ say: 'topics', topics: p.topics });
+  if (asks('kind')) parts.push({ say: 'kind', kinds: u.kinds });
+  if (p.who || p.seniority.length) parts.push({ say: 'for', founders: p.who === 'founders', seniority: p.seniority });
+  if (asks('audience')) parts.push({ say: 'audience', founders: u.founders, seniority: u.seniority });
+  if (p.org) parts.push({ say: 'org', org: p.org });
+  if (p.city) parts.push({ say: 'city', place: p.city.name, near: p.near });
+  if (asks('place') && u.place) parts.push({ say: 'place', place: u.place.place.name, mode: u.place.mode });
+  // The country is said when no place is: the one the prompt names, else the scope searched.
+  else if (!p.city) parts.push({ say: 'country', country: q.country ?? scope });
+  for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][])
+    parts.push({ say: 'plain', field, values });
+  if (p.cfp === 'open' || u.cfp) parts.push({ say: 'cfp' });
+  if (asks('window') && u.window) parts.push({ say: 'window', window: u.window, zone });
+  if (p.from || p.to) parts.push({ say: 'starts', from: p.from, to: p.to, zone });
   // Where the person is and the language they wish for order the answers; they do not narrow them.
-  if (u.home) sentence += `, nearest to your base in ${u.home.place.name} first`;
-  if (u.language) sentence += `, those held in ${PLAIN_FIELDS.language.labels[u.language]} first`;
-  const words = u.terms.map((t) => `“${t}”`);
-  if (words.length) {
-    // Words the lexicon does not know find what mentions them, or, beside constraints, order what meets those.
-    sentence +=
-      asked.mode === 'constraints' ? `, those mentioning ${joinOr(words)} first` : `, matching ${joinOr(words)}`;
-  }
-  // The event named by its title is listed whatever its words imply (rank-shard.ts, `namedMatch`).
-  return titled
-    ? `The event titled “${u.phrase}”, then ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}`
-    : sentence;
+  if (u.home) parts.push({ say: 'home', place: u.home.place.name });
+  if (u.language) parts.push({ say: 'wished', language: u.language });
+  if (u.terms.length) parts.push({ say: 'words', terms: u.terms, first: asked.mode === 'constraints' });
+  return { prompted: p.q !== '', ...(titled ? { titled: u.phrase } : {}), parts };
 }
 
 /** Every filter a query applied, from its parameters and its prompt, as the `query` echo of an answer states it. */

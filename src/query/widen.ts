@@ -4,7 +4,6 @@ import { byTotal, type Widening } from './near-misses.js';
 import type { SearchParams } from './params.js';
 import { type Plan, plan, rankIn } from './plan.js';
 import type { ShardRanking } from './rank-shard.js';
-import { CONSTRAINTS } from './ranking/constraints.js';
 
 /**
  * Widening to other countries, with how many and the prompt to ask there. With no place named, the country searched
@@ -15,9 +14,6 @@ import { CONSTRAINTS } from './ranking/constraints.js';
 
 /** Fewer matches than this make an answer thin: it offers the other countries holding matches. */
 export const THIN_ANSWER = 5;
-
-const COUNTRY = CONSTRAINTS.find((c) => c.name === 'country')!;
-const PLACE = CONSTRAINTS.find((c) => c.name === 'place')!;
 
 /** The prompt without the words at `span` and a place word just before them ("DevOps in Wien" → "DevOps"). */
 export function withoutSpan(q: string, span: readonly [number, number]): string {
@@ -51,13 +47,13 @@ export function otherCountries(
     for (const r of elsewhere) {
       if (r.matches.length === 0) continue;
       const follow = { country: r.shard.country, q: asked };
-      out.push({ constraint: 'country', without: COUNTRY.says(q), total: r.matches.length, follow });
+      out.push({ constraint: 'country', total: r.matches.length, follow });
     }
   } else if (u.place?.span && !params.city && total === 0) {
     const asked = withoutSpan(params.q, u.place.span);
     for (const country of COUNTRIES.filter((c) => c !== u.place!.place.country)) {
       const total = matchesIn(index, { ...params, q: asked, country, countryExplicit: true }, now, byScan, read);
-      if (total > 0) out.push({ constraint: 'place', without: PLACE.says(q), total, follow: { country, q: asked } });
+      if (total > 0) out.push({ constraint: 'place', total, follow: { country, q: asked } });
     }
   }
   return out.sort(byTotal);

@@ -1,7 +1,9 @@
-import { PLAIN_FIELDS, type PlainField, type PlainFieldName } from '../catalogue/event.js';
+import type { PlainFieldName } from '../catalogue/event.js';
 import { topicLabel } from '../catalogue/taxonomy.js';
+import { translator } from '../i18n/translator.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import type { SearchParams } from '../query/params.js';
+import { sayPart } from './restate.js';
 
 /**
  * What a document or feed is filtered to, for titles ("AI & ML · Zürich", "online · from 2026-12-01", "“AI meetups”",
@@ -14,11 +16,8 @@ export function filterLabel(p: SearchParams): string {
   if (p.org) parts.push(p.org);
   if (p.who) parts.push('for founders');
   if (p.format) parts.push(p.format.replace('_', ' '));
-  for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][]) {
-    const spec: PlainField = PLAIN_FIELDS[field];
-    const labels = values.map((v) => spec.labels[v] ?? v);
-    parts.push(spec.restate ? spec.restate(labels) : labels.join(', '));
-  }
+  for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][])
+    parts.push(sayPart({ say: 'plain', field, values }, translator('en')));
   if (p.cfp) parts.push('open call for papers');
   if (p.from || p.to) parts.push([p.from && `from ${p.from}`, p.to && `until ${p.to}`].filter(Boolean).join(' '));
   if (p.q) parts.push(`“${p.q}”`);

@@ -5,6 +5,7 @@ import { type SearchResult, zoneOf } from '../query/read-index.js';
 import type { Coverage } from '../use-cases/coverage.js';
 import { coverageText } from './coverage.js';
 import { eventPageUrl } from './event-json.js';
+import { constraintText } from './restate.js';
 import { followText } from './search-json.js';
 import { formatDate, formatWhen, whereOf } from './when.js';
 
@@ -71,7 +72,7 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
   if (result.widen?.length) {
     lines.push(
       '',
-      `Dropping one thing would find more: ${result.widen.map((w) => `without “${escapeCell(w.without)}”, ${w.total}${followText(w, result, options.baseUrl, '/api/md')}`).join('; ')}.`,
+      `Dropping one thing would find more: ${result.widen.map((w) => `without “${escapeCell(constraintText(result, w.constraint))}”, ${w.total}${followText(w, result, options.baseUrl, '/api/md')}`).join('; ')}.`,
     );
   }
   if (result.alternatives?.length) {

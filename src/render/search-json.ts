@@ -5,6 +5,7 @@ import { type Alternative, CONSTRAINT_NAMES, type SearchResult, type Widening } 
 import type { Coverage } from '../use-cases/coverage.js';
 import { coverageSchema, toCoverageView } from './coverage.js';
 import { eventViewSchema, toEventView } from './event-json.js';
+import { constraintText, describeQuery } from './restate.js';
 
 /** A near miss: an event that misses exactly one constraint of the query, and how it differs. */
 export const alternativeViewSchema = eventViewSchema.extend({
@@ -110,7 +111,7 @@ export function toSearchResponse(
     query: { country: result.country, q: result.params.q, topics, limit: result.params.limit, ...result.filters },
     count: result.events.length,
     total: result.total,
-    understood: result.understood,
+    understood: describeQuery(result.restatement),
     calendar: calendarUrl(baseUrl, result),
     feed: feedUrl(baseUrl, result),
     events: result.events.map((r) => toEventView(r.event, baseUrl, r.reasons)),
@@ -122,9 +123,10 @@ export function toSearchResponse(
 }
 
 /** A way to widen the answer; for another country, the URL listing what it holds. */
-function toWideningView({ follow, ...w }: Widening, baseUrl: string, result: SearchResult) {
-  if (!follow) return w;
-  return { ...w, country: follow.country, url: `${baseUrl}/api/events?${followQuery(result, follow)}` };
+function toWideningView({ follow, constraint, total }: Widening, baseUrl: string, result: SearchResult) {
+  const view = { constraint, without: constraintText(result, constraint), total };
+  if (!follow) return view;
+  return { ...view, country: follow.country, url: `${baseUrl}/api/events?${followQuery(result, follow)}` };
 }
 
 export function toAlternativeView(a: Alternative, baseUrl: string): z.output<typeof alternativeViewSchema> {

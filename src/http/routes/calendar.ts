@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServingContext } from '../../context.js';
 import { renderCalendar, renderCfpCalendar } from '../../render/ical.js';
 import { filterLabel } from '../../render/labels.js';
+import { describeQuery } from '../../render/restate.js';
 import { getEvent, searchEvents } from '../../use-cases/read-events.js';
 import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, ID_IN_PATH, problem } from '../openapi-common.js';
 import { declared } from '../route-class.js';
@@ -49,7 +50,7 @@ export function registerCalendarRoutes(app: FastifyInstance, ctx: ServingContext
     const body = (cfp ? renderCfpCalendar : renderCalendar)(events, {
       baseUrl: ctx.config.baseUrl,
       name: cfp ? `Calls for papers · ${label}` : `Tech events · ${label}`,
-      description: result.understood,
+      description: describeQuery(result.restatement),
     });
     return reply
       .type(CALENDAR_TYPE)

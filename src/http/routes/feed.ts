@@ -7,6 +7,7 @@ import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { toQueryString } from '../../query/params.js';
 import { feedUpdated, renderAtom } from '../../render/atom.js';
 import { filterLabel } from '../../render/labels.js';
+import { describeQuery } from '../../render/restate.js';
 import { feedEvents } from '../../use-cases/feed-events.js';
 import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, inPath, problem } from '../openapi-common.js';
 import { declared } from '../route-class.js';
@@ -54,7 +55,7 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
       self: `${baseUrl}${request.url}`,
       alternate: `${baseUrl}/?${qs}`,
       title: `Tech events · ${filterLabel({ ...result.params, country: result.country })}`,
-      subtitle: result.understood,
+      subtitle: describeQuery(result.restatement),
     });
     return reply.type(ATOM_TYPE).header('Last-Modified', updated.toUTCString()).send(body);
   };

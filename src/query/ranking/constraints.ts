@@ -1,25 +1,19 @@
-import { type EventKind, SENIORITY_LABELS, topicLabel } from '../../catalogue/taxonomy.js';
-import { COUNTRY_INFO } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { ConstraintName, Facet, NearMiss, PreparedQuery } from './facet.js';
 import { COUNTRY_MISS, FACETS } from './facets.js';
-import { joinOr } from './fits.js';
 import { NEARNESS } from './weights.js';
 
 export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
-export { joinAnd, joinOr } from './fits.js';
 
 /**
  * The constraints a prompt can state: what states each (the facets naming it in the facet table, facets.ts, or the
- * country searched), whether an event meets it, how `understood` restates it, and — from the table's near-miss
- * column — how an event that misses it differs and how near it comes. An event is listed when it meets every
- * constraint asked, it is a near miss (`alternatives`) when it misses exactly one, and an empty answer says which
- * constraint to drop to find what.
+ * country searched), whether an event meets it, and — from the table's near-miss column — how an event that misses
+ * it differs and how near it comes. An event is listed when it meets every constraint asked, it is a near miss
+ * (`alternatives`) when it misses exactly one, and an empty answer says which constraint to drop to find what. How
+ * each is said is the restatement's (query/restate.ts, `constraintPart`).
  */
 export interface Constraint {
   name: ConstraintName;
-  /** Where `understood` says it: before the subject ("free"), as it, as the kind of event, after, or at the end. */
-  part: 'adjective' | 'subject' | 'noun' | 'audience' | 'where' | 'when';
   /** The facets that state it (none for the country, which a shard meets or not as a whole). */
   facets: readonly Facet<unknown>[];
   /** Whether the query asks it. */
@@ -28,8 +22,6 @@ export interface Constraint {
   meets(shard: CountryShard, slot: number, q: PreparedQuery): boolean;
   /** Sets in `bits` the bit of every slot its facets' candidates visit (a superset of the events meeting it). */
   fill(shard: CountryShard, q: PreparedQuery, bits: Uint32Array): void;
-  /** How `understood` restates it: "AI & ML or Java", "meetups", "in or near Zürich", "next week (30 Nov – 6 Dec 2026)". */
-  says(q: PreparedQuery): string;
   /** How near an event missing it comes (NEARNESS, facets.ts). */
   nearness(shard: CountryShard, slot: number, q: PreparedQuery): number;
   /** The nearest any event missing it can come. */
@@ -63,15 +55,6 @@ export function meetsAny(facets: readonly Facet<unknown>[], shard: CountryShard,
   return false;
 }
 
-const KIND_PLURAL: Record<EventKind, string> = {
-  meetup: 'meetups',
-  conference: 'conferences',
-  workshop: 'workshops',
-  hackathon: 'hackathons',
-  talk: 'talks',
-  networking: 'networking events',
-};
-
 /**
  * A constraint stated by facets (those naming it in the facet table): asked when one of them asks, met when one is
  * met, told as a near miss as they say (one way for all of them).
@@ -96,65 +79,21 @@ function byFacets(
 
 /** Every constraint, in the order `understood` and the near misses name them. */
 export const CONSTRAINTS: readonly Constraint[] = [
-  {
-    name: 'price',
-    part: 'adjective',
-    ...byFacets('price'),
-    says: (q) => q.u.price ?? '',
-  },
-  {
-    name: 'format',
-    part: 'adjective',
-    ...byFacets('format'),
-    // A hybrid event can be joined either way: "online" and "in person" let it through, "hybrid" asks for it.
-    says: (q) =>
-      joinOr(
-        q.u.formats.map((f) => (f === 'hybrid' ? 'hybrid' : `${f === 'online' ? 'online' : 'in-person'} or hybrid`)),
-      ),
-  },
-  {
-    name: 'subject',
-    part: 'subject',
-    ...byFacets('subject'),
-    // A specific word as asked ("Java conferences"), a field by its label ("AI & ML meetups").
-    says: (q) =>
-      joinOr([...new Set([...q.technologies.map((t) => t.term), ...q.fields.map((f) => topicLabel(f.slug))])]),
-  },
-  {
-    name: 'kind',
-    part: 'noun',
-    ...byFacets('kind'),
-    says: (q) => joinOr(q.u.kinds.map((k) => KIND_PLURAL[k])),
-  },
-  {
-    name: 'audience',
-    part: 'audience',
-    ...byFacets('audience'),
-    says: (q) =>
-      `for ${joinOr([...(q.u.founders ? ['founders'] : []), ...q.u.seniority.map((s) => SENIORITY_LABELS[s].toLowerCase())])}`,
-  },
-  {
-    name: 'place',
-    part: 'where',
-    ...byFacets('place'),
-    says: (q) => (q.u.place?.mode === 'near' ? `near ${q.u.place.place.name}` : `in or near ${q.u.place?.place.name}`),
-  },
+  { name: 'price', ...byFacets('price') },
+  { name: 'format', ...byFacets('format') },
+  { name: 'subject', ...byFacets('subject') },
+  { name: 'kind', ...byFacets('kind') },
+  { name: 'audience', ...byFacets('audience') },
+  { name: 'place', ...byFacets('place') },
   {
     name: 'country',
-    part: 'where',
     facets: [],
     asked: (q) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
     fill: () => {
       throw new Error('a shard meets the country or not as a whole: it has no candidates to tally');
     },
-    says: (q) => `in ${COUNTRY_INFO[q.country!].name}`,
     ...toldAs(COUNTRY_MISS),
   },
-  {
-    name: 'window',
-    part: 'when',
-    ...byFacets('window'),
-    says: (q) => q.u.window?.label ?? '',
-  },
+  { name: 'window', ...byFacets('window') },
 ];

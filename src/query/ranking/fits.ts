@@ -214,11 +214,8 @@ export function whenAgainst(shard: CountryShard, slot: number, w: DateWindowHit)
     : `in ${start.toFormat(start.hasSame(from, 'year') ? 'LLLL' : 'LLLL yyyy')}`;
 }
 
-function joinWith(items: readonly string[], word: 'and' | 'or'): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)}`;
-}
-export const joinOr = (items: readonly string[]) => joinWith(items, 'or');
-export const joinAnd = (items: readonly string[]) => joinWith(items, 'and');
+export const joinAnd = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
 

@@ -4,8 +4,8 @@ import type { Translator } from '../../i18n/translator.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm } from '../../places/gazetteer.js';
 import { type Alternative, type SearchResult, zoneOf } from '../../query/read-index.js';
+import { windowPeriod, windowPeriodKey } from '../restate.js';
 import { countryName } from './i18n.js';
-import { windowPeriod, windowPeriodKey } from './understood.js';
 
 /**
  * How a near miss differs from what was asked, in the reader's language: the engine says it in English (the JSON,

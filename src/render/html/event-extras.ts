@@ -1,8 +1,7 @@
 import { cfpClosesAt, isWholeDay } from '../../catalogue/cfp.js';
 import type { CatalogueEvent } from '../../catalogue/event.js';
 import { shortDate } from '../../i18n/dates.js';
-import type { Translator } from '../../i18n/translator.js';
-import { languageName } from './i18n.js';
+import { languageName, type Translator } from '../../i18n/translator.js';
 import { html, type SafeHtml } from './template.js';
 
 /** What the pages show about an event beyond when and where: the language it is held in and an open call for papers. */

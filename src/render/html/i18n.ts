@@ -25,15 +25,6 @@ export const OWN_NAMES: Record<Language, string> = Object.fromEntries(
   }),
 ) as Record<Language, string>;
 
-/** A language code ("de", "en-GB") named in the reader's language ("German", "allemand"). */
-export function languageName(t: Translator, code: string): string {
-  try {
-    return new Intl.DisplayNames([t.locale], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 /**
  * The same page in another language: its path and query, `hl` set (or dropped, for the negotiating URL). `lang` is
  * the query's event-language filter and stays as it is.

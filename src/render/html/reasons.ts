@@ -10,10 +10,9 @@ import {
   TOPICS,
 } from '../../catalogue/taxonomy.js';
 import { dayText, localDay } from '../../i18n/dates.js';
-import type { Translator } from '../../i18n/translator.js';
+import { languageName, type Translator } from '../../i18n/translator.js';
 import type { DateWindowHit } from '../../query/read-index.js';
-import { languageName } from './i18n.js';
-import { windowPeriod } from './understood.js';
+import { windowPeriod } from '../restate.js';
 
 /**
  * Match reasons in the reader's language. The engine explains each match in English text ("Topic: AI & ML",

@@ -7,6 +7,7 @@ import { type Scope, toQueryString } from '../../query/params.js';
 import { type RankedEvent, type SearchResult, zoneOf } from '../../query/read-index.js';
 import type { Coverage } from '../../use-cases/coverage.js';
 import { eventPageUrl } from '../event-json.js';
+import { constraintText } from '../restate.js';
 import { coverageBanner } from './coverage-banner.js';
 import { differenceText } from './differs.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
@@ -16,7 +17,7 @@ import { layout, type PageMeta } from './layout.js';
 import { mapFigure } from './map.js';
 import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
-import { constraintText, isPlainListing, understoodFacets } from './understood.js';
+import { isPlainListing, understoodText } from './understood.js';
 
 /** How results are laid out: by relevance (the engine's order), or grouped by day. */
 export type ResultOrder = 'relevance' | 'date';
@@ -173,9 +174,7 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
     result.country !== input.country
       ? html`<p class="applied">${t.t('results.applied', { country: result.country })}</p>`
       : '';
-  const understood = isPlainListing(result)
-    ? t.t('results.upcoming', { country: result.country })
-    : t.t('results.lookingFor', { facets: understoodFacets(result, t, input.now).join(' · ') });
+  const understood = understoodText(result, t, input.now);
   const count = t.t('results.count', { count: result.total });
   const shown = { ...input, order };
   return html`${applied}
