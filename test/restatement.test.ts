@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAIN_FIELD_NAMES, PLAIN_FIELDS } from '../src/catalogue/event.js';
+import { PLAIN_FIELD_NAMES, PLAIN_FIELDS, type PlainField } from '../src/catalogue/event.js';
 import { dayRange, isoDayLabel } from '../src/i18n/dates.js';
 import { LANGUAGES } from '../src/i18n/languages.js';
 import type { MessageId } from '../src/i18n/messages/index.js';
@@ -99,9 +99,7 @@ function namesOf(part: Part, t: Translator): string[] {
     case 'country':
       return [t.t('country.in', { country: part.country })];
     case 'plain':
-      return part.values.map((v) =>
-        part.field === 'language' ? languageName(t, v) : t.t(`restate.${part.field}.${v}` as MessageId),
-      );
+      return part.values.map((v) => (PLAIN_FIELDS[part.field] as PlainField).words[t.lang].labels[v]!);
     case 'cfp':
       return [t.t('restate.cfp')];
     case 'window':
@@ -116,6 +114,12 @@ function namesOf(part: Part, t: Translator): string[] {
 }
 
 describe('the restatement of a query', () => {
+  it('names the languages an event is held in as each language names them itself', () => {
+    for (const lang of LANGUAGES)
+      for (const code of PLAIN_FIELDS.language.values)
+        expect(PLAIN_FIELDS.language.words[lang].labels[code]).toBe(languageName(translator(lang), code));
+  });
+
   it('lists each filter of a query as a part, each plain field among them', () => {
     for (const { raw, parts } of QUERIES)
       expect(

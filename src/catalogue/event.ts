@@ -37,40 +37,100 @@ export function takesRsvps(event: { source: string; externalId: string | null })
 /** `source` of the events of calendars communities proposed and the operator accepted. */
 export const COMMUNITY_SOURCE = 'community';
 
+/** The languages the service speaks to people in (its pages, its restatements): a plain field says itself in each. */
+export type Speaking = 'en' | 'de' | 'fr' | 'it';
+
+/** A plain field in one language: its name, how a filter by it is restated, and its values' names. */
+export interface PlainFieldWords<V extends string> {
+  /** What it is called ("Accessibility", "Barrierefreiheit"). */
+  title: string;
+  /** How a filter by it is restated, `{values}` standing for the values asked ("with {values}", "mit {values}"). */
+  filtered: string;
+  /** What each value is called in sentences ("sign language or captions"). */
+  labels: Record<V, string>;
+}
+
 /** A field of an event that is stored, written and read as it is (see PLAIN_FIELDS). */
 export interface PlainField<V extends string = string> {
-  /** What it is called in reasons ("Language"). */
+  /** What it is called in reasons ("Language"): its English title. */
   title: string;
   /** Its values; a write or a source may leave it out (stored as null). */
   values: readonly [V, ...V[]];
-  /** What each value is called in sentences ("German"). */
+  /** What each value is called in English sentences ("German"). */
   labels: Record<V, string>;
+  /** Its words in each language, English included: the pages, the restatement and the field errors say these. */
+  words: Record<Speaking, PlainFieldWords<V>>;
   /** What it means, for the API documentation. */
   description: string;
   /** The query parameter that filters by it (a list of values, any of them), when it is one. */
   filter?: string;
 }
 
-const plainField = <V extends string>(field: PlainField<V>): PlainField<V> => field;
+/** A plain field whose English title and labels are its English words. */
+const plainField = <V extends string>(field: Omit<PlainField<V>, 'title' | 'labels'>): PlainField<V> => ({
+  ...field,
+  title: field.words.en.title,
+  labels: field.words.en.labels,
+});
 
 /**
  * Plain fields of an event, each defined once here: stored in a column of its name (snake_case), accepted under its
  * name on POST /api/events and from importers, shown in the read shape (null when unknown), and, with `filter`, a
- * hard filter of the query grammar (HTTP, MCP, OpenAPI). A new plain field is an entry here and a migration adding
- * its column.
+ * hard filter of the query grammar (HTTP, MCP, OpenAPI, pages, the embed), said in each language by its `words`. A new
+ * plain field is an entry here and a migration adding its column.
  */
 export const PLAIN_FIELDS = {
   language: plainField({
-    title: 'Language',
     values: ['en', 'de', 'fr', 'it'],
-    labels: { en: 'English', de: 'German', fr: 'French', it: 'Italian' },
+    words: {
+      en: {
+        title: 'Language',
+        filtered: 'held in {values}',
+        labels: { en: 'English', de: 'German', fr: 'French', it: 'Italian' },
+      },
+      de: {
+        title: 'Sprache',
+        filtered: 'auf {values}',
+        labels: { en: 'Englisch', de: 'Deutsch', fr: 'Französisch', it: 'Italienisch' },
+      },
+      fr: {
+        title: 'Langue',
+        filtered: 'en {values}',
+        labels: { en: 'anglais', de: 'allemand', fr: 'français', it: 'italien' },
+      },
+      it: {
+        title: 'Lingua',
+        filtered: 'in {values}',
+        labels: { en: 'inglese', de: 'tedesco', fr: 'francese', it: 'italiano' },
+      },
+    },
     description: 'The language the event is held in (en, de, fr or it); null when not known',
     filter: 'lang',
   }),
   accessibility: plainField({
-    title: 'Accessibility',
     values: ['sign-language-or-captions'],
-    labels: { 'sign-language-or-captions': 'sign language or captions' },
+    words: {
+      en: {
+        title: 'Accessibility',
+        filtered: 'with {values}',
+        labels: { 'sign-language-or-captions': 'sign language or captions' },
+      },
+      de: {
+        title: 'Barrierefreiheit',
+        filtered: 'mit {values}',
+        labels: { 'sign-language-or-captions': 'Gebärdensprache oder Untertiteln' },
+      },
+      fr: {
+        title: 'Accessibilité',
+        filtered: 'avec {values}',
+        labels: { 'sign-language-or-captions': 'langue des signes ou sous-titres' },
+      },
+      it: {
+        title: 'Accessibilità',
+        filtered: 'con {values}',
+        labels: { 'sign-language-or-captions': 'lingua dei segni o sottotitoli' },
+      },
+    },
     description:
       'What the event offers deaf and hard-of-hearing attendees: sign-language-or-captions when its talks are ' +
       'interpreted into sign language or captioned; null when not known',

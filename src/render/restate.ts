@@ -1,5 +1,5 @@
+import { PLAIN_FIELDS, type PlainField, type PlainFieldName, type PlainFieldWords } from '../catalogue/event.js';
 import { calendarDay, dayRange, isoDayLabel, localDay, periodOf, weeksAhead } from '../i18n/dates.js';
-import type { MessageId } from '../i18n/messages/index.js';
 import { languageName, type Translator, translator } from '../i18n/translator.js';
 import type { ConstraintName, DateWindowHit, Part, Restatement, SearchResult } from '../query/read-index.js';
 
@@ -95,7 +95,10 @@ export function sayPart(part: Part, t: Translator, now?: Date): string {
     case 'country':
       return t.t('country.in', { country: part.country });
     case 'plain':
-      return t.t('restate.plain', { field: part.field, values: t.or(part.values.map((v) => valueName(part, v, t))) });
+      return plainWords(part.field, t).filtered.replace(
+        '{values}',
+        t.or(part.values.map((v) => valueName(part, v, t))),
+      );
     case 'cfp':
       return t.t('restate.cfp');
     case 'window':
@@ -117,9 +120,13 @@ export function sayPart(part: Part, t: Translator, now?: Date): string {
   }
 }
 
-/** A plain field's value in the language: a language by its name, any other by its message (`restate.<field>.<value>`). */
+/** A plain field's words in the reader's language (catalogue/event.ts, PLAIN_FIELDS). */
+const plainWords = (field: PlainFieldName, t: Translator): PlainFieldWords<string> =>
+  (PLAIN_FIELDS[field] as PlainField).words[t.lang];
+
+/** A plain field's value in the language, as the field names it. */
 function valueName(part: Extract<Part, { say: 'plain' }>, value: string, t: Translator): string {
-  return part.field === 'language' ? languageName(t, value) : t.t(`restate.${part.field}.${value}` as MessageId);
+  return plainWords(part.field, t).labels[value] ?? value;
 }
 
 /**

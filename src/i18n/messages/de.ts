@@ -76,7 +76,7 @@ export const de: Messages = {
   'errors.invalid': '„{value}“ ist hier kein gültiger Wert.',
   'errors.date': '„{value}“ ist kein Datum: bitte als Jahr-Monat-Tag schreiben, z. B. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Suche} country {Land} city {Ort} topic {Thema} format {Format} who {Zielgruppe} seniority {Erfahrungsstufe} near {Umkreis} org {Veranstalter} limit {Anzahl Ergebnisse} from {Ab} to {Bis} cfp {Call for Papers} access {Barrierefreiheit} other {Feld}}',
+    '{field, select, q {Suche} country {Land} city {Ort} topic {Thema} format {Format} who {Zielgruppe} seniority {Erfahrungsstufe} near {Umkreis} org {Veranstalter} limit {Anzahl Ergebnisse} from {Ab} to {Bis} cfp {Call for Papers} other {Feld}}',
 
   'results.count': '{count, plural, =0 {keine Veranstaltungen} one {# Veranstaltung} other {# Veranstaltungen}}',
   'results.upcoming': `Kommende Veranstaltungen ${IN}`,
@@ -118,8 +118,6 @@ export const de: Messages = {
   'restate.inOrNear': 'in oder nahe {place}',
   'restate.near': 'nahe {place}',
   'restate.within': 'im Umkreis von {km} km um {place}',
-  'restate.plain': '{field, select, language {auf {values}} accessibility {mit {values}} other {{values}}}',
-  'restate.accessibility.sign-language-or-captions': 'Gebärdensprache oder Untertiteln',
   'restate.cfp': 'mit offenem Call for Papers',
   'restate.startsFrom': 'mit Beginn ab {from}',
   'restate.startsUntil': 'mit Beginn bis {to}',

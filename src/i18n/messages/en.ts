@@ -76,7 +76,7 @@ export const en = {
   'errors.invalid': '“{value}” is not a value this field takes.',
   'errors.date': '“{value}” is not a date: write it as year-month-day, e.g. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Search} country {Country} city {City} topic {Topic} format {Format} who {Audience} seniority {Seniority} near {Near} org {Organizer} limit {Number of results} from {From} to {Until} cfp {Call for papers} access {Accessibility} other {Field}}',
+    '{field, select, q {Search} country {Country} city {City} topic {Topic} format {Format} who {Audience} seniority {Seniority} near {Near} org {Organizer} limit {Number of results} from {From} to {Until} cfp {Call for papers} other {Field}}',
 
   'results.count': '{count, plural, =0 {no events} one {# event} other {# events}}',
   'results.upcoming':
@@ -118,8 +118,6 @@ export const en = {
   'restate.inOrNear': 'in or near {place}',
   'restate.near': 'near {place}',
   'restate.within': 'within {km} km of {place}',
-  'restate.plain': '{field, select, language {held in {values}} accessibility {with {values}} other {{values}}}',
-  'restate.accessibility.sign-language-or-captions': 'sign language or captions',
   'restate.cfp': 'with an open call for papers',
   'restate.startsFrom': 'starting from {from}',
   'restate.startsUntil': 'starting until {to}',

@@ -75,7 +75,7 @@ export const fr: Messages = {
   'errors.invalid': '«\u00a0{value}\u00a0» n’est pas une valeur acceptée ici.',
   'errors.date': '«\u00a0{value}\u00a0» n’est pas une date\u00a0: écrivez-la année-mois-jour, p.\u00a0ex. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Recherche} country {Pays} city {Ville} topic {Thème} format {Format} who {Public} seniority {Niveau} near {Rayon} org {Organisateur} limit {Nombre de résultats} from {À partir du} to {Jusqu’au} cfp {Appel à conférences} access {Accessibilité} other {Champ}}',
+    '{field, select, q {Recherche} country {Pays} city {Ville} topic {Thème} format {Format} who {Public} seniority {Niveau} near {Rayon} org {Organisateur} limit {Nombre de résultats} from {À partir du} to {Jusqu’au} cfp {Appel à conférences} other {Champ}}',
 
   'results.count': '{count, plural, =0 {aucun événement} one {# événement} other {# événements}}',
   'results.upcoming': `Événements à venir ${IN}`,
@@ -118,8 +118,6 @@ export const fr: Messages = {
   'restate.inOrNear': 'à {place} ou dans les environs',
   'restate.near': 'près de {place}',
   'restate.within': 'à moins de {km}\u00a0km de {place}',
-  'restate.plain': '{field, select, language {en {values}} accessibility {avec {values}} other {{values}}}',
-  'restate.accessibility.sign-language-or-captions': 'langue des signes ou sous-titres',
   'restate.cfp': 'avec appel à conférences ouvert',
   'restate.startsFrom': 'commençant à partir du {from}',
   'restate.startsUntil': 'commençant jusqu’au {to}',

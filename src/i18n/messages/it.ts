@@ -74,7 +74,7 @@ export const it: Messages = {
   'errors.invalid': '«{value}» non è un valore valido qui.',
   'errors.date': '«{value}» non è una data: scrivila come anno-mese-giorno, ad es. 2027-04-14.',
   'errors.field':
-    '{field, select, q {Ricerca} country {Paese} city {Città} topic {Tema} format {Formato} who {Pubblico} seniority {Livello} near {Raggio} org {Organizzatore} limit {Numero di risultati} from {Dal} to {Fino al} cfp {Call for papers} access {Accessibilità} other {Campo}}',
+    '{field, select, q {Ricerca} country {Paese} city {Città} topic {Tema} format {Formato} who {Pubblico} seniority {Livello} near {Raggio} org {Organizzatore} limit {Numero di risultati} from {Dal} to {Fino al} cfp {Call for papers} other {Campo}}',
 
   'results.count': '{count, plural, =0 {nessun evento} one {# evento} other {# eventi}}',
   'results.upcoming': `Prossimi eventi ${IN}`,
@@ -117,8 +117,6 @@ export const it: Messages = {
   'restate.inOrNear': 'a {place} o dintorni',
   'restate.near': 'vicino a {place}',
   'restate.within': 'entro {km} km da {place}',
-  'restate.plain': '{field, select, language {in {values}} accessibility {con {values}} other {{values}}}',
-  'restate.accessibility.sign-language-or-captions': 'lingua dei segni o sottotitoli',
   'restate.cfp': 'con call for paper aperto',
   'restate.startsFrom': 'con inizio dal {from}',
   'restate.startsUntil': 'con inizio fino al {to}',

@@ -1,4 +1,5 @@
 import type { FieldError } from '../../catalogue/errors.js';
+import { PLAIN_FIELDS, type PlainField } from '../../catalogue/event.js';
 import { FORMATS, TOPICS } from '../../catalogue/taxonomy.js';
 import { dayHeading, formatWhen, listingDay, machineTime, periodOf } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
@@ -63,7 +64,8 @@ function followHref(input: SearchPageInput, follow: { country: string; q: string
 function errorText(error: FieldError, input: SearchPageInput): string {
   const { t } = input;
   const value = input.form[error.field] ?? '';
-  const field = t.t('errors.field', { field: error.field });
+  const plain = Object.values(PLAIN_FIELDS).find((spec) => spec.filter === error.field) as PlainField | undefined;
+  const field = plain ? plain.words[t.lang].title : t.t('errors.field', { field: error.field });
   const what =
     error.field === 'city'
       ? t.t('errors.city', { value, country: input.country })
