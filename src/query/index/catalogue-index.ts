@@ -95,7 +95,7 @@ export class CatalogueIndex {
   versionOf(part: string): number {
     const shard = this.shards.get(part.slice(0, 2) as Country);
     if (!shard) throw new Error(`versionOf: no country in “${part}”`);
-    return part.length === 2 ? shard.changes.at() : shard.changes.at(part.slice(3));
+    return part.length === 2 ? shard.changedAt() : shard.changedAt(part.slice(3));
   }
 
   /** The time of the latest change anywhere, on the clock `versionOf` reads. */

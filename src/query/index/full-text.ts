@@ -111,6 +111,9 @@ export function matchWeight(query: string, term: string): number {
   return distance <= edits ? (FUZZY_WEIGHT * term.length) / (term.length + distance) : 0;
 }
 
+/** A full-text index as readers outside its shard see it: searched, never changed. */
+export type FullTextReader = Pick<FullTextIndex, 'size' | 'slotsMatching' | 'searchTerm'>;
+
 /**
  * One shard's full-text index: BM25+ over title, organizer, topics, venue, city and description, with prefix and fuzzy
  * matches. Statistics stay exact through adds and removes and words are visited in sorted order, so an index kept in

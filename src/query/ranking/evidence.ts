@@ -6,7 +6,7 @@ import { distanceKm, type Place } from '../../places/gazetteer.js';
 import { type CountryShard, formatCode } from '../index/country-shard.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { nameWordsOf } from '../index/names.js';
-import type { SlotList } from '../index/slot-list.js';
+import type { ReadonlySlotList } from '../index/slot-list.js';
 import { remembered } from '../memo.js';
 import { NEAR_RADIUS_KM } from '../params.js';
 import type { PreparedTechnology } from './facet.js';
@@ -33,28 +33,15 @@ export function only<A>(item: A | undefined): readonly A[] {
   return list as readonly A[];
 }
 
-export function visitList(list: SlotList | undefined, visit: (slot: number) => void): void {
+export function visitList(list: ReadonlySlotList | undefined, visit: (slot: number) => void): void {
   if (!list) return;
   const { items, length } = list;
   for (let i = 0; i < length; i++) visit(items[i]!);
 }
 
-/** Visits the events carrying any of `topics`, each once; returns the visited mark in `shard.visited`. */
-export function visitTopics(shard: CountryShard, topics: readonly string[], visit: (slot: number) => void): number {
-  const mark = shard.beginVisits();
-  const { visited } = shard;
-  for (const topic of topics) {
-    const list = shard.byTopic.get(topic);
-    if (!list) continue;
-    const { items, length } = list;
-    for (let k = 0; k < length; k++) {
-      const slot = items[k]!;
-      if (visited[slot] === mark) continue;
-      visited[slot] = mark;
-      visit(slot);
-    }
-  }
-  return mark;
+/** Visits the events carrying any of `topics` (one carrying several, once for each). */
+export function visitTopics(shard: CountryShard, topics: readonly string[], visit: (slot: number) => void): void {
+  for (const topic of topics) visitList(shard.byTopic.get(topic), visit);
 }
 
 /** Whether the event carries one of the first `count` topics (all of them by default). */

@@ -154,10 +154,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     meets: (shard, slot, t) => technologyStrength(shard, slot, t) >= Strength.Described,
     nearMiss: SUBJECT_MISS,
     candidates(shard, t, _q, visit) {
-      const mark = visitTopics(shard, t.topics, visit);
-      forEachSlot(t.hits.words, (slot) => {
-        if (shard.visited[slot] !== mark) visit(slot);
-      });
+      visitTopics(shard, t.topics, visit);
+      forEachSlot(t.hits.words, visit);
     },
     fill: (shard, t, _q, bits) => fillTopics(shard, t.topics, bits, t.hits),
     count: (shard, t) => topicsLength(shard, t.topics) + t.hits.size,

@@ -9,7 +9,7 @@ import type { CountryShard } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
 import type { IndexedEvent } from '../index/indexed-event.js';
 import { hasPhrase, nameWordsOf, withoutYears } from '../index/names.js';
-import type { SlotList } from '../index/slot-list.js';
+import type { ReadonlySlotList } from '../index/slot-list.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import {
   AT_PLACE,
@@ -41,7 +41,7 @@ import { neighbourCarried } from './neighbours.js';
 
 /** Every word of a phrase found in a name is a word of that name: the events on every word's list (rarest first). */
 export function visitPhrase(shard: CountryShard, words: readonly string[], visit: (slot: number) => void): void {
-  const lists: SlotList[] = [];
+  const lists: ReadonlySlotList[] = [];
   for (const word of words) {
     const list = shard.byNameWord.get(word);
     if (!list) return;
