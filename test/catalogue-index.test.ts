@@ -21,7 +21,7 @@ function snapshot(index: CatalogueIndex, terms: string[]): unknown {
   return {
     size: index.size,
     countries: (['ch', 'de', 'at'] as const).map((c) =>
-      index.visibleIn(c).map((e) => [e.event.id, e.place?.geonameId, [...e.kinds], e.foldedTitle, e.foldedOrganizer]),
+      index.visibleIn(c).map((e) => [e.event.id, e.place?.geonameId, [...e.kinds], e.foldedTitle, e.organizer.folded]),
     ),
     terms: (['ch', 'de', 'at'] as const).map((c) => {
       const shard = index.shard(c);

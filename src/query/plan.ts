@@ -132,7 +132,7 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
     params.city !== undefined ||
     Object.keys(params.plain).length > 0;
   const cfpOpen = params.cfp === 'open' || understanding.cfp;
-  const queryIn = prepareQuery(understanding, day, country);
+  const queryIn = prepareQuery(understanding, day, country, index.shared);
   const queries = new Map<Country, ShardQuery>();
   const taken: [CountryShard, ShardSearch][] = [];
   const queryFor = (c: Country): ShardQuery => {

@@ -81,6 +81,8 @@ export interface PreparedQuery {
   titleWords: readonly string[];
   /** Local day labels for date reasons ("Next week: Thu 26 Nov"). */
   day: (date: Date) => string;
+  /** The one-item lists facets ask, by item, made once for the query (evidence.ts, `only`). */
+  singles: Map<unknown, readonly unknown[]>;
 }
 
 /** How an event missing a constraint is told and ordered as a near miss. */
