@@ -7,6 +7,7 @@ import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { ReadIndex } from './query/read-index.js';
 import { BackgroundJobs } from './runtime/jobs.js';
+import { MemoryRelease } from './runtime/memory.js';
 import { Remembered } from './runtime/remembered.js';
 import { TurnQueue } from './runtime/turns.js';
 import { AttendeesRepository } from './storage/attendees.repository.js';
@@ -81,6 +82,8 @@ export interface ServingContext extends AppContext {
   cursorSecret: Buffer;
   /** Where reads that rank take their turn, so that I/O is handled between them (see runtime/turns.ts). */
   turns: TurnQueue;
+  /** Gives memory back to the system after the index is built and when the process is idle. */
+  memory: MemoryRelease;
 }
 
 function baseContext(
@@ -142,5 +145,5 @@ export function createServingContext(
     },
     () => freshness,
   );
-  return { ...base, index, freshness, metrics, cursorSecret, turns: new TurnQueue() };
+  return { ...base, index, freshness, metrics, cursorSecret, turns: new TurnQueue(), memory: new MemoryRelease() };
 }
