@@ -16,10 +16,8 @@ const root = new URL('..', import.meta.url).pathname;
  * (folding, the lexicon, renderers) called from everywhere, with no owner to pass it in.
  */
 const ALLOWED: Record<string, string> = {
-  // Folding (every title, organizer, prompt word) and the lexicon's splits and readings of its own terms.
-  'src/catalogue/lexicon-text.ts foldCache': 'memo of foldText',
+  // The split of each word of titles and prompts that may be a German compound ("Sicherheitskonferenz").
   'src/catalogue/lexicon.ts compounds': 'memo of splitCompound',
-  'src/catalogue/lexicon-technologies.ts NAMED': 'memo of technologiesNamed',
   // Texts of an event's revision or of a day, per language, for the pages and the calendars.
   'src/i18n/dates.ts whenTexts': 'render memo',
   'src/i18n/dates.ts startDays': 'render memo',

@@ -1,6 +1,6 @@
 /** What a prompt's specific terms name, compiled from the table in technologies.ts (read there what it means). */
 
-import { foldText, termKey, termsOf } from './lexicon.js';
+import { foldText, LEXICON_TERMS, termKey, termsOf } from './lexicon.js';
 import { TOPIC_NAMES, TOPIC_TERMS } from './lexicon-terms.js';
 import type { TopicSlug } from './taxonomy.js';
 import { FIELD_SERIES, TECHNOLOGIES } from './technologies.js';
@@ -47,19 +47,20 @@ const ownId = (key: string) => `term:${key}`;
  * as a whole (their slugs); a specific term no technology lists names itself.
  */
 export function technologiesNamed(term: string): readonly string[] {
-  // Kept by the term as given, not folded: ranking asks this for every title term of every candidate.
-  let ids = NAMED.get(term);
-  if (!ids) {
-    const key = termKey(term);
-    const listed = BY_TERM.get(key) ?? [];
-    const fields = FIELD_OF.get(key) ?? [];
-    const names = fields.some((slug) => isFieldName(slug, key));
-    ids = [...listed, ...fields, ...(listed.length === 0 && !names ? [ownId(key)] : [])];
-    if (NAMED.size < 10_000) NAMED.set(term, ids);
-  }
-  return ids;
+  // Looked up by the term as given, not folded: ranking asks this for every title term of every candidate.
+  return NAMED.get(term) ?? namedBy(term);
 }
-const NAMED = new Map<string, readonly string[]>();
+
+function namedBy(term: string): readonly string[] {
+  const key = termKey(term);
+  const listed = BY_TERM.get(key) ?? [];
+  const fields = FIELD_OF.get(key) ?? [];
+  const names = fields.some((slug) => isFieldName(slug, key));
+  return [...listed, ...fields, ...(listed.length === 0 && !names ? [ownId(key)] : [])];
+}
+
+/** What each of the lexicon's terms names, compiled when the module loads (another term's is worked out each time). */
+const NAMED: ReadonlyMap<string, readonly string[]> = new Map(LEXICON_TERMS.map((term) => [term, namedBy(term)]));
 
 function isFieldName(slug: TopicSlug, key: string): boolean {
   return termsOf(TOPIC_NAMES[slug as Exclude<TopicSlug, 'general'>] ?? '').some((n) => termKey(n) === key);

@@ -136,6 +136,9 @@ function compile(): Map<string, Cand[]> {
 
 const INDEX = compile();
 
+/** Every canonical spelling a lexicon hit may carry as its `term`. */
+export const LEXICON_TERMS: readonly string[] = [...new Set([...INDEX.values()].flat().map((c) => c.term))];
+
 /** Words after which a `~` term (Go, Vue, PM, R, BI) counts: event words and a few context words. */
 const CONTEXT: ReadonlySet<string> = new Set([
   ...splitTerms([CONTEXT_WORDS]).flatMap((w) => [w, ...inflections(w)]),
