@@ -144,16 +144,12 @@ export class CountryShard extends SlotColumns {
 
   /** A query's scratch over this shard, sized to its slots: the query gives it back with `release` when done. */
   search(): ShardSearch {
-    const search = this.#spare.pop() ?? new ShardSearch();
-    search.fit(this.#capacity);
-    search.held = true;
-    return search;
+    return (this.#spare.pop() ?? new ShardSearch()).take(this.#capacity);
   }
 
   /** Takes back a search a query is done with, for a later query. */
   release(search: ShardSearch): void {
-    if (!search.held) throw new Error('release: this search was released already');
-    search.held = false;
+    search.giveBack();
     // Two queries at once are rare (near misses in another plan): more spares would only hold memory.
     if (this.#spare.length < 2) this.#spare.push(search);
   }

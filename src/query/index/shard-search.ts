@@ -14,7 +14,7 @@ export class ShardSearch {
   /** Scratch bitsets, one for each constraint of a ranking (see rank-shard.ts, `bySelectivity`). */
   readonly lanes = new Lanes();
   /** Whether a query holds it (taken and not yet released). */
-  held = false;
+  #held = false;
 
   /** The score of each slot this query ranked; other slots hold what an earlier query left. */
   get score(): Float64Array {
@@ -26,12 +26,21 @@ export class ShardSearch {
     return this.#stamp;
   }
 
-  /** Room for `slots` slots: the shard's capacity when the search is taken (its buffers only grow). */
-  fit(slots: number): void {
-    if (this.#score.length >= slots) return;
-    this.#score = new Float64Array(slots);
-    this.#stamp = new Uint32Array(slots);
-    this.#epoch = 0;
+  /** Taken by a query, with room for `slots` slots: its shard's capacity then (the buffers only grow). */
+  take(slots: number): this {
+    this.#held = true;
+    if (this.#score.length < slots) {
+      this.#score = new Float64Array(slots);
+      this.#stamp = new Uint32Array(slots);
+      this.#epoch = 0;
+    }
+    return this;
+  }
+
+  /** Given back by the query that took it: it must not read or write it again. */
+  giveBack(): void {
+    if (!this.#held) throw new Error('release: this search was released already');
+    this.#held = false;
   }
 
   /** Starts a walk marking the slots it visits; returns the stamp it marks them with. */
