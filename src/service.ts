@@ -6,7 +6,6 @@ import { type ControlChannel, openControlChannel } from './control/server.js';
 import { buildApp } from './http/app.js';
 import { type Feed, loadFeeds } from './importers/feeds.js';
 import { webhookPayload } from './render/webhook-json.js';
-import { releaseWhenIdle } from './runtime/memory.js';
 import { openStorage } from './storage/database.js';
 import { sharedSecret } from './storage/settings.repository.js';
 import { startIndexSync } from './use-cases/index-sync.js';
@@ -60,7 +59,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const feedSchedule = startFeeds(ctx, feeds);
     // Every node fans out and delivers webhooks; the database shares the work out (use-cases/webhook-delivery.ts).
     webhooks = startWebhooks(ctx, (type, id, event, at) => webhookPayload(type, id, event, at, config.baseUrl));
-    const stopReleasing = releaseWhenIdle({ onRelease: (released) => ctx.logger.info(released, 'memory released') });
+    const stopReleasing = ctx.memory.whenIdle({
+      onRelease: (released) => ctx.logger.info(released, 'memory released'),
+    });
     let closing: Promise<void> | undefined;
     return {
       app,

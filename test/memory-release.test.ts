@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { releaseIfGrown, releaseMemory, releaseWhenIdle } from '../src/runtime/memory.js';
+import { MemoryRelease } from '../src/runtime/memory.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;
@@ -7,8 +7,10 @@ const busy = (ms: number) => {
 };
 
 describe('giving memory back', () => {
+  const memory = new MemoryRelease();
+
   it('collects now and says what it took and what resident memory was before and after', () => {
-    const released = releaseMemory();
+    const released = memory.now();
     expect(released.ms).toBeGreaterThanOrEqual(0);
     expect(released.rssBeforeMb).toBeGreaterThan(0);
     expect(released.rssAfterMb).toBeGreaterThan(0);
@@ -16,13 +18,13 @@ describe('giving memory back', () => {
 
   it('collects only when resident memory grew by the given amount', () => {
     const now = process.memoryUsage.rss();
-    expect(releaseIfGrown(now + 1024 ** 3)).toBeUndefined();
-    expect(releaseIfGrown(now - 1, 0)).toBeDefined();
+    expect(memory.ifGrown(now + 1024 ** 3)).toBeUndefined();
+    expect(memory.ifGrown(now - 1, 0)).toBeDefined();
   });
 
   it('releases once the event loop has been idle, never while it is busy', async () => {
     const releases: number[] = [];
-    const stop = releaseWhenIdle({
+    const stop = memory.whenIdle({
       quietMs: 100,
       checkMs: 50,
       growthBytes: -(1024 ** 3),

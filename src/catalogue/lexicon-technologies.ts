@@ -1,47 +1,43 @@
 /** What a prompt's specific terms name, compiled from the table in technologies.ts (read there what it means). */
 
-import { foldText, termKey, termsOf } from './lexicon.js';
+import { foldText, LEXICON_TERMS, termKey, termsOf } from './lexicon.js';
 import { TOPIC_NAMES, TOPIC_TERMS } from './lexicon-terms.js';
 import type { TopicSlug } from './taxonomy.js';
 import { FIELD_SERIES, TECHNOLOGIES } from './technologies.js';
 
 // ---------------------------------------------------------------- compiled once
 
-/** Topics of each topic term, by term key. */
-const TERM_TOPICS = new Map<string, Set<TopicSlug>>();
-for (const [slug, groups] of Object.entries(TOPIC_TERMS) as [TopicSlug, readonly string[]][]) {
-  for (const term of termsOf(groups)) {
-    const key = termKey(term);
-    const set = TERM_TOPICS.get(key) ?? new Set();
-    set.add(slug);
-    TERM_TOPICS.set(key, set);
+/** The values of each key, each once, from (key, value) pairs: the tables below, compiled when the module loads. */
+function grouped<V>(pairs: Iterable<[key: string, value: V]>): ReadonlyMap<string, readonly V[]> {
+  const out = new Map<string, V[]>();
+  for (const [key, value] of pairs) {
+    const values = out.get(key) ?? [];
+    if (!values.includes(value)) values.push(value);
+    out.set(key, values);
   }
+  return out;
 }
+
+/** Topics of each topic term, by term key. */
+const TERM_TOPICS = grouped(
+  (Object.entries(TOPIC_TERMS) as [TopicSlug, readonly string[]][]).flatMap(([slug, groups]) =>
+    termsOf(groups).map((term): [string, TopicSlug] => [termKey(term), slug]),
+  ),
+);
 
 /** Technologies each term names, by term key. */
-const BY_TERM = new Map<string, string[]>();
-for (const [id, t] of Object.entries(TECHNOLOGIES)) {
-  for (const term of termsOf(t.terms)) {
-    const key = termKey(term);
-    const ids = BY_TERM.get(key) ?? [];
-    if (!ids.includes(id)) ids.push(id);
-    BY_TERM.set(key, ids);
-  }
-}
+const BY_TERM = grouped(
+  Object.entries(TECHNOLOGIES).flatMap(([id, t]) =>
+    termsOf(t.terms).map((term): [string, string] => [termKey(term), id]),
+  ),
+);
 
 /** Fields each term names as a whole (a name or a series of the field), by term key. */
-const FIELD_OF = new Map<string, TopicSlug[]>();
-for (const [slug, words] of [...Object.entries(TOPIC_NAMES), ...Object.entries(FIELD_SERIES)] as [
-  TopicSlug,
-  string,
-][]) {
-  for (const term of termsOf(words)) {
-    const key = termKey(term);
-    const slugs = FIELD_OF.get(key) ?? [];
-    if (!slugs.includes(slug)) slugs.push(slug);
-    FIELD_OF.set(key, slugs);
-  }
-}
+const FIELD_OF = grouped(
+  ([...Object.entries(TOPIC_NAMES), ...Object.entries(FIELD_SERIES)] as [TopicSlug, string][]).flatMap(
+    ([slug, words]) => termsOf(words).map((term): [string, TopicSlug] => [termKey(term), slug]),
+  ),
+);
 
 /** The id of a specific term no technology lists: a technology of its own. */
 const ownId = (key: string) => `term:${key}`;
@@ -51,19 +47,20 @@ const ownId = (key: string) => `term:${key}`;
  * as a whole (their slugs); a specific term no technology lists names itself.
  */
 export function technologiesNamed(term: string): readonly string[] {
-  // Kept by the term as given, not folded: ranking asks this for every title term of every candidate.
-  let ids = NAMED.get(term);
-  if (!ids) {
-    const key = termKey(term);
-    const listed = BY_TERM.get(key) ?? [];
-    const fields = FIELD_OF.get(key) ?? [];
-    const names = fields.some((slug) => isFieldName(slug, key));
-    ids = [...listed, ...fields, ...(listed.length === 0 && !names ? [ownId(key)] : [])];
-    if (NAMED.size < 10_000) NAMED.set(term, ids);
-  }
-  return ids;
+  // Looked up by the term as given, not folded: ranking asks this for every title term of every candidate.
+  return NAMED.get(term) ?? namedBy(term);
 }
-const NAMED = new Map<string, readonly string[]>();
+
+function namedBy(term: string): readonly string[] {
+  const key = termKey(term);
+  const listed = BY_TERM.get(key) ?? [];
+  const fields = FIELD_OF.get(key) ?? [];
+  const names = fields.some((slug) => isFieldName(slug, key));
+  return [...listed, ...fields, ...(listed.length === 0 && !names ? [ownId(key)] : [])];
+}
+
+/** What each of the lexicon's terms names, compiled when the module loads (another term's is worked out each time). */
+const NAMED: ReadonlyMap<string, readonly string[]> = new Map(LEXICON_TERMS.map((term) => [term, namedBy(term)]));
 
 function isFieldName(slug: TopicSlug, key: string): boolean {
   return termsOf(TOPIC_NAMES[slug as Exclude<TopicSlug, 'general'>] ?? '').some((n) => termKey(n) === key);
@@ -82,10 +79,9 @@ function topicsOf(id: string): TopicSlug[] {
 }
 
 /** Technologies directly within each technology (reverse of `within`). */
-const PARTS = new Map<string, string[]>();
-for (const [id, t] of Object.entries(TECHNOLOGIES)) {
-  for (const wider of t.within ?? []) PARTS.set(wider, [...(PARTS.get(wider) ?? []), id]);
-}
+const PARTS = grouped(
+  Object.entries(TECHNOLOGIES).flatMap(([id, t]) => (t.within ?? []).map((wider): [string, string] => [wider, id])),
+);
 
 /** A technology and everything within it, transitively. */
 export function technologyAndParts(id: string): ReadonlySet<string> {
@@ -146,7 +142,7 @@ export function technologyTerms(ids: Iterable<string>): { term: string; guarded:
 }
 
 /** Keys of terms the lexicon only reads next to an event or context word (Go, R, Vue, BI, PM). */
-const GUARDED = new Set(
+const GUARDED: ReadonlySet<string> = new Set(
   Object.values(TOPIC_TERMS)
     .flatMap((groups) => termsOf(groups))
     .filter((t) => t.startsWith('~'))

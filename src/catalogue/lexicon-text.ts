@@ -13,18 +13,20 @@ export interface Token {
 const SPECIAL_FOLDS: Record<string, string> = { æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ı: 'i', þ: 'th', ð: 'd' };
 const MARKS = /\p{M}/gu;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-const foldCache = new Map<string, string>();
+function foldOf(ch: string): string {
+  const f = ch.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss');
+  return SPECIAL_FOLDS[f] ?? f;
+}
+
+/** The folds of the Latin letters beyond ASCII (U+0080–U+024F), made when the module loads: those of nearly every text. */
+const LATIN_FOLDS: readonly string[] = Array.from({ length: 0x250 - 0x80 }, (_, i) =>
+  foldOf(String.fromCharCode(0x80 + i)),
+);
 
 function foldChar(ch: string): string {
   const c = ch.charCodeAt(0);
   if (c < 128) return c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : ch;
-  let f = foldCache.get(ch);
-  if (f === undefined) {
-    f = ch.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss');
-    f = SPECIAL_FOLDS[f] ?? f;
-    if (foldCache.size < 10_000) foldCache.set(ch, f);
-  }
-  return f;
+  return (ch.length === 1 && c < 0x250 ? LATIN_FOLDS[c - 0x80] : undefined) ?? foldOf(ch);
 }
 
 export interface Folded {

@@ -58,7 +58,7 @@ interface Cand {
   exact: string | undefined;
 }
 
-const FUNCTION_WORDS = new Set(
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   'a an and as at d da dal de der des di die du en et for in l la le no of on sur the to und vor with'.split(' '),
 );
 const DOTTED_ACRONYM = /^(?:\p{L}\.)+\p{L}?\.?$/u;
@@ -136,12 +136,16 @@ function compile(): Map<string, Cand[]> {
 
 const INDEX = compile();
 
+/** Every canonical spelling a lexicon hit may carry as its `term`. */
+export const LEXICON_TERMS: readonly string[] = [...new Set([...INDEX.values()].flat().map((c) => c.term))];
+
 /** Words after which a `~` term (Go, Vue, PM, R, BI) counts: event words and a few context words. */
-const CONTEXT = new Set<string>(splitTerms([CONTEXT_WORDS]).flatMap((w) => [w, ...inflections(w)]));
-for (const list of INDEX.values()) {
-  for (const c of list)
-    if (c.keys.length === 1 && c.meanings.some((m) => m.kind === 'eventKind')) CONTEXT.add(c.keys[0]!);
-}
+const CONTEXT: ReadonlySet<string> = new Set([
+  ...splitTerms([CONTEXT_WORDS]).flatMap((w) => [w, ...inflections(w)]),
+  ...[...INDEX.values()].flatMap((list) =>
+    list.filter((c) => c.keys.length === 1 && c.meanings.some((m) => m.kind === 'eventKind')).map((c) => c.keys[0]!),
+  ),
+]);
 
 /** Heads of German compounds split as <term><head>: "Sicherheitskonferenz", "Datentag", "Gründerfrühstück". */
 const COMPOUND_HEADS = (
@@ -197,7 +201,7 @@ function findCompound(key: string): { prefix: Cand; head: Cand | undefined } | u
   return undefined;
 }
 
-const CONJUNCTIONS = new Set(['and', 'und', 'et', 'e', 'or', 'oder', 'ou', 'o']);
+const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'und', 'et', 'e', 'or', 'oder', 'ou', 'o']);
 
 /**
  * A `~` term (Go, R, PM) counts before a context word ("Go meetup"), next to a term of the same meaning ("Rust, Go"),
@@ -281,7 +285,6 @@ export function isLexiconWord(word: string): boolean {
 
 // ---------------------------------------------------------------- names of the fields themselves
 
-let topicNames: Map<string, Set<string>> | undefined;
 const namesKey = (term: string) => keysOf(term).join(' ');
 
 /** A term's folded words without its `~`/`^` marker ("~Go" → "go"): how terms are compared. */
@@ -293,19 +296,21 @@ export const termsOf = (groups: readonly string[] | string): string[] =>
 
 /** Whether `term` ("KI", "sécurité informatique", "Startups") names `slug`'s field itself (see TOPIC_NAMES). */
 export function isTopicName(slug: TopicSlug, term: string): boolean {
-  topicNames ??= new Map(
-    Object.entries(TOPIC_NAMES).map(([s, names]) => [
-      s,
-      new Set(
-        splitTerms([names]).flatMap((n) => [namesKey(n), namesKey(n).replace(/ /g, ''), ...inflections(namesKey(n))]),
-      ),
-    ]),
-  );
-  const names = topicNames.get(slug);
+  const names = TOPIC_NAME_KEYS.get(slug);
   if (!names) return false;
   const key = namesKey(term);
   return names.has(key) || names.has(key.replace(/ /g, ''));
 }
+
+/** The keys of each field's own names, with and without spaces, inflected (see isTopicName). */
+const TOPIC_NAME_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(TOPIC_NAMES).map(([s, names]) => [
+    s,
+    new Set(
+      splitTerms([names]).flatMap((n) => [namesKey(n), namesKey(n).replace(/ /g, ''), ...inflections(namesKey(n))]),
+    ),
+  ]),
+);
 
 // ---------------------------------------------------------------- typos
 
@@ -330,7 +335,12 @@ function oneEditApart(a: string, b: string, substitution: boolean): boolean {
   return short.slice(i) === long.slice(i + 1);
 }
 
-let topicWords: Cand[] | undefined;
+/** The one-word topic terms a misspelt word may mean (see closestTopicTerm). */
+const TOPIC_WORDS: readonly Cand[] = [...INDEX.values()]
+  .flat()
+  .filter(
+    (c) => c.keys.length === 1 && !c.guarded && c.exact === undefined && c.meanings.some((m) => m.kind === 'topic'),
+  );
 
 /**
  * The topic a misspelt word most likely means ("Pyhton" → Python): one edit away from a one-word topic term; undefined
@@ -339,14 +349,9 @@ let topicWords: Cand[] | undefined;
 export function closestTopicTerm(word: string): { slug: TopicSlug; term: string } | undefined {
   const w = foldText(word);
   if (w.length < FUZZY_MIN_LENGTH || !/^[\p{L}\p{N}]+$/u.test(w)) return undefined;
-  topicWords ??= [...INDEX.values()]
-    .flat()
-    .filter(
-      (c) => c.keys.length === 1 && !c.guarded && c.exact === undefined && c.meanings.some((m) => m.kind === 'topic'),
-    );
   const substitution = w.length >= FUZZY_SUBSTITUTION_MIN_LENGTH;
   const found = new Map<string, string>();
-  for (const c of topicWords) {
+  for (const c of TOPIC_WORDS) {
     const key = c.keys[0]!;
     if (key.length < FUZZY_MIN_LENGTH || Math.abs(key.length - w.length) > 1 || !oneEditApart(w, key, substitution))
       continue;

@@ -4,7 +4,9 @@ import type { Socket } from 'node:net';
 const LINGER_IDLE_MS = 2_000;
 const LINGER_MAX_MS = 30_000;
 
-const lingering = new WeakSet<Socket>();
+/** Marks a socket already lingering: the mark lives and dies with the socket, not in a set of this module. */
+const LINGERING = Symbol('lingering');
+type Marked = Socket & { [LINGERING]?: true };
 
 /**
  * Closes a connection answered before its request's body was read (a body over the limit) as nginx's lingering close
@@ -13,9 +15,9 @@ const lingering = new WeakSet<Socket>();
  * end of what the server sends, and what the client still sends is read and dropped until it stops sending, goes
  * quiet or has lingered long enough.
  */
-export function lingerOnClose(socket: Socket): void {
-  if (socket.destroyed || lingering.has(socket)) return;
-  lingering.add(socket);
+export function lingerOnClose(socket: Marked): void {
+  if (socket.destroyed || socket[LINGERING]) return;
+  socket[LINGERING] = true;
   socket.destroySoon = () => {
     if (socket.writable) socket.end();
     const began = Date.now();

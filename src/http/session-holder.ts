@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Attendee } from '../storage/attendees.repository.js';
 import { sameSite, signedInAttendee } from './attendee-session.js';
 
-const READS = new Set(['GET', 'HEAD']);
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 /**
  * The attendee of the request's session cookie, for a route that needs one: 401 `not-signed-in` without a live

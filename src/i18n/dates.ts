@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { CatalogueEvent } from '../catalogue/event.js';
-import { COUNTRY_INFO } from '../places/countries.js';
+import { COUNTRIES, COUNTRY_INFO } from '../places/countries.js';
 import { localTime } from '../places/zones.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
 import type { Translator } from './translator.js';
@@ -86,23 +86,18 @@ export function machineTime(event: Pick<CatalogueEvent, 'start' | 'allDay' | 'co
   });
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The last date asked for: "today" is asked for again and again while a page renders. */
-let lastDay = { ms: Number.NaN, zone: '', day: '' };
+// en-CA writes dates as YYYY-MM-DD.
+const dayFormat = (zone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+/** The countries' formats, made when the module loads (another zone's is made each time). */
+const DAY_FORMATS_BY_ZONE: ReadonlyMap<string, Intl.DateTimeFormat> = new Map(
+  COUNTRIES.map((c) => COUNTRY_INFO[c].timeZone).map((zone) => [zone, dayFormat(zone)]),
+);
 
 /** The local date of an instant in a zone, as an ISO date ("2025-03-05"). */
 export function localDay(date: Date | number, zone: string): string {
   const ms = typeof date === 'number' ? date : date.getTime();
-  if (ms === lastDay.ms && zone === lastDay.zone) return lastDay.day;
-  let format = dayFormats.get(zone);
-  if (!format) {
-    // en-CA writes dates as YYYY-MM-DD.
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(zone, format);
-  }
-  lastDay = { ms, zone, day: format.format(ms) };
-  return lastDay.day;
+  return (DAY_FORMATS_BY_ZONE.get(zone) ?? dayFormat(zone)).format(ms);
 }
 
 /** A local ISO date as a calendar date, read in UTC (a fixed zone: no offset look-up). */

@@ -18,7 +18,7 @@ const refuse = (message: string): never => {
 };
 
 /** First path segments of meetup.com that are pages of the site, not groups. */
-const MEETUP_PAGES = new Set([
+const MEETUP_PAGES: ReadonlySet<string> = new Set([
   'find',
   'topics',
   'cities',
@@ -129,9 +129,9 @@ function luma(url: URL): RecognizedCalendar {
 }
 
 /** The Bevy platform's communities: Google Developer Groups (and their student chapters) and CNCF's. */
-const BEVY_HOSTS = new Set(['gdg.community.dev', 'gdsc.community.dev', 'community.cncf.io']);
+const BEVY_HOSTS: ReadonlySet<string> = new Set(['gdg.community.dev', 'gdsc.community.dev', 'community.cncf.io']);
 /** Bevy hosts whose robots.txt asks automated readers to keep out of `/api/` (see docs/sources.md, "Bevy"). */
-const API_DISALLOWED = new Set(['gdg.community.dev', 'gdsc.community.dev']);
+const API_DISALLOWED: ReadonlySet<string> = new Set(['gdg.community.dev', 'gdsc.community.dev']);
 const CHAPTER_NUMBER = /^\d{1,9}$/;
 
 /** The events list the importer reads: a chapter's upcoming ("Live") events, the chapter's city and country with each. */

@@ -10,16 +10,22 @@ const SERVER_INFO = { name: 'tech-events', title: 'Tech events in Switzerland, G
 const INSTRUCTIONS =
   'Search, rank and subscribe to tech events in ch, de and at. Answers carry match reasons; event pages link to the host.';
 
-/** One Ajv validator for all servers: costly to build, and used only for elicitation, which these tools never make. */
-let sharedValidator: AjvJsonSchemaValidator | undefined;
-
 /**
- * A stateless MCP server (any node answers any request) whose tools call the HTTP routes' use cases; only `rsvp`
- * needs a key, read per request from `extra.authInfo`. One is built for each request, as for its transport.
+ * What builds the MCP servers of one app: a stateless MCP server (any node answers any request) whose tools call the
+ * HTTP routes' use cases; only `rsvp` needs a key, read per request from `extra.authInfo`. One is built for each
+ * request, as for its transport; they share one Ajv validator, costly to build and used only for elicitation, which
+ * these tools never make (made with the first server).
  */
-export function buildMcpServer(ctx: ServingContext): McpServer {
-  sharedValidator ??= new AjvJsonSchemaValidator();
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator });
+export function mcpServers(ctx: ServingContext): () => McpServer {
+  let validator: AjvJsonSchemaValidator | undefined;
+  return () => {
+    validator ??= new AjvJsonSchemaValidator();
+    return buildMcpServer(ctx, validator);
+  };
+}
+
+function buildMcpServer(ctx: ServingContext, validator: AjvJsonSchemaValidator): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
   registerTools(server, ctx, callerOf);
   // The SDK advertises `tools.listChanged` once a tool is registered; a stateless server keeps no stream to send
   // that notification on, and its tools never change, so it says it does not (capabilities merge before connect).

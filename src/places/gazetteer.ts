@@ -34,10 +34,10 @@ interface Entry {
 }
 
 interface Index {
-  places: Place[];
+  places: readonly Place[];
   /** Entries keyed by `foldName` (ae/oe/ue collapsed), so "zurich" holds both names above. */
-  names: Map<string, Entry[]>;
-  slugs: Map<string, Place>;
+  names: ReadonlyMap<string, readonly Entry[]>;
+  slugs: ReadonlyMap<string, Place>;
 }
 
 /** Phrases longer than this are not place names worth trying (cf. "Freiburg im Breisgau"). */
@@ -47,8 +47,6 @@ const MIN_PHRASE_POPULATION = 1000;
 
 /** See `score`. */
 const MAIN_NAME_WEIGHT = 10;
-
-let index: Index | undefined;
 
 function byRank(a: Place, b: Place): number {
   return b.population - a.population || a.geonameId - b.geonameId;
@@ -91,10 +89,8 @@ function buildIndex(): Index {
   return { places, names, slugs };
 }
 
-function getIndex(): Index {
-  index ??= buildIndex();
-  return index;
-}
+/** Built when the module loads, never changed after: every process that imports the gazetteer looks places up. */
+const getIndex = (): Index => INDEX;
 
 /** Lower-case with punctuation collapsed but accents kept: "Verl" ≠ "Werl", "Neuenburg" ≠ "Neuenbürg". */
 function exactKey(s: string): string {
@@ -141,7 +137,7 @@ export function resolvePlace(name: string, country?: Country): Place | undefined
 }
 
 /** Venues that sources give as a city, mapped to the place they lie in (keys folded). */
-const VENUE_ALIASES: Record<string, { name: string; country: Country }> = {
+const VENUE_ALIASES: Readonly<Record<string, { name: string; country: Country }>> = {
   nurburgring: { name: 'Adenau', country: 'de' },
 };
 
@@ -150,28 +146,6 @@ const VENUE_ALIASES: Record<string, { name: string; country: Country }> = {
  * Switzerland", "Basel / Online"); compounds that are a place of their own ("Rapperswil-Jona") are tried whole first.
  */
 export function resolveCity(text: string, country?: Country): Place | undefined {
-  // Every event's city is resolved when the read index is built, and a catalogue names a few hundred cities.
-  // (Queries resolve their city parameter here too: long texts are not kept.)
-  if (text.length > CITY_MEMO_MAX_LENGTH) return resolveCityUncached(text, country);
-  let memo = cityMemo.get(country);
-  if (!memo) {
-    memo = new Map();
-    cityMemo.set(country, memo);
-  }
-  const known = memo.get(text);
-  if (known !== undefined) return known ?? undefined;
-  const place = resolveCityUncached(text, country);
-  if (memo.size >= CITY_MEMO_LIMIT) memo.clear();
-  memo.set(text, place ?? null);
-  return place;
-}
-
-const CITY_MEMO_LIMIT = 20_000;
-const CITY_MEMO_MAX_LENGTH = 100;
-/** Resolved cities per country (undefined: any), null for names that resolve to nothing. */
-const cityMemo = new Map<Country | undefined, Map<string, Place | null>>();
-
-function resolveCityUncached(text: string, country?: Country): Place | undefined {
   const whole = resolvePlace(text, country);
   if (whole) return whole;
   const alias = VENUE_ALIASES[foldName(text)];
@@ -205,3 +179,5 @@ export function matchPlacePhrase(tokens: string[], start: number): { place: Plac
 export function allPlaces(): readonly Place[] {
   return getIndex().places;
 }
+
+const INDEX: Index = buildIndex();

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone, type Zone } from 'luxon';
+import { COUNTRIES, COUNTRY_INFO } from './countries.js';
 
 /**
  * A country's time zone that remembers its offsets by the hour. Luxon works out an IANA zone's offset for each
@@ -21,16 +22,14 @@ class HourlyZone extends IANAZone {
   }
 }
 
-const ZONES = new Map<string, Zone>();
+/** The countries' zones, made when the module loads: each remembers its own offsets. */
+const ZONES: ReadonlyMap<string, Zone> = new Map(
+  COUNTRIES.map((c) => COUNTRY_INFO[c].timeZone).map((name) => [name, new HourlyZone(name)]),
+);
 
-/** The zone of this IANA name (one of the countries'), for Luxon's `zone` option. */
+/** The zone of this IANA name (one of the countries'; another is made each time), for Luxon's `zone` option. */
 export function zoneNamed(name: string): Zone {
-  let zone = ZONES.get(name);
-  if (!zone) {
-    zone = new HourlyZone(name);
-    ZONES.set(name, zone);
-  }
-  return zone;
+  return ZONES.get(name) ?? new HourlyZone(name);
 }
 
 /** An instant as a DateTime in the zone of this IANA name (one of the countries'). */

@@ -99,9 +99,10 @@ function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out:
   }
 }
 
-/** Whether the event at `slot` comes after a page key in the listing's order (see ranking/order.ts). */
-function comesAfter(shard: CountryShard, slot: number, key: PageKey, ranked: boolean): boolean {
-  const score = ranked ? shard.score[slot]! : 0;
+/** Whether the event at `slot` of a ranking comes after a page key in the listing's order (see ranking/order.ts). */
+function comesAfter(r: ShardRanking, slot: number, key: PageKey, ranked: boolean): boolean {
+  const { shard } = r;
+  const score = ranked ? r.score[slot]! : 0;
   const order = byScoreThenStart(score, shard.startMs[slot]!, ranked ? key.score! : 0, key.startMs);
   return (order || byId(shard.at(slot).event.id, key.id)) > 0;
 }
@@ -126,6 +127,14 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] 
  */
 export function search(index: CatalogueIndex, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   const p = plan(index, params, now);
+  try {
+    return answer(index, p, params, now, page);
+  } finally {
+    p.release();
+  }
+}
+
+function answer(index: CatalogueIndex, p: Plan, params: SearchParams, now: Date, page?: CursorState): SearchResult {
   const { asked, searched } = p;
   const ranked = p.order !== 'start';
   const prompted = p.order === 'prompt';
@@ -141,16 +150,17 @@ export function search(index: CatalogueIndex, params: SearchParams, now: Date, p
   const tops = rankings.map((r, i) => {
     const { shard, q } = searched[i]!;
     const onPage = (slot: number) =>
-      (!page || comesAfter(shard, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
-    // One more than the page holds: whether another page follows.
-    return best(shard, r.matches, params.limit + 1, onPage).map((slot): Found => ({ shard, slot, q }));
+      (!page || comesAfter(r, slot, page.key, ranked)) && !seen?.has(shard.at(slot).event.id);
+    // One more than the page holds: whether another page follows; a listing by date scores 0.
+    const found = (slot: number): Found => ({ shard, slot, score: ranked ? r.score[slot]! : 0, q });
+    return best(r, r.matches, params.limit + 1, onPage).map(found);
   });
   const shown = merged(tops, params.limit + 1);
   const more = shown.length > params.limit;
   if (more) shown.length = params.limit;
   const events = shown.map((f): RankedEvent => {
     const { event, alsoListedAt } = f.shard.at(f.slot);
-    return { event, alsoListedAt, score: ranked ? f.shard.score[f.slot]! : 0, reasons: reasonsOf(f, params, prompted) };
+    return { event, alsoListedAt, score: f.score, reasons: reasonsOf(f, params, prompted) };
   });
 
   const read = [...rankings];
@@ -263,7 +273,7 @@ function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
   return {
     event,
     alsoListedAt,
-    score: f.shard.score[f.slot]!,
+    score: f.score,
     reasons: reasonsOf(f, params, p.order === 'prompt'),
     constraint: constraint.name,
     differs: constraint.differs(f.shard, f.slot, f.q),
@@ -275,7 +285,7 @@ function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
 /** Where the page after the one ending with `last` starts. */
 function pageKeyOf(last: Found, ranked: boolean): PageKey {
   const entry = last.shard.at(last.slot).event;
-  return { startMs: entry.start.getTime(), id: entry.id, ...(ranked ? { score: last.shard.score[last.slot]! } : {}) };
+  return { startMs: entry.start.getTime(), id: entry.id, ...(ranked ? { score: last.score } : {}) };
 }
 
 /** An event as the reference scan lists it: id, score, and for a near miss the constraint it misses. */
@@ -292,24 +302,34 @@ export function scoreByScan(
   now: Date,
 ): { matches: Scanned[]; alternatives: Scanned[]; widen: { constraint: ConstraintName; total: number }[] } {
   const p = plan(index, params, now);
+  try {
+    return scanned(index, p, params, now);
+  } finally {
+    p.release();
+  }
+}
+
+function scanned(index: CatalogueIndex, p: Plan, params: SearchParams, now: Date): ReturnType<typeof scoreByScan> {
   const rankings = p.searched.map((sq) => rankIn(p, sq, p.order === 'prompt' && p.asked.mode === 'constraints', true));
   const found = (f: Found): Scanned => {
     const missed =
       f.missed === undefined ? undefined : f.missed === 'country' ? 'country' : p.asked.constraints[f.missed]!.name;
-    return { id: f.shard.at(f.slot).event.id, score: f.shard.score[f.slot]!, ...(missed ? { missed } : {}) };
+    return { id: f.shard.at(f.slot).event.id, score: f.score, ...(missed ? { missed } : {}) };
   };
   const matches = merged(
-    rankings.map((r, i) => r.matches.map((slot) => ({ shard: r.shard, slot, q: p.searched[i]!.q }))),
+    rankings.map((r, i) =>
+      r.matches.map((slot) => ({ shard: r.shard, slot, score: r.score[slot]!, q: p.searched[i]!.q })),
+    ),
     Number.MAX_SAFE_INTEGER,
   ).map(found);
   if (!wantsAlternatives(p, matches.length, params.limit)) return { matches, alternatives: [], widen: [] };
   const near: Found[] = rankings.flatMap((r, i) =>
-    r.near.map((slot, k) => nearMiss(p, r.shard, slot, p.searched[i]!.q, r.missed[k]!)),
+    r.near.map((slot, k) => nearMiss(p, r, slot, p.searched[i]!.q, r.missed[k]!)),
   );
   const others = elsewhere(p, true);
   for (const r of others) {
     const { q } = p.queryFor(r.shard.country);
-    near.push(...r.matches.map((slot) => nearMiss(p, r.shard, slot, q, 'country')));
+    near.push(...r.matches.map((slot) => nearMiss(p, r, slot, q, 'country')));
   }
   const room = Math.min(ALTERNATIVES_SHOWN, params.limit - matches.length);
   const totals = new Map<ConstraintName, number>();

@@ -13,7 +13,7 @@ export function passesFilters(e: IndexedEvent, p: SearchParams, org: string | un
   const ev = e.event;
   if (p.topics.length && !p.topics.some((t) => ev.topics.includes(t))) return false;
   if (p.seniority.length && !p.seniority.some((s) => ev.seniority.includes(s))) return false;
-  if (org !== undefined && org !== e.foldedOrganizer) return false;
+  if (org !== undefined && org !== e.organizer.folded) return false;
   if (p.who === 'founders' && founderFitOf(e) === 0) return false;
   for (const [field, values] of plainFilters(p)) if (!values.includes(ev[field] as string)) return false;
   if (p.city) {

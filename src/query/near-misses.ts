@@ -24,10 +24,11 @@ export interface Widening {
   follow?: { country: Country; q: string };
 }
 
-/** A slot of some shard, as the best of several shards are merged. */
+/** A slot of some shard and its score, as the best of several shards are merged. */
 export interface Found {
   shard: CountryShard;
   slot: number;
+  score: number;
   q: PreparedQuery;
   /** For a near miss, the constraint missed and how near it comes (NEARNESS). */
   missed?: number | 'country';
@@ -38,7 +39,7 @@ export function before(a: Found, b: Found): number {
   const na = a.nearness ?? 0;
   const nb = b.nearness ?? 0;
   if (na !== nb) return nb - na;
-  return compareSlots(a.shard, a.slot, b.shard, b.slot);
+  return compareSlots(a.shard, a.slot, a.score, b.shard, b.slot, b.score);
 }
 
 /** The first `n` of several shards' own best lists, merged. */
@@ -61,14 +62,13 @@ export function nearMisses(p: Plan, rankings: ShardRanking[], params: SearchPara
   const lists: Found[][] = [];
   const counts = new Map<number | 'country', number>();
   rankings.forEach((r, i) => {
-    const { shard, q } = searched[i]!;
     for (const m of r.missed) counts.set(m, (counts.get(m) ?? 0) + 1);
-    lists.push(nearest(p, shard, q, r.near, r.missed, room));
+    lists.push(nearest(p, r, searched[i]!.q, r.near, r.missed, room));
   });
   for (const r of elsewhere(p, false)) {
     read.push(r);
     counts.set('country', (counts.get('country') ?? 0) + r.matches.length);
-    lists.push(nearest(p, r.shard, p.queryFor(r.shard.country).q, r.matches, 'country', room));
+    lists.push(nearest(p, r, p.queryFor(r.shard.country).q, r.matches, 'country', room));
   }
   const widen: Widening[] = [];
   for (const [missed, total] of counts) {
@@ -89,20 +89,22 @@ const COUNTRY = CONSTRAINTS.find((c) => c.name === 'country')!;
 const constraintOf = (p: Plan, missed: number | 'country'): Constraint =>
   missed === 'country' ? COUNTRY : p.asked.constraints[missed]!;
 
-/** A near miss of one shard: the constraint it misses and how near it comes. */
-export function nearMiss(p: Plan, shard: CountryShard, slot: number, q: PreparedQuery, missed: number | 'country') {
-  return { shard, slot, q, missed, nearness: constraintOf(p, missed).nearness(shard, slot, q) };
+/** A near miss of one shard's ranking: the constraint it misses and how near it comes. */
+export function nearMiss(p: Plan, r: ShardRanking, slot: number, q: PreparedQuery, missed: number | 'country'): Found {
+  const { shard } = r;
+  return { shard, slot, score: r.score[slot]!, q, missed, nearness: constraintOf(p, missed).nearness(shard, slot, q) };
 }
 
 /** The nearest `n` of one shard's near misses (`missed`: the constraint each misses), best first. */
 function nearest(
   p: Plan,
-  shard: CountryShard,
+  r: ShardRanking,
   q: PreparedQuery,
   slots: readonly number[],
   missed: readonly number[] | 'country',
   n: number,
 ): Found[] {
+  const { shard } = r;
   const missedAt = (k: number) => (missed === 'country' ? 'country' : missed[k]!);
   // Indices into `slots` by nearness (0 to NEARNESS.otherWay), then the best by points of each, the nearest first,
   // until `n` are found.
@@ -116,13 +118,14 @@ function nearest(
     // Each near miss is in `slots` once; the constraint a chosen one misses is found among the level's indices for
     // the few chosen, rather than a map made of the thousands a level may hold at 100k.
     const chosen = best(
-      shard,
+      r,
       level.map((k) => slots[k]!),
       n - out.length,
       () => true,
     );
     for (const slot of chosen) {
-      out.push({ shard, slot, q, missed: missedAt(level.find((k) => slots[k] === slot)!), nearness });
+      const score = r.score[slot]!;
+      out.push({ shard, slot, score, q, missed: missedAt(level.find((k) => slots[k] === slot)!), nearness });
     }
   }
   return out;

@@ -239,7 +239,7 @@ export interface SearchParams {
   cursor: string | undefined;
 }
 
-const LISTS = new Set(['topic', 'seniority', ...PLAIN_FILTERS.map((f) => f.param)]);
+const LISTS: ReadonlySet<string> = new Set(['topic', 'seniority', ...PLAIN_FILTERS.map((f) => f.param)]);
 
 /**
  * Validates a query — strings as from a URL, or the typed values of a tool call — or throws a 422 naming each bad

@@ -4,13 +4,15 @@ import { COUNTRIES, COUNTRY_INFO, type Country } from '../places/countries.js';
 import { localTime, zoneNamed } from '../places/zones.js';
 import { passesFilters } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
-import { formatCode } from './index/country-shard.js';
+import { type CountryShard, formatCode } from './index/country-shard.js';
+import type { ShardSearch } from './index/shard-search.js';
 import type { Scope, SearchParams } from './params.js';
 import { type Understanding, understandQuery } from './prompt/understand.js';
 import {
   type Asked,
   askedOf,
   asksAnything,
+  rankingOf,
   rankShard,
   rankShardByScan,
   type ShardQuery,
@@ -90,6 +92,11 @@ export interface Plan {
   order: 'prompt' | 'deadline' | 'start';
   /** A query for any country's shard (the searched ones and, for near misses, the others). */
   queryFor: (country: Country) => ShardQuery;
+  /**
+   * Gives back to their shards the searches its queries took (ShardQuery.search): call it once the answer is made,
+   * after which no ranking of this plan may be read.
+   */
+  release: () => void;
 }
 
 export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Plan {
@@ -125,8 +132,9 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
     params.city !== undefined ||
     Object.keys(params.plain).length > 0;
   const cfpOpen = params.cfp === 'open' || understanding.cfp;
-  const queryIn = prepareQuery(understanding, day, country);
+  const queryIn = prepareQuery(understanding, day, country, index.shared);
   const queries = new Map<Country, ShardQuery>();
+  const taken: [CountryShard, ShardSearch][] = [];
   const queryFor = (c: Country): ShardQuery => {
     let sq = queries.get(c);
     if (!sq) {
@@ -138,7 +146,20 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
         shard.startMs[slot]! < to &&
         (format === -1 || shard.formatCode[slot] === format) &&
         (!needsEvent || passesFilters(shard.at(slot), params, org));
-      sq = { shard, q: queryIn(shard), accept };
+      let search: ShardSearch | undefined;
+      sq = {
+        shard,
+        q: queryIn(shard),
+        accept,
+        // Taken when a ranking first needs it: a matcher (engine.ts) ranks nothing.
+        get search() {
+          if (!search) {
+            search = shard.search();
+            taken.push([shard, search]);
+          }
+          return search;
+        },
+      };
       queries.set(c, sq);
     }
     return sq;
@@ -151,17 +172,22 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
   }
   const asked = askedOf(searched[0]!.q);
   const order = params.q !== '' && asksAnything(asked) ? 'prompt' : cfpOpen ? 'deadline' : 'start';
-  return { understanding, scope, searched, asked, order, queryFor };
+  const release = () => {
+    for (const [shard, search] of taken) shard.release(search);
+    taken.length = 0;
+  };
+  return { understanding, scope, searched, asked, order, queryFor, release };
 }
 
 /** Scores every event with a call for papers by its deadline, the soonest highest (`-closesAt`). */
 function rankByDeadline(sq: ShardQuery): ShardRanking {
   const { shard, accept } = sq;
-  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const { score } = sq.search;
+  const out = rankingOf(sq);
   for (let i = 0; i < shard.order.length; i++) {
     const slot = shard.order.items[i]!;
     if (Number.isNaN(shard.cfpClosesAt[slot]!) || !accept(slot)) continue;
-    shard.score[slot] = -shard.cfpClosesAt[slot]!;
+    score[slot] = -shard.cfpClosesAt[slot]!;
     out.matches.push(slot);
   }
   return out;
@@ -170,11 +196,12 @@ function rankByDeadline(sq: ShardQuery): ShardRanking {
 /** A shard's listing in start order: every accepted event, each scoring 0. */
 function rankByStart(sq: ShardQuery): ShardRanking {
   const { shard, accept } = sq;
-  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const { score } = sq.search;
+  const out = rankingOf(sq);
   for (let i = 0; i < shard.order.length; i++) {
     const slot = shard.order.items[i]!;
     if (!accept(slot)) continue;
-    shard.score[slot] = 0;
+    score[slot] = 0;
     out.matches.push(slot);
   }
   return out;

@@ -1,5 +1,6 @@
 import type { CountryShard } from './index/country-shard.js';
 import { PART } from './index/parts.js';
+import type { ShardSearch } from './index/shard-search.js';
 import { forEachSlot, tallyLanes } from './index/slot-bits.js';
 import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
@@ -27,6 +28,8 @@ export interface ShardQuery {
   q: PreparedQuery;
   /** Upcoming and passing the parameters' filters (and an open call for papers, when asked). */
   accept: (slot: number) => boolean;
+  /** The query's scratch over the shard, taken on first use and held until the plan is released (plan.ts). */
+  readonly search: ShardSearch;
 }
 
 /** What a query asks, worked out once per ranking. */
@@ -125,9 +128,11 @@ export function classify(shard: CountryShard, slot: number, q: PreparedQuery, as
   return byConstraints(shard, slot, q, asked);
 }
 
-/** A shard's matches and near misses (accepted slots), their scores in `shard.score`. */
+/** A shard's matches and near misses (accepted slots), their scores in `score`. */
 export interface ShardRanking {
   shard: CountryShard;
+  /** The score of each slot ranked, by slot: the query's ShardSearch's, read while its plan holds it. */
+  score: ArrayLike<number>;
   matches: number[];
   near: number[];
   /** For each near miss, the index in `Asked.constraints` of the constraint it misses. */
@@ -142,11 +147,12 @@ export interface ShardRanking {
 /** Classifies and scores one slot into `out`: a match, a near miss (when asked for) or nothing. */
 function considerer(sq: ShardQuery, asked: Asked, nearToo: boolean, out: ShardRanking) {
   const { shard, q, accept } = sq;
+  const { score } = sq.search;
   return (slot: number) => {
     if (!accept(slot)) return;
     const how = classify(shard, slot, q, asked);
     if (how === MISSES_MORE || (how >= 0 && !nearToo)) return;
-    shard.score[slot] = scoreOf(shard, slot, q, asked);
+    score[slot] = scoreOf(shard, slot, q, asked);
     if (how === MEETS_ALL) out.matches.push(slot);
     else {
       out.near.push(slot);
@@ -162,11 +168,12 @@ function considerer(sq: ShardQuery, asked: Asked, nearToo: boolean, out: ShardRa
 export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit = Infinity): ShardRanking {
   if (asked.mode === 'everything') return rankShardByScan(sq, asked, nearToo);
   if (asked.constraints.length >= 2) return bySelectivity(sq, asked, nearToo, limit);
-  const { shard, q } = sq;
-  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const { shard, q, search } = sq;
+  const out = rankingOf(sq);
   const consider = considerer(sq, asked, nearToo, out);
-  const { stamp } = shard;
-  const epoch = shard.nextEpoch();
+  // Candidates may visit a slot more than once (a field and its neighbour's, a topic and the full text).
+  const epoch = search.nextEpoch();
+  const { stamp } = search;
   const once = (slot: number) => {
     if (stamp[slot] === epoch) return;
     stamp[slot] = epoch;
@@ -191,18 +198,19 @@ export function rankShard(sq: ShardQuery, asked: Asked, nearToo: boolean, limit 
  * first, near misses while wanted. Only what is left is scored.
  */
 function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: number): ShardRanking {
-  const { shard, q, accept } = sq;
+  const { shard, q, accept, search } = sq;
+  const { score } = search;
   const { constraints } = asked;
   const counts = constraints.map((c) => candidateCount(c.facets, shard, q));
   const order = constraints.map((_c, i) => i).sort((a, b) => counts[a]! - counts[b]!);
-  const out: ShardRanking = { shard, matches: [], near: [], missed: [] };
+  const out = rankingOf(sq);
   // The events named by their title match though they may be on no constraint's lists: taken first, and once.
   const named = new Set<number>();
   if (q.titleWords.length > 0) {
     visitPhrase(shard, q.titleWords, (slot) => {
       if (!accept(slot) || !namedMatch(shard, slot, q, asked)) return;
       named.add(slot);
-      shard.score[slot] = scoreOf(shard, slot, q, asked);
+      score[slot] = scoreOf(shard, slot, q, asked);
       out.matches.push(slot);
     });
   }
@@ -211,7 +219,7 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
     if (!accept(slot) || named.has(slot)) return;
     const missed = byConstraints(shard, slot, q, asked, order, nearToo);
     if (missed === MISSES_MORE) return;
-    shard.score[slot] = scoreOf(shard, slot, q, asked);
+    score[slot] = scoreOf(shard, slot, q, asked);
     if (missed === MEETS_ALL) out.matches.push(slot);
     else {
       out.near.push(slot);
@@ -219,7 +227,7 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
     }
   };
   // A bitset a constraint, and two for what they hold together (each constraint's own is read again below).
-  const lanes = shard.lanes.take(constraints.length + 2, shard.events.length);
+  const lanes = search.lanes.take(constraints.length + 2, shard.slots);
   const [inAll, allButOne] = lanes.splice(constraints.length, 2) as [Uint32Array, Uint32Array];
   for (let i = 0; i < constraints.length; i++) constraints[i]!.fill(shard, q, lanes[i]!);
   tallyLanes(lanes, inAll, allButOne);
@@ -281,27 +289,37 @@ function nearestFirst(
 
 /** The same by scanning every event: the reference the candidates must agree with (test/engine-postings.test.ts). */
 export function rankShardByScan(sq: ShardQuery, asked: Asked, nearToo: boolean): ShardRanking {
-  const out: ShardRanking = { shard: sq.shard, matches: [], near: [], missed: [] };
+  const out = rankingOf(sq);
   const consider = considerer(sq, asked, nearToo, out);
   const { items, length } = sq.shard.order;
   for (let i = 0; i < length; i++) consider(items[i]!);
   return out;
 }
 
-/** Whether slot `a` ranks before slot `b` of the same shard (see ranking/order.ts). */
-const ranksBefore = (shard: CountryShard, a: number, b: number) => compareSlots(shard, a, shard, b) < 0;
+/** An empty ranking of a shard, scored in the query's search. */
+export function rankingOf(sq: ShardQuery): ShardRanking {
+  return { shard: sq.shard, score: sq.search.score, matches: [], near: [], missed: [] };
+}
 
-/** The best `limit` of `slots` that `keep` lets through, best first: a sorted window, no sort of them all. */
-export function best(shard: CountryShard, slots: readonly number[], limit: number, keep: (slot: number) => boolean) {
+/** The best `limit` of a ranking's `slots` that `keep` lets through, best first: a sorted window, no sort of them all. */
+export function best(
+  ranking: Pick<ShardRanking, 'shard' | 'score'>,
+  slots: readonly number[],
+  limit: number,
+  keep: (slot: number) => boolean,
+) {
+  const { shard, score } = ranking;
+  // Whether slot `a` ranks before slot `b` (see ranking/order.ts).
+  const ranksBefore = (a: number, b: number) => compareSlots(shard, a, score[a]!, shard, b, score[b]!) < 0;
   const top: number[] = [];
   for (const slot of slots) {
     if (!keep(slot)) continue;
-    if (top.length === limit && !ranksBefore(shard, slot, top[limit - 1]!)) continue;
+    if (top.length === limit && !ranksBefore(slot, top[limit - 1]!)) continue;
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (ranksBefore(shard, top[mid]!, slot)) lo = mid + 1;
+      if (ranksBefore(top[mid]!, slot)) lo = mid + 1;
       else hi = mid;
     }
     top.splice(lo, 0, slot);

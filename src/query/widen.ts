@@ -70,10 +70,15 @@ function matchesIn(
   const other = plan(index, params, now);
   if (other.order !== 'prompt' || other.asked.mode === 'everything') return 0;
   let total = 0;
-  for (const sq of other.searched) {
-    const ranking = rankIn(other, sq, false, byScan);
-    read.push(ranking);
-    total += ranking.matches.length;
+  try {
+    for (const sq of other.searched) {
+      const ranking = rankIn(other, sq, false, byScan);
+      // The answer reads these rankings' parts, never their scores (given back below).
+      read.push(ranking);
+      total += ranking.matches.length;
+    }
+  } finally {
+    other.release();
   }
   return total;
 }

@@ -5,7 +5,7 @@ import { isWholeDay } from '../catalogue/cfp.js';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { isTopic, topicLabel } from '../catalogue/taxonomy.js';
 import { withoutForbidden } from '../catalogue/text.js';
-import { COUNTRY_INFO } from '../places/countries.js';
+import { COUNTRIES, COUNTRY_INFO } from '../places/countries.js';
 import { localTime } from '../places/zones.js';
 import { RecentMemo } from '../runtime/recent-memo.js';
 import { eventPageUrl } from './event-json.js';
@@ -22,23 +22,18 @@ export interface CalendarOptions {
 }
 
 /** VTIMEZONE blocks from the IANA database: without them clients read TZID times as floating. */
-const vtimezones = new Map<string, string | null>();
-function vtimezone(tz: string): string | null {
-  let block = vtimezones.get(tz);
-  if (block === undefined) {
-    const found = tzlib_get_ical_block(tz);
-    block = Array.isArray(found) ? (found[0] ?? null) : null;
-    vtimezones.set(tz, block);
-  }
-  return block;
+function vtimezoneOf(tz: string): string | null {
+  const found = tzlib_get_ical_block(tz);
+  return Array.isArray(found) ? (found[0] ?? null) : null;
 }
+/** The countries' blocks, made when the module loads (another zone's is made each time). */
+const VTIMEZONES: ReadonlyMap<string, string | null> = new Map(
+  COUNTRIES.map((c) => COUNTRY_INFO[c].timeZone).map((tz) => [tz, vtimezoneOf(tz)]),
+);
+const vtimezone = (tz: string): string | null => (VTIMEZONES.has(tz) ? VTIMEZONES.get(tz)! : vtimezoneOf(tz));
 
-/** The host part of a VEVENT's UID, parsed once for the service's one base URL rather than per event. */
-let uidHost = { baseUrl: '', host: '' };
-function hostOf(baseUrl: string): string {
-  if (uidHost.baseUrl !== baseUrl) uidHost = { baseUrl, host: new URL(baseUrl).host };
-  return uidHost.host;
-}
+/** The host part of a VEVENT's UID (a parse of the base URL: little beside rendering the event it names). */
+const hostOf = (baseUrl: string): string => new URL(baseUrl).host;
 
 /** Where an attendee stands for an event in their private calendar (absent in public ones). */
 export interface CalendarRsvp {

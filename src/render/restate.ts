@@ -50,9 +50,9 @@ export function sayRestatement(r: Restatement, t: Translator, now?: Date): strin
 
 /** The parts said in the head, the adjectives among them in their order. */
 const ADJECTIVES = ['price', 'format', 'formatExactly'] as const;
-const HEAD = new Set<Part['say']>([...ADJECTIVES, 'subject', 'topics', 'kind']);
+const HEAD: ReadonlySet<Part['say']> = new Set([...ADJECTIVES, 'subject', 'topics', 'kind']);
 /** The parts said after a comma: the dates, and what only orders. */
-const AFTER = new Set<Part['say']>(['window', 'starts', 'home', 'wished', 'words']);
+const AFTER: ReadonlySet<Part['say']> = new Set(['window', 'starts', 'home', 'wished', 'words']);
 
 /** A head's message with its empty places dropped: no doubled spaces, no comma before nothing. */
 const tidy = (text: string) =>
@@ -151,20 +151,10 @@ export function windowText(window: DateWindowHit, zone: string, now: Date, t: Tr
 
 /**
  * A date window's name relative to today — today, tomorrow, this or next week or weekend — or its month
- * ("March 2025", "März 2025"); undefined for other spans. Kept per window and language: each result with a date
- * reason asks for it.
+ * ("March 2025", "März 2025"); undefined for other spans.
  */
-export function windowPeriod(window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined {
-  let names = windowNames.get(window);
-  if (!names) {
-    names = {};
-    windowNames.set(window, names);
-  }
-  if (!(t.lang in names)) names[t.lang] = nameWindow(window, zone, now, t);
-  return names[t.lang];
-}
-
-const windowNames = new WeakMap<DateWindowHit, Record<string, string | undefined>>();
+export const windowPeriod = (window: DateWindowHit, zone: string, now: Date, t: Translator): string | undefined =>
+  nameWindow(window, zone, now, t);
 
 /** The relative period a window is ("next week", "this weekend"), when it is one; its label is `period.<key>`. */
 export type WindowPeriod = 'today' | 'tomorrow' | 'thisWeek' | 'nextWeek' | 'thisWeekend' | 'nextWeekend';

@@ -10,20 +10,6 @@ import { runInNewContext } from 'node:vm';
  * `memory released` log line says how much each release gave back).
  */
 
-type Collect = () => void;
-let collect: Collect | undefined;
-
-/** V8's `gc` (with `--expose-gc`, asked for here rather than on every command line). */
-function collector(): Collect {
-  if (!collect) {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as (options: object) => void;
-    // "last-resort": full collections that reduce the footprint, and the pooled pages released.
-    collect = () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-  }
-  return collect;
-}
-
 export interface Released {
   ms: number;
   rssBeforeMb: number;
@@ -32,28 +18,8 @@ export interface Released {
 
 const mb = (bytes: number) => Math.round(bytes / 1_048_576);
 
-/** Resident memory just after the last release in this process. */
-let afterLastRelease: number | undefined;
-
-/**
- * Collects now and gives back what the heap holds beyond its live data. Everything waits meanwhile (a few hundred
- * ms at 100k events): call it where nobody waits — before the node says it is ready, or when it is idle.
- */
-export function releaseMemory(): Released {
-  const before = process.memoryUsage.rss();
-  const started = performance.now();
-  collector()();
-  afterLastRelease = process.memoryUsage.rss();
-  return { ms: Math.round(performance.now() - started), rssBeforeMb: mb(before), rssAfterMb: mb(afterLastRelease) };
-}
-
 /** Resident memory grown by this much is worth a collection that stops everything for a moment. */
 const WORTH_RELEASING = 32 * 1_048_576;
-
-/** Releases (see releaseMemory) when resident memory grew by `growthBytes` since `fromRss` (bytes); else nothing. */
-export function releaseIfGrown(fromRss: number, growthBytes = WORTH_RELEASING): Released | undefined {
-  return process.memoryUsage.rss() - fromRss >= growthBytes ? releaseMemory() : undefined;
-}
 
 export interface IdleReleaseOptions {
   /** How long the event loop must have been (nearly) idle. */
@@ -69,33 +35,65 @@ export interface IdleReleaseOptions {
 /** An event loop busy less than this share of the time counts as idle (a request every few seconds, health checks). */
 const IDLE_UTILIZATION = 0.02;
 
+/** V8's `gc` (with `--expose-gc`, asked for here rather than on every command line), made on first use. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (options: object) => void;
+  // "last-resort": full collections that reduce the footprint, and the pooled pages released.
+  return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
 /**
- * Gives memory back once a burst of work is over: when the event loop has been idle for `quietMs` and resident memory
- * grew by `growthBytes` since the last release. Under load the loop is never idle, so no request waits for it; a
- * request arriving during the collection waits for it once. Returns the function that stops watching.
+ * Gives memory back to the system, for one process: the serving context holds one (ServingContext.memory), so that
+ * a release after the index was built and one when idle know of each other.
  */
-export function releaseWhenIdle({
-  quietMs = 5_000,
-  growthBytes = WORTH_RELEASING,
-  checkMs = 1_000,
-  onRelease,
-}: IdleReleaseOptions = {}): () => void {
-  const watchedFrom = process.memoryUsage.rss();
-  let last = performance.eventLoopUtilization();
-  let quiet = 0;
-  const timer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, last);
-    last = now;
-    quiet = utilization < IDLE_UTILIZATION ? quiet + checkMs : 0;
-    if (quiet < quietMs) return;
-    quiet = 0;
-    const released = releaseIfGrown(afterLastRelease ?? watchedFrom, growthBytes);
-    if (!released) return;
-    // The collection itself is not the next interval's work.
-    last = performance.eventLoopUtilization();
-    onRelease?.(released);
-  }, checkMs);
-  timer.unref();
-  return () => clearInterval(timer);
+export class MemoryRelease {
+  #collect: (() => void) | undefined;
+  /** Resident memory just after the last release. */
+  #afterLastRelease: number | undefined;
+
+  /**
+   * Collects now and gives back what the heap holds beyond its live data. Everything waits meanwhile (a few hundred
+   * ms at 100k events): call it where nobody waits — before the node says it is ready, or when it is idle.
+   */
+  now(): Released {
+    const before = process.memoryUsage.rss();
+    const started = performance.now();
+    this.#collect ??= collector();
+    this.#collect();
+    const after = process.memoryUsage.rss();
+    this.#afterLastRelease = after;
+    return { ms: Math.round(performance.now() - started), rssBeforeMb: mb(before), rssAfterMb: mb(after) };
+  }
+
+  /** Releases (see `now`) when resident memory grew by `growthBytes` since `fromRss` (bytes); else nothing. */
+  ifGrown(fromRss: number, growthBytes = WORTH_RELEASING): Released | undefined {
+    return process.memoryUsage.rss() - fromRss >= growthBytes ? this.now() : undefined;
+  }
+
+  /**
+   * Gives memory back once a burst of work is over: when the event loop has been idle for `quietMs` and resident
+   * memory grew by `growthBytes` since the last release. Under load the loop is never idle, so no request waits for
+   * it; a request arriving during the collection waits for it once. Returns the function that stops watching.
+   */
+  whenIdle({ quietMs = 5_000, growthBytes = WORTH_RELEASING, checkMs = 1_000, onRelease }: IdleReleaseOptions = {}) {
+    const watchedFrom = process.memoryUsage.rss();
+    let last = performance.eventLoopUtilization();
+    let quiet = 0;
+    const timer = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      const { utilization } = performance.eventLoopUtilization(now, last);
+      last = now;
+      quiet = utilization < IDLE_UTILIZATION ? quiet + checkMs : 0;
+      if (quiet < quietMs) return;
+      quiet = 0;
+      const released = this.ifGrown(this.#afterLastRelease ?? watchedFrom, growthBytes);
+      if (!released) return;
+      // The collection itself is not the next interval's work.
+      last = performance.eventLoopUtilization();
+      onRelease?.(released);
+    }, checkMs);
+    timer.unref();
+    return (): void => clearInterval(timer);
+  }
 }

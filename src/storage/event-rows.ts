@@ -84,7 +84,7 @@ const EVENT_SHAPE: Readonly<Record<string, unknown>> = JSON.parse(
 export const blankEvent = (): Record<string, unknown> => ({ ...EVENT_SHAPE });
 
 const CONTENT_COLUMNS = EVENT_COLUMNS.filter((c) => c.content);
-const KIND_OF = new Map<string, ColumnKind>(EVENT_COLUMNS.map((c) => [c.column, c.kind]));
+const KIND_OF: ReadonlyMap<string, ColumnKind> = new Map(EVENT_COLUMNS.map((c) => [c.column, c.kind]));
 
 export function rowToEvent(row: Selectable<EventsTable>): CatalogueEvent {
   const event = blankEvent();

@@ -1,5 +1,4 @@
 import type { ServingContext } from '../context.js';
-import { releaseIfGrown } from '../runtime/memory.js';
 
 /** How long to gather notifications before fetching the changed rows in one query. */
 const BATCH_MS = 15;
@@ -199,7 +198,7 @@ function prepareAhead(ctx: ServingContext, closed: () => boolean, rssBeforeBuild
       ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
       // What building and preparing left behind goes back to the system now, in the same turn as the index became
       // prepared: before the node answers ready (/readyz), so no request waits for the collection.
-      const released = releaseIfGrown(rssBeforeBuild);
+      const released = ctx.memory.ifGrown(rssBeforeBuild);
       if (released) ctx.logger.info(released, 'memory released after the read index was built');
     })
     .catch((error) => {

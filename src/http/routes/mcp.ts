@@ -4,13 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { ServingContext } from '../../context.js';
 import { anonymousCaller, attendeeCaller, callerAuthInfo, keyCaller, type McpCaller } from '../../mcp/caller.js';
-import { buildMcpServer, MCP_TOOL_NAMES } from '../../mcp/server.js';
+import { MCP_TOOL_NAMES, mcpServers } from '../../mcp/server.js';
 import { bearerToken } from '../authenticate.js';
 import { bearerCaller } from '../bearer-caller.js';
 import { resourceMetadataUrl } from '../oauth/provider.js';
 import { declared } from '../route-class.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function jsonRpcError(
   reply: FastifyReply,
@@ -112,6 +112,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext, oau
   // RFC 9728 §5.1: where a client learns how to get a token (also on anonymous answers: rsvp needs one).
   const challenge = `Bearer resource_metadata="${metadataUrl}"`;
   const anonymous = anonymousCaller(metadataUrl);
+  const buildMcpServer = mcpServers(ctx);
 
   app.post('/api/mcp', declared('read'), async (request: FastifyRequest, reply: FastifyReply) => {
     const refused = refusal(request, policy, known);
@@ -131,7 +132,7 @@ export function registerMcpRoutes(app: FastifyInstance, ctx: ServingContext, oau
 
     // A stateless transport serves one request only (the SDK refuses reuse: JSON-RPC ids of clients would collide).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    const server = buildMcpServer(ctx);
+    const server = buildMcpServer();
     // Closing the transport disconnects the server, aborting a handler still running.
     reply.raw.once('close', () => void transport.close());
     await server.connect(transport);

@@ -12,6 +12,7 @@ import {
   indexEvent,
   NO_LINKS,
 } from './indexed-event.js';
+import { SharedValues } from './shared-values.js';
 
 /** What one read showed, noted as it goes (see `recordReads`): the parts its answers were made from, and whether crowds. */
 export interface ReadRecord {
@@ -45,6 +46,8 @@ export class CatalogueIndex {
   loaded = false;
   /** Whether `prepareAhead` has run to its end: no query computes anything for a whole country on first use. */
   prepared = false;
+  /** What entries and queries share (organizers, cities, technology patterns…), kept as long as the index. */
+  readonly shared = new SharedValues();
 
   constructor(private readonly now: () => Date) {}
 
@@ -95,7 +98,7 @@ export class CatalogueIndex {
   versionOf(part: string): number {
     const shard = this.shards.get(part.slice(0, 2) as Country);
     if (!shard) throw new Error(`versionOf: no country in “${part}”`);
-    return part.length === 2 ? shard.changes.at() : shard.changes.at(part.slice(3));
+    return part.length === 2 ? shard.changedAt() : shard.changedAt(part.slice(3));
   }
 
   /** The time of the latest change anywhere, on the clock `versionOf` reads. */
@@ -128,7 +131,7 @@ export class CatalogueIndex {
     const listed = belongsInIndex(event, this.now().getTime());
     if (listed) {
       this.revisions.delete(event.id);
-      const entry = indexEvent(event);
+      const entry = indexEvent(event, this.shared);
       this.entries.set(event.id, entry);
       this.join(entry);
       touchedKeys.push(entry.duplicateKey);
@@ -173,7 +176,7 @@ export class CatalogueIndex {
       if (seen !== undefined && seen > event.revision) continue;
       if (belongsInIndex(event, nowMs)) {
         this.revisions.delete(event.id);
-        this.entries.set(event.id, indexEvent(event));
+        this.entries.set(event.id, indexEvent(event, this.shared));
       } else {
         this.entries.delete(event.id);
         this.revisions.set(event.id, event.revision);

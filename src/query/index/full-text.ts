@@ -67,32 +67,37 @@ function fieldsOf(event: CatalogueEvent): string[] {
   ];
 }
 
-/** Rows of `editDistance`, reused: it runs for every word of like length in the index when a query word is fuzzy. */
-let previousRow = new Uint16Array(64);
-let currentRow = new Uint16Array(64);
+/**
+ * Levenshtein distances with two rows reused: a search computes one for every word of like length in the index when a
+ * query word is fuzzy. Each full-text index holds its own (the rows are scratch of one call at a time).
+ */
+export class EditDistance {
+  #previous = new Uint16Array(64);
+  #current = new Uint16Array(64);
 
-/** Levenshtein distance of `a` and `b` when it is at most `max`; otherwise some number above `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (b.length >= previousRow.length) {
-    previousRow = new Uint16Array(b.length + 1);
-    currentRow = new Uint16Array(b.length + 1);
-  }
-  let row = previousRow;
-  let next = currentRow;
-  for (let j = 0; j <= b.length; j++) row[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    next[0] = i;
-    let least = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost);
-      if (next[j]! < least) least = next[j]!;
+  /** The distance of `a` and `b` when it is at most `max`; otherwise some number above `max`. */
+  between(a: string, b: string, max: number): number {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    if (b.length >= this.#previous.length) {
+      this.#previous = new Uint16Array(b.length + 1);
+      this.#current = new Uint16Array(b.length + 1);
     }
-    if (least > max) return max + 1;
-    [row, next] = [next, row];
+    let row = this.#previous;
+    let next = this.#current;
+    for (let j = 0; j <= b.length; j++) row[j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      next[0] = i;
+      let least = i;
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+        next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + cost);
+        if (next[j]! < least) least = next[j]!;
+      }
+      if (least > max) return max + 1;
+      [row, next] = [next, row];
+    }
+    return row[b.length]!;
   }
-  return row[b.length]!;
 }
 
 /** The edits a query word may be away from a word it matches (0: exact matches only). */
@@ -100,16 +105,19 @@ const editsAllowed = (term: string) =>
   term.length >= FUZZY_FROM ? Math.min(MAX_EDITS, Math.round(term.length * 0.2)) : 0;
 
 /** A word's weight for a query word: 1 exact, less for a prefix, less still a few edits away; 0 for no match. */
-export function matchWeight(query: string, term: string): number {
+export function matchWeight(query: string, term: string, edits: EditDistance): number {
   if (term === query) return 1;
   if (query.length >= PREFIX_FROM && term.startsWith(query)) {
     return (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * (term.length - query.length));
   }
-  const edits = editsAllowed(query);
-  if (edits === 0) return 0;
-  const distance = editDistance(query, term, edits);
-  return distance <= edits ? (FUZZY_WEIGHT * term.length) / (term.length + distance) : 0;
+  const allowed = editsAllowed(query);
+  if (allowed === 0) return 0;
+  const distance = edits.between(query, term, allowed);
+  return distance <= allowed ? (FUZZY_WEIGHT * term.length) / (term.length + distance) : 0;
 }
+
+/** A full-text index as readers outside its shard see it: searched, never changed. */
+export type FullTextReader = Pick<FullTextIndex, 'size' | 'slotsMatching' | 'searchTerm'>;
 
 /**
  * One shard's full-text index: BM25+ over title, organizer, topics, venue, city and description, with prefix and fuzzy
@@ -135,6 +143,7 @@ export class FullTextIndex {
     sizeCalculation: (hits) => Math.max(1, hits.size),
   });
   private loading = false;
+  private readonly edits = new EditDistance();
 
   get size(): number {
     return this.documents;
@@ -267,7 +276,7 @@ export class FullTextIndex {
     }
     candidates.delete(word);
     for (const term of [...candidates].sort()) {
-      const weight = matchWeight(word, term);
+      const weight = matchWeight(word, term, this.edits);
       if (weight > 0) out.push([term, weight]);
     }
     return out;

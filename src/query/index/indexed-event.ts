@@ -4,8 +4,9 @@ import { type CatalogueEvent, endsAt } from '../../catalogue/event.js';
 import { founderFit } from '../../catalogue/founders.js';
 import { foldText } from '../../catalogue/lexicon.js';
 import type { EventKind } from '../../catalogue/taxonomy.js';
-import { type Place, resolveCity } from '../../places/gazetteer.js';
-import { remembered } from '../memo.js';
+import type { Place } from '../../places/gazetteer.js';
+import { wordsOf } from './names.js';
+import type { Organizer, SharedValues } from './shared-values.js';
 
 /**
  * An event with everything the engine needs precomputed once, when it enters the index rather than per query.
@@ -24,7 +25,10 @@ export interface IndexedEvent {
   titleNames: readonly string[] | undefined;
   kinds: ReadonlySet<EventKind>;
   foldedTitle: string;
-  foldedOrganizer: string;
+  /** Shared by the events of one organizer. */
+  organizer: Organizer;
+  /** The index's shared values, where what entries make lazily is shared too (see `titleNames`). */
+  shared: SharedValues;
   /** Country and normalised title: events that may be the same event listed twice share it (see duplicates.ts). */
   duplicateKey: string;
   /** Links to the same event listed by other sources (cross-source duplicates), on the record that is shown. */
@@ -53,29 +57,17 @@ export function founderFitOf(entry: IndexedEvent): 0 | 1 | 2 {
 /** The `alsoListedAt` of every event without duplicates (most of them): one frozen array rather than 100k. */
 export const NO_LINKS: readonly string[] = Object.freeze([]);
 
-/** Folded organiser names: a catalogue has a few thousand organisers for 100k events. */
-const FOLDED_ORGANIZERS = new Map<string, string>();
-
-/** One Set per combination of kinds, shared by every event of that combination (a Set costs 150 bytes). */
-const KIND_SETS = new Map<string, ReadonlySet<EventKind>>();
-
-function sharedKinds(kinds: Set<EventKind>): ReadonlySet<EventKind> {
-  const key = [...kinds].join(' ');
-  const shared = KIND_SETS.get(key);
-  if (shared) return shared;
-  KIND_SETS.set(key, kinds);
-  return kinds;
-}
-
-export function indexEvent(event: CatalogueEvent): IndexedEvent {
+/** An event as the index holds it, sharing what other entries share through `shared` (the index's). */
+export function indexEvent(event: CatalogueEvent, shared: SharedValues): IndexedEvent {
   return {
     event,
-    place: event.city ? resolveCity(event.city, event.country) : undefined,
+    place: event.city ? shared.city(event.city, event.country) : undefined,
     founderFit: -1,
     titleNames: undefined,
-    kinds: sharedKinds(classifyKinds(event)),
+    kinds: shared.kinds(classifyKinds(event)),
     foldedTitle: foldText(event.title),
-    foldedOrganizer: remembered(FOLDED_ORGANIZERS, event.organizer, 20_000, foldText),
+    organizer: shared.organizer(event.organizer),
+    shared,
     duplicateKey: duplicateKey(event),
     alsoListedAt: NO_LINKS,
     slot: -1,
@@ -88,4 +80,12 @@ export function compareByStart(a: IndexedEvent, b: IndexedEvent): number {
     a.event.start.getTime() - b.event.start.getTime() ||
     (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0)
   );
+}
+
+/**
+ * The entry's title and organizer words. The title's list is made on each call rather than kept on the entry, as it
+ * is asked for rarely (indexing, phrases, reasons); an organizer's list is shared (see SharedValues).
+ */
+export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
+  return { title: wordsOf(entry.foldedTitle), organizer: entry.organizer.words };
 }

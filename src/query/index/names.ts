@@ -1,6 +1,3 @@
-import { remembered } from '../memo.js';
-import type { IndexedEvent } from './indexed-event.js';
-
 /** Letters and digits only, single-spaced and padded: how a query is found as a phrase in a title or organizer. */
 export function plain(folded: string): string {
   return ` ${folded.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
@@ -15,20 +12,6 @@ export function wordsOf(folded: string): readonly string[] {
   return words === '' ? NO_WORDS : words.split(' ');
 }
 const NO_WORDS: readonly string[] = Object.freeze([]);
-
-/** Organizers' words, shared by their events (a catalogue has a few thousand organizers for 100k events). */
-const ORGANIZER_WORDS = new Map<string, readonly string[]>();
-
-/**
- * The entry's title and organizer words. The title's list is made on each call rather
- * than kept on the entry, as it is asked for rarely (indexing, phrases, reasons); an organizer's list is shared.
- */
-export function nameWordsOf(entry: IndexedEvent): { title: readonly string[]; organizer: readonly string[] } {
-  return {
-    title: wordsOf(entry.foldedTitle),
-    organizer: remembered(ORGANIZER_WORDS, entry.foldedOrganizer, 20_000, wordsOf),
-  };
-}
 
 /**
  * Whether `phrase` (two or more words) appears in `words` as consecutive words: what `plain(name).includes(

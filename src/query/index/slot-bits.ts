@@ -4,7 +4,15 @@
  * ANDs these a word at a time (rank-shard.ts, `bySelectivity`): 1,700 words for 55,000 events, where walking the
  * lists would visit each event.
  */
-export class SlotBits {
+/** A set of slots as bits, as readers outside its owner see it. */
+export interface ReadonlySlotBits {
+  readonly words: ArrayLike<number>;
+  readonly size: number;
+  has(slot: number): boolean;
+  slots(): number[];
+}
+
+export class SlotBits implements ReadonlySlotBits {
   words: Uint32Array;
   /** How many slots it holds. */
   size = 0;
@@ -56,7 +64,7 @@ export function setAll(bits: Uint32Array, items: ArrayLike<number>, length: numb
 }
 
 /** ORs `from` into `bits` (a missing set adds nothing). */
-export function orInto(bits: Uint32Array, from: SlotBits | undefined): void {
+export function orInto(bits: Uint32Array, from: ReadonlySlotBits | undefined): void {
   if (!from) return;
   const { words } = from;
   const n = Math.min(words.length, bits.length);
@@ -65,7 +73,7 @@ export function orInto(bits: Uint32Array, from: SlotBits | undefined): void {
 
 /**
  * Scratch bitsets over a shard's slots, one a constraint of the ranking under way, in one buffer that grows with the
- * shard (the engine ranks one query at a time).
+ * shard: a query's own, held by its ShardSearch (shard-search.ts).
  */
 export class Lanes {
   private buffer = new Uint32Array(0);
@@ -105,7 +113,7 @@ export function tallyLanes(lanes: readonly Uint32Array[], inAll: Uint32Array, al
 }
 
 /** Calls `visit` with each slot set in `bits`, ascending; with `unless`, only those not set in it. */
-export function forEachSlot(bits: Uint32Array, visit: (slot: number) => void, unless?: Uint32Array): void {
+export function forEachSlot(bits: ArrayLike<number>, visit: (slot: number) => void, unless?: ArrayLike<number>): void {
   for (let w = 0; w < bits.length; w++) {
     let word = (unless ? bits[w]! & ~unless[w]! : bits[w]!) | 0;
     while (word !== 0) {

@@ -1,4 +1,20 @@
-import { SlotBits } from './slot-bits.js';
+import { type ReadonlySlotBits, SlotBits } from './slot-bits.js';
+
+/** A list of slots as readers outside the shard see it: `items[0 .. length)`, never written. */
+export interface ReadonlySlotList {
+  readonly items: ArrayLike<number>;
+  readonly length: number;
+  has(slot: number): boolean;
+  toArray(): number[];
+}
+
+/** Posting lists as readers outside the shard see them: only the shard's `add` and `remove` change them. */
+export interface ReadonlyPostings<K> {
+  get(key: K): ReadonlySlotList | undefined;
+  bits(key: K): ReadonlySlotBits | undefined;
+  keys(): IterableIterator<K>;
+  readonly size: number;
+}
 
 /**
  * A set of slots (small non-negative integers) kept sorted in a typed array with room to grow: the posting list of
@@ -6,7 +22,7 @@ import { SlotBits } from './slot-bits.js';
  * (`copyWithin`, a memmove): at most a few hundred kilobytes for the longest list of a 100k catalogue, microseconds,
  * and nothing is rebuilt. Readers loop over `items` up to `length`.
  */
-export class SlotList {
+export class SlotList implements ReadonlySlotList {
   /** The slots, ascending, in `items[0 .. length)`; the rest is room to grow. */
   items: Int32Array;
   length = 0;
@@ -87,7 +103,7 @@ export class SlotList {
  * Posting lists by value: `add` and `remove` keep each list sorted, and drop a list once it is empty. With `withBits`
  * (for values few enough that a bit per slot each costs little) each list has its slots as bits too.
  */
-export class Postings<K> {
+export class Postings<K> implements ReadonlyPostings<K> {
   private readonly lists = new Map<K, SlotList>();
   private readonly bitSets: Map<K, SlotBits> | undefined;
 

@@ -100,8 +100,6 @@ export const RELATIVE_PATTERNS: ReadonlyArray<readonly [Relative, RegExp]> = [
   ],
 ];
 
-/** Month names and abbreviations (folded) in en/de/fr/it, 1-based month number. */
-const MONTH_WORDS: Record<string, number> = {};
 const MONTH_LISTS = [
   'january|jan|januar|janner|janvier|janv|gennaio',
   'february|feb|februar|feber|fevrier|fevr|fev|febbraio',
@@ -116,14 +114,15 @@ const MONTH_LISTS = [
   'november|nov|novembre',
   'december|dec|dezember|dez|decembre|dicembre',
 ];
-MONTH_LISTS.forEach((list, i) => {
-  for (const word of list.split('|')) MONTH_WORDS[word] = i + 1;
-});
+/** Month names and abbreviations (folded) in en/de/fr/it, 1-based month number. */
+const MONTH_WORDS: Readonly<Record<string, number>> = Object.fromEntries(
+  MONTH_LISTS.flatMap((list, i) => list.split('|').map((word) => [word, i + 1])),
+);
 
 export { MONTH_WORDS };
 
 /** Month words that are ordinary words or names on their own ("it may", "Jan Müller", "Mars"). */
-export const MONTH_NEEDS_CONTEXT = new Set(['may', 'mar', 'mars', 'jan']);
+export const MONTH_NEEDS_CONTEXT: ReadonlySet<string> = new Set(['may', 'mar', 'mars', 'jan']);
 
 /** Month name with an optional "in/im/en/a" prefix and an optional year: "im Dezember", "Jan 2027". */
 export const MONTH_PATTERN = bounded(
@@ -208,7 +207,20 @@ export const ITALIAN_HINT =
 export const CHRONO_LEAD_IN = /(?<![\p{L}\p{N}])(?:le|du|dal|il|on|the|from|vom|am)\s+$/iu;
 
 /** chrono matches that are ordinary words on their own: German weekday abbreviations ("do", "mi"), "sun", "now". */
-export const CHRONO_STOP_WORDS = new Set(['mo', 'di', 'mi', 'do', 'fr', 'sa', 'so', 'sun', 'sat', 'mon', 'wed', 'now']);
+export const CHRONO_STOP_WORDS: ReadonlySet<string> = new Set([
+  'mo',
+  'di',
+  'mi',
+  'do',
+  'fr',
+  'sa',
+  'so',
+  'sun',
+  'sat',
+  'mon',
+  'wed',
+  'now',
+]);
 
 /** chrono reads "3 days conference" / "one day workshop" as a relative date; a bare duration is not a date. */
 export const BARE_DURATION =

@@ -69,7 +69,7 @@ const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
   'December',
 ]);
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const APOSTROPHES = new Set(['’', '‘', '`', '´', 'ʼ']);
+const APOSTROPHES: ReadonlySet<string> = new Set(['’', '‘', '`', '´', 'ʼ']);
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** The first date window in `text` relative to `now` in the IANA zone; undefined when none, or only past ones. */

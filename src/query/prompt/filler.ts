@@ -112,7 +112,7 @@ const ITALIAN =
   'preferibilmente idealmente possibilmente possibile preferenza preferisco preferirei lingua se';
 
 /** Folded the way a word's `lower` is compared (accents kept: "è" and "e" are both listed where both occur). */
-const FILLER = new Set(
+const FILLER: ReadonlySet<string> = new Set(
   [ENGLISH, GERMAN, FRENCH, ITALIAN].flatMap((list) =>
     list.split(' ').flatMap((w) => [w, w.normalize('NFD').replace(/\p{M}/gu, '')]),
   ),
@@ -126,7 +126,7 @@ export function isFiller(lower: string): boolean {
 }
 
 /** After "I'm", "ich bin", "je suis": a request ("I'm looking for…"), not the person's situation ("I'm a student…"). */
-export const REQUEST_WORDS = new Set(
+export const REQUEST_WORDS: ReadonlySet<string> = new Set(
   (
     'looking searching seeking hoping planning trying interested keen going wondering thinking curious after ' +
     'suche sucht suchen gesucht interessiere interessiert möchte würde will ' +

@@ -9,7 +9,7 @@ import { REQUEST_WORDS } from './filler.js';
 import { clauseBreak, type Word } from './words.js';
 
 /** Verbs of living or working somewhere, and of coming from somewhere, followed by where. */
-const RESIDENCE = new Set(
+const RESIDENCE: ReadonlySet<string> = new Set(
   (
     'live lives living based located staying work working come comes ' +
     'wohne wohnen wohnhaft lebe leben arbeite arbeiten komme kommen ' +
@@ -18,9 +18,9 @@ const RESIDENCE = new Set(
   ).split(' '),
 );
 /** Verbs of visiting, followed by the place with or without a preposition ("I'm visiting Zürich"). */
-const VISITING = new Set('visiting visit besuche besuchen visite visito'.split(' '));
+const VISITING: ReadonlySet<string> = new Set('visiting visit besuche besuchen visite visito'.split(' '));
 /** Words between such a verb and its place ("I currently live in", "wohne gerade in", "lebe in der Nähe von"). */
-const BETWEEN = new Set(
+const BETWEEN: ReadonlySet<string> = new Set(
   (
     'in im at a à au aux en aus zu bei nahe nähe naehe near around close to of der von de du d da di del ' +
     'della dans près pres vicino from currently now right also just gerade jetzt derzeit momentan aktuell ' +
@@ -28,10 +28,14 @@ const BETWEEN = new Set(
   ).split(' '),
 );
 /** Prepositions that introduce the place after "I'm …", "ich bin …", "je suis …", "sono …". */
-const MARKERS = new Set('in at near around from aus in im bei nahe à a au en de d près di da vicino'.split(' '));
-const NEAR = new Set('near around close nahe nähe naehe près pres proche vicino autour'.split(' '));
+const MARKERS: ReadonlySet<string> = new Set(
+  'in at near around from aus in im bei nahe à a au en de d près di da vicino'.split(' '),
+);
+const NEAR: ReadonlySet<string> = new Set(
+  'near around close nahe nähe naehe près pres proche vicino autour'.split(' '),
+);
 /** Conjunctions that start a new clause ("I live in Zürich and I'm interested in AI"). */
-const CONJUNCTIONS = new Set('and und et e ed but aber mais ma'.split(' '));
+const CONJUNCTIONS: ReadonlySet<string> = new Set('and und et e ed but aber mais ma'.split(' '));
 
 export interface Home {
   place: Place;

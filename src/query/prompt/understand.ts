@@ -71,8 +71,8 @@ export interface Understanding {
 }
 
 /** Words that introduce a place: "in Zürich" ranks by proximity too, "near Basel" even more so. */
-const IN_WORDS = new Set(['in', 'im', 'at', 'a', 'à', 'en', 'au', 'aus', 'zu', 'nach', 'bei']);
-const NEAR_WORDS = new Set([
+const IN_WORDS: ReadonlySet<string> = new Set(['in', 'im', 'at', 'a', 'à', 'en', 'au', 'aus', 'zu', 'nach', 'bei']);
+const NEAR_WORDS: ReadonlySet<string> = new Set([
   'near',
   'around',
   'nearby',
@@ -91,7 +91,22 @@ const NEAR_WORDS = new Set([
   'presso',
 ]);
 /** Filler between a place word and the name ("in der Nähe von Bern", "autour de Lausanne"). */
-const FILLERS = new Set(['der', 'von', 'de', 'du', 'of', 'to', 'the', 'di', 'la', 'le', 'd', 'region', 'area', 'raum']);
+const FILLERS: ReadonlySet<string> = new Set([
+  'der',
+  'von',
+  'de',
+  'du',
+  'of',
+  'to',
+  'the',
+  'di',
+  'la',
+  'le',
+  'd',
+  'region',
+  'area',
+  'raum',
+]);
 /** A place named without a marker must be a real city, not a village that shares a common word's name. */
 const BARE_PLACE_MIN_POPULATION = 20_000;
 

@@ -4,57 +4,37 @@ import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
 import { isTopic } from '../../catalogue/taxonomy.js';
 import { distanceKm, type Place } from '../../places/gazetteer.js';
 import { type CountryShard, formatCode } from '../index/country-shard.js';
-import type { IndexedEvent } from '../index/indexed-event.js';
-import { nameWordsOf } from '../index/names.js';
-import type { SlotList } from '../index/slot-list.js';
-import { remembered } from '../memo.js';
+import { type IndexedEvent, nameWordsOf } from '../index/indexed-event.js';
+import type { SharedValues } from '../index/shared-values.js';
+import type { ReadonlySlotList } from '../index/slot-list.js';
 import { NEAR_RADIUS_KM } from '../params.js';
-import type { PreparedTechnology } from './facet.js';
+import type { PreparedQuery, PreparedTechnology } from './facet.js';
 
 export const NONE: readonly never[] = Object.freeze([]);
 
-const LISTS = new WeakMap<object, readonly unknown[]>();
-const VALUE_LISTS = new Map<unknown, readonly unknown[]>();
-
 /**
- * What a facet asking one item asks, as a list made once per item: ranking asks each facet for its items for every
- * event it scores, and a list made each time is garbage a thousand times a prompt. Values other than objects are
- * few (a price, `true`, a language).
+ * What a facet asking one item asks, as a list made once per item and query (`q.singles`): ranking asks each facet
+ * for its items for every event it scores, and a list made each time is garbage a thousand times a prompt.
  */
-export function only<A>(item: A | undefined): readonly A[] {
+export function only<A>(q: PreparedQuery, item: A | undefined): readonly A[] {
   if (item === undefined) return NONE;
-  const object = typeof item === 'object' && item !== null;
-  let list = object ? LISTS.get(item as object) : VALUE_LISTS.get(item);
+  let list = q.singles.get(item);
   if (!list) {
     list = Object.freeze([item]);
-    if (object) LISTS.set(item as object, list);
-    else VALUE_LISTS.set(item, list);
+    q.singles.set(item, list);
   }
   return list as readonly A[];
 }
 
-export function visitList(list: SlotList | undefined, visit: (slot: number) => void): void {
+export function visitList(list: ReadonlySlotList | undefined, visit: (slot: number) => void): void {
   if (!list) return;
   const { items, length } = list;
   for (let i = 0; i < length; i++) visit(items[i]!);
 }
 
-/** Visits the events carrying any of `topics`, each once; returns the visited mark in `shard.visited`. */
-export function visitTopics(shard: CountryShard, topics: readonly string[], visit: (slot: number) => void): number {
-  const mark = shard.beginVisits();
-  const { visited } = shard;
-  for (const topic of topics) {
-    const list = shard.byTopic.get(topic);
-    if (!list) continue;
-    const { items, length } = list;
-    for (let k = 0; k < length; k++) {
-      const slot = items[k]!;
-      if (visited[slot] === mark) continue;
-      visited[slot] = mark;
-      visit(slot);
-    }
-  }
-  return mark;
+/** Visits the events carrying any of `topics` (one carrying several, once for each). */
+export function visitTopics(shard: CountryShard, topics: readonly string[], visit: (slot: number) => void): void {
+  for (const topic of topics) visitList(shard.byTopic.get(topic), visit);
 }
 
 /** Whether the event carries one of the first `count` topics (all of them by default). */
@@ -84,24 +64,26 @@ export function intersect(a: ArrayLike<number>, aLength: number, b: ArrayLike<nu
  */
 export type Named = readonly string[];
 const NAMES_NOTHING: Named = Object.freeze([]);
-const organizerTerms = new Map<string, Named>();
-/** The distinct lists of terms, by their content: a catalogue's names use a few thousand combinations. */
-const NAMED_LISTS = new Map<string, Named>();
 
-function termsIn(text: string): Named {
+/** The terms a name uses, as the index's shared list of them (a catalogue's names use a few thousand combinations). */
+function termsIn(text: string, shared: SharedValues): Named {
   const out: string[] = [];
   for (const hit of matchLexicon(text)) {
     if (hit.kind === 'topic') out.push(hit.value, hit.term, text.slice(hit.start, hit.start + hit.length));
   }
-  return out.length > 0 ? remembered(NAMED_LISTS, out.join('\u0000'), 20_000, () => out) : NAMES_NOTHING;
+  return out.length > 0 ? shared.named(out) : NAMES_NOTHING;
 }
 
 export function titleNames(e: IndexedEvent): Named {
-  e.titleNames ??= termsIn(e.event.title);
+  e.titleNames ??= termsIn(e.event.title, e.shared);
   return e.titleNames;
 }
 
-export const organizerNames = (ev: CatalogueEvent): Named => remembered(organizerTerms, ev.organizer, 20_000, termsIn);
+/** The terms the entry's organizer uses, made once for every event of that organizer. */
+export function organizerNames(e: IndexedEvent): Named {
+  e.organizer.names ??= termsIn(e.event.organizer, e.shared);
+  return e.organizer.names;
+}
 
 /** The words of the title naming topic `slug`: the field as a whole ("KI") if it does, else a part ("LLMs"). */
 export function titleNamesTopic(e: IndexedEvent, slug: string): { words: string; whole: boolean } | undefined {
@@ -155,7 +137,7 @@ function strengthIn(named: Named, words: readonly string[], t: PreparedTechnolog
 function technologyEvidence(e: IndexedEvent, t: PreparedTechnology): number {
   const names = nameWordsOf(e);
   const title = strengthIn(titleNames(e), names.title, t).strength;
-  const organizer = strengthIn(organizerNames(e.event), names.organizer, t).strength;
+  const organizer = strengthIn(organizerNames(e), names.organizer, t).strength;
   const named = organizer > title ? organizer * 2 + 1 : title * 2;
   if (named >> 1 > Strength.Described) return named;
   const description = e.event.description;

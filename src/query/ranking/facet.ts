@@ -81,6 +81,8 @@ export interface PreparedQuery {
   titleWords: readonly string[];
   /** Local day labels for date reasons ("Next week: Thu 26 Nov"). */
   day: (date: Date) => string;
+  /** The one-item lists facets ask, by item, made once for the query (evidence.ts, `only`). */
+  singles: Map<unknown, readonly unknown[]>;
 }
 
 /** How an event missing a constraint is told and ordered as a near miss. */
@@ -99,8 +101,8 @@ export interface NearMiss {
 /**
  * One kind of evidence, a row of the facet table (facets.ts): how it scores, how it constrains, how a near miss of it
  * is told. Scoring over posting lists, the reasons shown and the reference scan (test/engine-postings.test.ts)
- * follow from it. `candidates` visits a superset of the slots `score` gives points, each once; `reasons` runs only
- * for events returned. Points are whole numbers, so the sum is the same whether reached through candidates or by
+ * follow from it. `candidates` visits a superset of the slots `score` gives points, some more than once (the ranking
+ * visits each once, see rank-shard.ts); `reasons` runs only for events returned. Points are whole numbers, so the sum is the same whether reached through candidates or by
  * scanning every event.
  */
 export interface Facet<A> {

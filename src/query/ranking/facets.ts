@@ -131,14 +131,14 @@ export const FACETS: readonly Facet<unknown>[] = [
   // The event named by its title: a match whatever its words imply (rank-shard.ts, `namedMatch`), first.
   row<readonly string[]>({
     name: 'title',
-    asks: (q) => (q.titleWords.length > 0 ? only(q.titleWords) : NONE),
+    asks: (q) => (q.titleWords.length > 0 ? only(q, q.titleWords) : NONE),
     score: (shard, slot, words) => (titled(shard, slot, words) ? POINTS.titled : 0),
     role: 'rank',
     reasons: (shard, slot, _words, _q, out) => out.push(titledReason(shard.at(slot))),
   }),
   row<readonly string[]>({
     name: 'phrase',
-    asks: (q) => (q.phraseWords.length > 0 ? only(q.phraseWords) : NONE),
+    asks: (q) => (q.phraseWords.length > 0 ? only(q, q.phraseWords) : NONE),
     score: (shard, slot, words) => (phraseIn(shard, slot, words) ? POINTS.phrase : 0),
     role: 'words',
     candidates: (shard, words, _q, visit) => visitPhrase(shard, words, visit),
@@ -154,10 +154,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     meets: (shard, slot, t) => technologyStrength(shard, slot, t) >= Strength.Described,
     nearMiss: SUBJECT_MISS,
     candidates(shard, t, _q, visit) {
-      const mark = visitTopics(shard, t.topics, visit);
-      forEachSlot(t.hits.words, (slot) => {
-        if (shard.visited[slot] !== mark) visit(slot);
-      });
+      visitTopics(shard, t.topics, visit);
+      forEachSlot(t.hits.words, visit);
     },
     fill: (shard, t, _q, bits) => fillTopics(shard, t.topics, bits, t.hits),
     count: (shard, t) => topicsLength(shard, t.topics) + t.hits.size,
@@ -188,7 +186,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<AskedPlace>({
     name: 'place',
-    asks: (q) => only(q.u.place),
+    asks: (q) => only(q, q.u.place),
     score(shard, slot, { place: here, mode }) {
       const near = closeness(shard, slot, here);
       if (near === AT_PLACE) return POINTS.place;
@@ -226,7 +224,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<DateWindowHit>({
     name: 'window',
-    asks: (q) => only(q.u.window),
+    asks: (q) => only(q, q.u.window),
     score: (shard, slot, w) =>
       shard.startMs[slot]! < w.to.getTime() && shard.endsAt[slot]! > w.from.getTime() ? POINTS.window : 0,
     role: 'filter',
@@ -243,7 +241,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<ImpliedFields>({
     name: 'field',
-    asks: (q) => only(q.implied),
+    asks: (q) => only(q, q.implied),
     score(shard, slot, f) {
       const fit = shard.memo(f.memo, slot, f, impliedFit);
       return fit === 1 ? POINTS.implied : fit === 2 ? POINTS.general : 0;
@@ -285,7 +283,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<'free' | 'paid'>({
     name: 'price',
-    asks: (q) => only(q.u.price),
+    asks: (q) => only(q, q.u.price),
     score: (shard, slot, p) => (shard.hasTrait(slot, TRAIT.price[p]) ? POINTS.price : 0),
     role: 'filter',
     constraint: 'price',
@@ -301,7 +299,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<true>({
     name: 'founders',
-    asks: (q) => (q.u.founders ? only(true as const) : NONE),
+    asks: (q) => (q.u.founders ? only(q, true as const) : NONE),
     // From the shard's column of fits (0, 1 or 2): half the weight for a fit of 1.
     score: (shard, slot) => FOUNDER_POINTS[shard.founders().fit[slot]!]!,
     role: 'filter',
@@ -343,7 +341,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<AskedPlace>({
     name: 'home',
-    asks: (q) => only(q.u.home),
+    asks: (q) => only(q, q.u.home),
     score(shard, slot, { place: here }) {
       const near = closeness(shard, slot, here);
       if (near === AT_PLACE) return POINTS.home;
@@ -356,7 +354,7 @@ export const FACETS: readonly Facet<unknown>[] = [
   }),
   row<SpokenLanguage>({
     name: 'language',
-    asks: (q) => only(q.u.language),
+    asks: (q) => only(q, q.u.language),
     score: (shard, slot, l) => (shard.at(slot).event.language === l ? POINTS.language : 0),
     role: 'rank',
     reasons: (_shard, _slot, l, _q, out) => out.push(`Language: ${PLAIN_FIELDS.language.labels[l]}`),

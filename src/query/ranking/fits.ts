@@ -7,9 +7,9 @@ import { distanceKm, type Place } from '../../places/gazetteer.js';
 import { zoneNamed } from '../../places/zones.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { fieldBit, type SearchField } from '../index/full-text.js';
-import type { IndexedEvent } from '../index/indexed-event.js';
-import { hasPhrase, nameWordsOf, withoutYears } from '../index/names.js';
-import type { SlotList } from '../index/slot-list.js';
+import { type IndexedEvent, nameWordsOf } from '../index/indexed-event.js';
+import { hasPhrase, withoutYears } from '../index/names.js';
+import type { ReadonlySlotList } from '../index/slot-list.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import {
   AT_PLACE,
@@ -41,7 +41,7 @@ import { neighbourCarried } from './neighbours.js';
 
 /** Every word of a phrase found in a name is a word of that name: the events on every word's list (rarest first). */
 export function visitPhrase(shard: CountryShard, words: readonly string[], visit: (slot: number) => void): void {
-  const lists: SlotList[] = [];
+  const lists: ReadonlySlotList[] = [];
   for (const word of words) {
     const list = shard.byNameWord.get(word);
     if (!list) return;
@@ -119,7 +119,7 @@ export function impliedFit(e: IndexedEvent, f: ImpliedFields): number {
   const ev = e.event;
   if (carriesAny(ev, f.slugs)) {
     const title = namedInFields(titleNames(e), f);
-    const organizer = namedInFields(organizerNames(ev), f);
+    const organizer = namedInFields(organizerNames(e), f);
     return title === 1 || organizer === 1 || (title === 0 && organizer === 0) ? 1 : 0;
   }
   return f.general && ev.topics.includes('general') ? 2 : 0;

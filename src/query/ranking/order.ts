@@ -13,9 +13,10 @@ export function byScoreThenStart(scoreA: number, startA: number, scoreB: number,
 
 export const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Slot `a` of shard `x` against slot `b` of shard `y` in a ranked listing's order (ids read only on a tie). */
-export function compareSlots(x: CountryShard, a: number, y: CountryShard, b: number): number {
-  return (
-    byScoreThenStart(x.score[a]!, x.startMs[a]!, y.score[b]!, y.startMs[b]!) || byId(x.at(a).event.id, y.at(b).event.id)
-  );
+/**
+ * Slot `a` of shard `x`, scoring `scoreA`, against slot `b` of shard `y`, scoring `scoreB`, in a ranked listing's
+ * order (ids read only on a tie).
+ */
+export function compareSlots(x: CountryShard, a: number, scoreA: number, y: CountryShard, b: number, scoreB: number) {
+  return byScoreThenStart(scoreA, x.startMs[a]!, scoreB, y.startMs[b]!) || byId(x.at(a).event.id, y.at(b).event.id);
 }

@@ -9,7 +9,7 @@ import type { TopicSlug } from '../../catalogue/taxonomy.js';
 import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { plain, withoutYears } from '../index/names.js';
-import { remembered } from '../memo.js';
+import type { SharedValues } from '../index/shared-values.js';
 import type { Understanding } from '../prompt/understand.js';
 import { NONE } from './evidence.js';
 import type { ImpliedFields, PreparedQuery, PreparedTechnology } from './facet.js';
@@ -19,7 +19,12 @@ import type { ImpliedFields, PreparedQuery, PreparedTechnology } from './facet.j
 /** What a technology word asks, but for its hits in a shard: the same in every shard. */
 type TechnologyAsked = Omit<PreparedTechnology, 'hits'>;
 
-function describeTechnology(term: string, typed: string, ids: readonly string[]): TechnologyAsked {
+function describeTechnology(
+  term: string,
+  typed: string,
+  ids: readonly string[],
+  shared: SharedValues,
+): TechnologyAsked {
   const own = new Set(ids);
   const parts = new Set<string>();
   for (const id of ids) for (const part of technologyAndParts(id)) if (!own.has(part)) parts.add(part);
@@ -38,15 +43,11 @@ function describeTechnology(term: string, typed: string, ids: readonly string[])
     topics,
     // Keyed by the ids joined with a character no id holds: the id of a term of its own may hold a space
     // ("term:crypto valley"), and split at it would look for "crypto" alone.
-    description: remembered(FINDERS, [...own, ...parts].sort().join('\n'), 1000, (key) =>
-      technologyFinder(key.split('\n')),
-    ),
+    description: shared.finder([...own, ...parts].sort().join('\n'), (key) => technologyFinder(key.split('\n'))),
     // Everything the evidence depends on: the term, the words as typed (its full-text hits), the technologies.
     memo: `tech|${term}|${typed}|${[...own].join(',')}`,
   };
 }
-
-const FINDERS = new Map<string, ReturnType<typeof technologyFinder>>();
 
 function impliedFields(slugs: TopicSlug[], technologies: readonly TechnologyAsked[], general: boolean): ImpliedFields {
   const related = new Set(technologies.flatMap((t) => [...t.ids, ...t.parts, ...t.wider]));
@@ -68,6 +69,7 @@ export function prepareQuery(
   u: Understanding,
   day: (date: Date) => string,
   country: Country | undefined,
+  shared: SharedValues,
 ): (shard: CountryShard) => PreparedQuery {
   const broad = new Set(u.topics.filter((t) => !t.specific).map((t) => t.slug));
   const fields = [...broad].map((slug) => ({
@@ -75,7 +77,9 @@ export function prepareQuery(
     term: u.topics.find((t) => t.slug === slug)!.term,
     memo: `title|${slug}`,
   }));
-  const described = u.technologies.map((t) => describeTechnology(t.term, t.typed, t.ids));
+  const described = u.technologies.map((t) => describeTechnology(t.term, t.typed, t.ids, shared));
+  // The one-item lists the facets ask (evidence.ts, `only`), made once for the query.
+  const singles = new Map<unknown, readonly unknown[]>();
   const impliedSlugs = [...new Set(u.topics.filter((t) => t.specific && !broad.has(t.slug)).map((t) => t.slug))];
   const general = u.topics.length > 0;
   const implied = impliedSlugs.length > 0 || general ? impliedFields(impliedSlugs, described, general) : undefined;
@@ -99,6 +103,7 @@ export function prepareQuery(
       phraseWords: phraseWords.length >= 2 ? phraseWords : NONE,
       titleWords,
       day,
+      singles,
     };
   };
 }

@@ -2,7 +2,7 @@ import type { Place } from '../../places/gazetteer.js';
 import type { CountryShard } from '../index/country-shard.js';
 import { cellKeysAround, PART, WEEK_MS } from '../index/parts.js';
 import { orInto } from '../index/slot-bits.js';
-import type { Postings } from '../index/slot-list.js';
+import type { ReadonlyPostings } from '../index/slot-list.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import { visitList } from './evidence.js';
 import type { Facet, PreparedQuery } from './facet.js';
@@ -41,13 +41,16 @@ export function partsHolding(facets: readonly Facet<unknown>[], shard: CountrySh
 
 // ---------------------------------------------------------------- what the facets' rows read off posting lists
 
-export const listLength = <K>(lists: Postings<K>, key: K) => lists.get(key)?.length ?? 0;
+export const listLength = <K>(lists: ReadonlyPostings<K>, key: K) => lists.get(key)?.length ?? 0;
 
 export const topicsLength = (shard: CountryShard, topics: readonly string[]) =>
   topics.reduce((n, t) => n + listLength(shard.byTopic, t), 0);
 
 /** A filter whose item names one posting list of the shard: its candidates, their bits, their count and part. */
-export function oneList<A extends string>(lists: (shard: CountryShard) => Postings<string>, part: (a: A) => string) {
+export function oneList<A extends string>(
+  lists: (shard: CountryShard) => ReadonlyPostings<string>,
+  part: (a: A) => string,
+) {
   return {
     candidates: (shard, a, _q, visit) => visitList(lists(shard).get(a), visit),
     fill: (shard, a, _q, bits) => orInto(bits, lists(shard).bits(a)),
