@@ -262,11 +262,7 @@ describe('the node flags the service starts with', () => {
     const root = new URL('../', import.meta.url);
     const scripts = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts as Record<string, string>;
     const shebang = readFileSync(new URL('bin/tech-events.js', root), 'utf8').split('\n')[0];
-    expect(scripts.start).toBe(
-      'node --max-semi-space-size=32 --heap-growing-percent=20 --no-allocation-site-pretenuring --liftoff-only --concurrent-marking-max-worker-num=1 bin/tech-events.js serve',
-    );
-    expect(shebang).toBe(
-      '#!/usr/bin/env -S node --max-semi-space-size=32 --heap-growing-percent=20 --no-allocation-site-pretenuring --liftoff-only --concurrent-marking-max-worker-num=1',
-    );
+    expect(scripts.start).toBe('node --concurrent-marking-max-worker-num=1 bin/tech-events.js serve');
+    expect(shebang).toBe('#!/usr/bin/env -S node --concurrent-marking-max-worker-num=1');
   });
 });

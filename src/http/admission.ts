@@ -34,10 +34,17 @@ export class ReadAdmission {
 
   /** Starts `start` now or in a later turn, or calls `refuse` with the seconds after which to come back. */
   admit(start: () => void, refuse: (retryAfter: number) => void): void {
-    if (this.waiting.length === 0 && this.withinTurn()) {
-      start();
-      return;
-    }
+    if (this.startsNow()) start();
+    else this.wait(start, refuse);
+  }
+
+  /** Whether a read may start at once: none waits and this turn of the loop has time left for reads. */
+  startsNow(): boolean {
+    return this.waiting.length === 0 && this.withinTurn();
+  }
+
+  /** Queues `start` for a later turn (see `admit`), or refuses it at once when the queue is full. */
+  wait(start: () => void, refuse: (retryAfter: number) => void): void {
     if (this.waiting.length >= this.limits.queueLength) {
       refuse(1);
       return;
@@ -94,8 +101,11 @@ export function overloadedReads(retryAfter: number): ServiceError {
 }
 
 /** Whether a request is a read the admission holds: every class but writes and operations, and no preflight. */
-const isHeld = (request: FastifyRequest) =>
-  request.method !== 'OPTIONS' && classOf(request) !== 'write' && classOf(request) !== 'operations';
+function isHeld(request: FastifyRequest): boolean {
+  if (request.method === 'OPTIONS') return false;
+  const routeClass = classOf(request);
+  return routeClass !== 'write' && routeClass !== 'operations';
+}
 
 /**
  * Registers the admission of reads (see ReadAdmission) after the cheap refusals of `onRequest` (rate limits, a second
@@ -104,8 +114,9 @@ const isHeld = (request: FastifyRequest) =>
 export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): ReadAdmission {
   const admission = new ReadAdmission(limits);
   app.addHook('preParsing', (request, _reply, _payload, done) => {
-    if (!isHeld(request)) return done();
-    admission.admit(
+    // The common case allocates nothing: a read that may start, or a request that is no read.
+    if (!isHeld(request) || admission.startsNow()) return done();
+    admission.wait(
       // A client that left while its read waited is not answered.
       () => (request.raw.socket?.destroyed ? undefined : done()),
       (retryAfter) => done(overloadedReads(retryAfter)),
