@@ -7,6 +7,7 @@ import { Metrics } from './observability/metrics.js';
 import { COUNTRIES } from './places/countries.js';
 import { ReadIndex } from './query/read-index.js';
 import { BackgroundJobs } from './runtime/jobs.js';
+import { MemoryRelease } from './runtime/memory.js';
 import { Remembered } from './runtime/remembered.js';
 import { AttendeesRepository } from './storage/attendees.repository.js';
 import { CalendarsRepository } from './storage/calendars.repository.js';
@@ -78,6 +79,8 @@ export interface ServingContext extends AppContext {
   metrics: Metrics;
   /** Signs pagination cursors; shared by the app nodes of one database (see settings.repository.ts). */
   cursorSecret: Buffer;
+  /** Gives memory back to the system after the index is built and when the process is idle. */
+  memory: MemoryRelease;
 }
 
 function baseContext(
@@ -139,5 +142,5 @@ export function createServingContext(
     },
     () => freshness,
   );
-  return { ...base, index, freshness, metrics, cursorSecret };
+  return { ...base, index, freshness, metrics, cursorSecret, memory: new MemoryRelease() };
 }

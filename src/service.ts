@@ -59,6 +59,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     const feedSchedule = startFeeds(ctx, feeds);
     // Every node fans out and delivers webhooks; the database shares the work out (use-cases/webhook-delivery.ts).
     webhooks = startWebhooks(ctx, (type, id, event, at) => webhookPayload(type, id, event, at, config.baseUrl));
+    const stopReleasing = ctx.memory.whenIdle({
+      onRelease: (released) => ctx.logger.info(released, 'memory released'),
+    });
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -67,6 +70,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       feedSchedule,
       close() {
         closing ??= (async () => {
+          stopReleasing();
           await control?.close();
           await app!.close();
           await ctx.jobs.stop();

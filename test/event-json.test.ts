@@ -72,7 +72,7 @@ describe('one event as JSON, and a host’s own list', () => {
     const bodies: string[] = [];
     for (let i = 0; i < 4; i++) bodies.push((await request(url)).text);
     const after = await cacheLookups();
-    // Kept from its first ask: the third and fourth at the latest are answered from the cache.
+    // Kept from its second ask (see SecondSight): the third and fourth at the latest are answered from the cache.
     expect(after.hit - before.hit).toBeGreaterThanOrEqual(2);
     expect(new Set(bodies).size).toBe(1);
 

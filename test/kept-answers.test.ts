@@ -63,6 +63,7 @@ describe('answers kept by the parts they were made from', () => {
           const index = new CatalogueIndex(() => now);
           index.load(events);
           const queries = prompts.map((q) => parseSearchParams({ q, country, limit: '40' }));
+          // Asked twice, so kept from the start (see SecondSight).
           for (const params of queries) for (let i = 0; i < 2; i++) door.search(params, now);
           let revision = 10;
           for (const [k, w] of writes.entries()) {
@@ -100,14 +101,17 @@ describe('answers kept by the parts they were made from', () => {
     );
   }, 300_000);
 
-  it('are kept once asked, through a write elsewhere, and made again after one to a part they show', () => {
+  it('are kept from the second time they are asked, through a write elsewhere, and made again after one to a part they show', () => {
     const now = new Date('2026-01-05T09:00:00Z');
     const events = demoCatalogueEvents(2000, now);
     const door = new ReadIndex(() => now);
     door.load(events);
     const params = parseSearchParams({ q: 'AI meetup Berlin free', country: 'de', limit: '10' });
+    // Asked once, an answer is not kept (a one-off prompt would push out answers asked again); asked twice, it is.
+    const once = door.search(params, now);
     const first = door.search(params, now);
-    expect(door.search(params, now)).toBe(first);
+    expect(first).not.toBe(once);
+    expect(shown(first)).toEqual(shown(once));
     expect(first.dependsOn.every((part) => part.startsWith('de:'))).toBe(true);
     // A Zürich event: another country.
     const zurich = events.find((e) => e.country === 'ch')!;

@@ -42,7 +42,7 @@ describe('route classes', () => {
       '/api/feed?country=ch',
     ];
     for (const path of outputs) {
-      // The first ask makes and keeps the body; the second and third are answered from it.
+      // The cache keeps what is asked for a second time (SecondSight); the third is answered from it.
       expect([path, (await request(`${server.base}${path}`)).status]).toEqual([path, 200]);
       await request(`${server.base}${path}`);
       const before = await hits();

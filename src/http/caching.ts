@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import type { ServingContext } from '../context.js';
 import type { ReadRecord } from '../query/read-index.js';
+import { SecondSight } from '../runtime/second-sight.js';
 import { registerConditionalRequests } from './conditional.js';
 import {
   BROTLI_OPTIONS,
@@ -164,6 +165,9 @@ export async function registerCaching(
   ctx: ServingContext,
 ): Promise<LRUCache<string, CachedResponse>> {
   const cache = createResponseCache();
+  // A body is kept once its URL is asked for a second time (or it was kept before): a stream of one-off prompts
+  // would otherwise push out what is polled again and again, and churn the heap.
+  const askedBefore = new SecondSight(cache.max);
   // Identical reads arriving while the first is made wait for its body rather than each making their own: after a
   // write, every client polling a popular URL would otherwise rank it again at once.
   const making = new Map<string, Promise<void>>();
@@ -195,7 +199,8 @@ export async function registerCaching(
         (dependencies.attendance && ctx.index.attendanceVersion !== attendance) ||
         ctx.remembered.generation !== remembered;
       const stamp = stampOf(dependencies, read.began, (part) => ctx.index.versionOf(part), attendance);
-      if (!changed) cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
+      if (!changed && (cache.has(read.key) || askedBefore.admit(read.key)))
+        cache.set(read.key, { body: payload, headers, encoded: {}, read: { dependencies, stamp } });
     }
     read?.release();
     done(null, payload);

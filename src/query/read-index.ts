@@ -8,6 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import type { CatalogueEvent } from '../catalogue/event.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
+import { SecondSight } from '../runtime/second-sight.js';
 import type { CursorState } from './cursor.js';
 import { matcher, search as rank, type SearchResult } from './engine.js';
 import { CatalogueIndex, type ReadRecord } from './index/catalogue-index.js';
@@ -56,6 +57,8 @@ export class ReadIndex {
    * costs a hundred times serving it.
    */
   readonly #answered = new LRUCache<string, { result: SearchResult; stamp: string }>({ max: ANSWERS_KEPT });
+  /** Only answers asked for twice are kept: a one-off prompt's would push out one asked again, and churn the heap. */
+  readonly #askedBefore = new SecondSight(ANSWERS_KEPT);
   /** Preparing ahead failed: the index answers all the same, so a load balancer may send it traffic. */
   #preparingFailed = false;
 
@@ -71,7 +74,7 @@ export class ReadIndex {
     const hit = this.#answered.get(key);
     if (hit && hit.stamp === this.#stampOf(hit.result)) return hit.result;
     const result = rank(index, params, now);
-    this.#answered.set(key, { result, stamp: this.#stampOf(result) });
+    if (hit || this.#askedBefore.admit(key)) this.#answered.set(key, { result, stamp: this.#stampOf(result) });
     return result;
   }
 

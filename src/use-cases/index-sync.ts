@@ -17,10 +17,11 @@ const RETRY_MAX_MS = 5_000;
  */
 export async function startIndexSync(ctx: ServingContext): Promise<() => Promise<void>> {
   const follower = new IndexFollower(ctx);
+  const rssBefore = process.memoryUsage.rss();
   await follower.listen();
   await follower.build();
   ctx.freshness.applied = (maxWaitMs) => follower.caughtUp(maxWaitMs);
-  const preparing = prepareAhead(ctx, () => follower.closed);
+  const preparing = prepareAhead(ctx, () => follower.closed, rssBefore);
   return async () => {
     follower.closed = true;
     ctx.freshness.applied = undefined;
@@ -188,13 +189,17 @@ class IndexFollower {
 }
 
 /** Lets the index compute ahead what its first queries would, yielding to requests between slices. */
-function prepareAhead(ctx: ServingContext, closed: () => boolean): Promise<void> {
+function prepareAhead(ctx: ServingContext, closed: () => boolean, rssBeforeBuild: number): Promise<void> {
   const preparingFrom = performance.now();
   return ctx.index
     .prepareAhead(() => new Promise((resolve) => setImmediate(resolve)), closed)
     .then(() => {
       if (closed()) return;
       ctx.logger.info({ ms: Math.round(performance.now() - preparingFrom) }, 'read index prepared ahead');
+      // What building and preparing left behind goes back to the system now, in the same turn as the index became
+      // prepared: before the node answers ready (/readyz), so no request waits for the collection.
+      const released = ctx.memory.ifGrown(rssBeforeBuild);
+      if (released) ctx.logger.info(released, 'memory released after the read index was built');
     })
     .catch((error) => {
       // The index still answers (a query computes what it needs on first use) and says it is ready: a failure here
