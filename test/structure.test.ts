@@ -26,4 +26,9 @@ describe('the code is kept in files a person reads whole', () => {
       .filter((f) => f.lines > MAX_LINES);
     expect(long).toEqual([]);
   });
+
+  it('keeps docs/performance.md to the current figures and their commands: 150 lines at most', () => {
+    const lines = readFileSync(join(root, 'docs/performance.md'), 'utf8').split('\n').length - 1;
+    expect(lines).toBeLessThanOrEqual(150);
+  });
 });
