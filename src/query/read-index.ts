@@ -99,6 +99,7 @@ export class ReadIndex {
 
   /** RSVPs (registered and waitlisted) of these events, those with any; the read under way then shows crowds. */
   attendanceOf(ids: Iterable<string>): ReadonlyMap<string, number> {
+    this.#index.noteAttendanceRead();
     const all = this.#index.attendance;
     const some = new Map<string, number>();
     for (const id of ids) {

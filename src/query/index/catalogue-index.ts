@@ -59,11 +59,15 @@ export class CatalogueIndex {
     this.attendanceVersion++;
   }
 
-  /** RSVPs per event id; a read that shows them depends on `attendanceVersion`. */
+  /** RSVPs per event id; a read that shows them says so (`noteAttendanceRead`) and depends on `attendanceVersion`. */
   get attendance(): ReadonlyMap<string, number> {
+    return this.rsvps;
+  }
+
+  /** Notes that the read under way shows crowds: its body is current only while `attendanceVersion` is. */
+  noteAttendanceRead(): void {
     const record = this.reads.getStore();
     if (record) record.attendance = true;
-    return this.rsvps;
   }
 
   /** Runs `work` noting what its reads show: the response cache keeps a body with the versions of exactly that. */
