@@ -5,12 +5,13 @@
  * many-constraint prompts once, notes every word the engine sends to full text, then times the same words against
  * both indexes of Germany's events, and the prompts' whole ranking, each the median of five rounds.
  */
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
-import { FullTextIndex, processTerm, SEARCH_FIELDS } from '../src/query/index/full-text.js';
+import { FullTextIndex } from '../src/query/index/full-text.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { MINISEARCH_SEARCH, miniSearchDocument, miniSearchTwin } from '../test/helpers/minisearch-twin.js';
 import { demoCatalogue } from './demo-events.js';
 import { MANY_CONSTRAINT_PROMPTS, PROMPTS } from './measure.js';
 import { median } from './percentile.js';
@@ -40,25 +41,9 @@ FullTextIndex.prototype.searchTerm = searchTerm;
 
 const german = events.filter((e) => e.country === 'de');
 const documents = german.map((event, slot) => ({ slot, event }));
-const docOf = (e: CatalogueEvent, id: number) => ({
-  id,
-  title: e.title,
-  organizer: e.organizer,
-  topics: e.topics.join(' '),
-  venue: e.venue ?? '',
-  city: e.city ?? '',
-  description: e.description ?? '',
-});
-const theirs = new MiniSearch({ idField: 'id', fields: [...SEARCH_FIELDS], processTerm });
-theirs.addAll(german.map(docOf));
-const options = {
-  boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
-  prefix: (t: string) => t.length >= 4,
-  fuzzy: (t: string) => (t.length >= 5 ? 0.2 : false),
-  maxFuzzy: 2,
-};
+const theirs = miniSearchTwin();
+theirs.addAll(german.map((e, slot) => miniSearchDocument(slot, e)));
 
-/** Median over five rounds of `work(round)`'s own timing, in ms a prompt. */
 const msPerPrompt = (work: () => number) => median(Array.from({ length: 5 }, () => work() / prompts.length));
 const timed = (work: () => void) => {
   const started = performance.now();
@@ -79,23 +64,23 @@ const searchesOnly = msPerPrompt(() => {
 });
 const mini = msPerPrompt(() =>
   timed(() => {
-    for (const term of words) theirs.search(term, options);
+    for (const term of words) theirs.search(term, MINISEARCH_SEARCH);
   }),
 );
 
 // Exactness: MiniSearch kept in step by removes and adds, against one built at once from the same documents.
-const held = german.map(docOf);
+const held = german.map((e, slot) => miniSearchDocument(slot, e));
 for (let id = 0; id < held.length; id += 3) {
   theirs.remove(held[id]!);
-  held[id] = docOf({ ...german[id]!, title: `${german[id]!.title} Night` }, id);
+  held[id] = miniSearchDocument(id, { ...german[id]!, title: `${german[id]!.title} Night` });
   theirs.add(held[id]!);
 }
-const built = new MiniSearch({ idField: 'id', fields: [...SEARCH_FIELDS], processTerm });
+const built = miniSearchTwin();
 built.addAll(held);
 // Scores, not MiniSearch's own order: the engine breaks ties itself (score, start, id), so what matters is whether
 // two events that score alike in an index built at once still score alike.
 const scores = (engine: MiniSearch, term: string) =>
-  new Map(engine.search(term, options).map((r) => [r.id as number, r.score]));
+  new Map(engine.search(term, MINISEARCH_SEARCH).map((r) => [r.id as number, r.score]));
 const differs = (term: string) => {
   const live = scores(theirs, term);
   const fresh = scores(built, term);

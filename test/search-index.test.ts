@@ -1,23 +1,15 @@
 import fc from 'fast-check';
-import MiniSearch, { type SearchOptions } from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { generateDemoEvents } from '../src/demo/generate.js';
-import { FullTextIndex, processTerm, SEARCH_FIELDS } from '../src/query/index/full-text.js';
+import { FullTextIndex, SEARCH_FIELDS } from '../src/query/index/full-text.js';
+import { MINISEARCH_SEARCH, miniSearchDocument, miniSearchTwin } from './helpers/minisearch-twin.js';
 
 /**
  * The full-text index scores as MiniSearch (BM25+ with prefix and fuzzy matches) does with the same options, which it
  * was measured against (npm run eval); and an index kept in step by adds and removes answers exactly as one built at
  * once from the documents it holds.
  */
-
-const OPTIONS = { idField: 'id', fields: [...SEARCH_FIELDS], processTerm };
-const SEARCH: SearchOptions = {
-  boost: { title: 3, organizer: 2, topics: 1.5, venue: 1, city: 1, description: 0.6 },
-  prefix: (t) => t.length >= 4,
-  fuzzy: (t) => (t.length >= 5 ? 0.2 : false),
-  maxFuzzy: 2,
-};
 
 function demoEvents(count: number, seed: number): CatalogueEvent[] {
   return generateDemoEvents(count, new Date('2026-01-05T09:00:00Z'), { seed }).map(
@@ -32,19 +24,6 @@ function demoEvents(count: number, seed: number): CatalogueEvent[] {
         topics: d.content.topics,
       }) as unknown as CatalogueEvent,
   );
-}
-
-/** MiniSearch's document of an event at a slot: topics as the index reads them. */
-function documentOf(slot: number, e: CatalogueEvent) {
-  return {
-    id: slot,
-    title: e.title,
-    organizer: e.organizer,
-    topics: e.topics.join(' '),
-    venue: e.venue ?? '',
-    city: e.city ?? '',
-    description: e.description ?? '',
-  };
 }
 
 function queries(events: CatalogueEvent[]): string[] {
@@ -68,11 +47,11 @@ describe('FullTextIndex.searchTerm', () => {
   it('finds what MiniSearch finds, with its scores and the fields matched', () => {
     const index = new FullTextIndex();
     index.load(events.map((event, slot) => ({ slot, event })));
-    const reference = new MiniSearch(OPTIONS);
-    reference.addAll(events.map((e, slot) => documentOf(slot, e)));
+    const reference = miniSearchTwin();
+    reference.addAll(events.map((e, slot) => miniSearchDocument(slot, e)));
     for (const query of queries(events)) {
       const ours = hitsOf(index, query);
-      const theirs = reference.search(query, SEARCH);
+      const theirs = reference.search(query, MINISEARCH_SEARCH);
       expect(ours.size, query).toBe(theirs.length);
       for (const r of theirs) {
         const [score, fields] = ours.get(r.id as number)!;

@@ -20,7 +20,7 @@ export const ADMISSION: AdmissionLimits = { turnMs: 4, queueLength: 1_024, maxWa
  * arrival order for the next turns, after the loop has polled I/O (a write's database reply, a webhook's answer).
  * A read is refused with 503 `overloaded` and Retry-After when `queueLength` wait already, or once it waited
  * `maxWaitMs`. Writes and operations endpoints are never held: writes have their per-key limits and the database's
- * queue. A crowd of connections is a reverse proxy's to hold (deploy/haproxy.cfg, docs/operations.md).
+ * queue. A crowd of connections is a reverse proxy's to hold (deploy/haproxy/haproxy.cfg, docs/operations.md).
  */
 export class ReadAdmission {
   private readonly waiting: Waiter[] = [];
