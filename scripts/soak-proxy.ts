@@ -1,17 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freePort } from './soak-nodes.js';
 
 const CONFIG = join(resolve(import.meta.dirname, '..'), 'deploy/haproxy/haproxy.cfg');
-
-/** A free port on loopback, for the proxy to bind. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 export interface RunningProxy {
   base: string;
