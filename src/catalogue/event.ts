@@ -37,8 +37,12 @@ export function takesRsvps(event: { source: string; externalId: string | null })
 /** `source` of the events of calendars communities proposed and the operator accepted. */
 export const COMMUNITY_SOURCE = 'community';
 
-/** The languages the service speaks to people in (its pages, its restatements): a plain field says itself in each. */
-export type Speaking = 'en' | 'de' | 'fr' | 'it';
+/**
+ * The languages the service speaks to people in (its pages, its restatements; i18n/languages.ts names them
+ * LANGUAGES): a plain field says itself in each. Italian for the Italian-speaking part of Switzerland.
+ */
+export const SPEAKING = ['en', 'de', 'fr', 'it'] as const;
+export type Speaking = (typeof SPEAKING)[number];
 
 /** A plain field in one language: its name, how a filter by it is restated, and its values' names. */
 export interface PlainFieldWords<V extends string> {

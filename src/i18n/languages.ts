@@ -1,7 +1,8 @@
 import Negotiator from 'negotiator';
+import { SPEAKING } from '../catalogue/event.js';
 
-/** The languages the pages speak; English is the fallback. Italian for the Italian-speaking part of Switzerland. */
-export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
+/** The languages the pages speak (catalogue/event.ts, SPEAKING); English is the fallback. */
+export const LANGUAGES = SPEAKING;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 
