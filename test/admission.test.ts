@@ -43,19 +43,20 @@ describe('reads admitted a turn of the loop at a time', () => {
     const all = Array.from(
       { length: n },
       (_, i) =>
-        new Promise<void>((resolve) =>
-          admission.admit(
-            () => {
-              busy(costMs);
-              started.push(i);
-              resolve();
-            },
-            (retryAfter) => {
+        new Promise<void>((resolve) => {
+          const start = () => {
+            busy(costMs);
+            started.push(i);
+            resolve();
+          };
+          // As the hook does: at once when the turn allows, else in the queue.
+          if (admission.startsNow()) start();
+          else
+            admission.wait(start, (retryAfter) => {
               refused.push(retryAfter);
               resolve();
-            },
-          ),
-        ),
+            });
+        }),
     );
     return Promise.all(all).then(() => ({ started, refused }));
   }

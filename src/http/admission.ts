@@ -32,18 +32,15 @@ export class ReadAdmission {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  /** Starts `start` now or in a later turn, or calls `refuse` with the seconds after which to come back. */
-  admit(start: () => void, refuse: (retryAfter: number) => void): void {
-    if (this.startsNow()) start();
-    else this.wait(start, refuse);
-  }
-
   /** Whether a read may start at once: none waits and this turn of the loop has time left for reads. */
   startsNow(): boolean {
     return this.waiting.length === 0 && this.withinTurn();
   }
 
-  /** Queues `start` for a later turn (see `admit`), or refuses it at once when the queue is full. */
+  /**
+   * Queues `start` for a later turn, in arrival order, or calls `refuse` with the seconds after which to come back:
+   * at once when the queue is full, else once `start` waited `maxWaitMs`.
+   */
   wait(start: () => void, refuse: (retryAfter: number) => void): void {
     if (this.waiting.length >= this.limits.queueLength) {
       refuse(1);
