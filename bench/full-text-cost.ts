@@ -6,7 +6,6 @@
  * both indexes of Germany's events, and the prompts' whole ranking, each the median of five rounds.
  */
 import type MiniSearch from 'minisearch';
-import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { FullTextIndex } from '../src/query/index/full-text.js';

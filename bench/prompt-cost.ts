@@ -7,7 +7,6 @@
  * generation fills), which a service under load pays in collections and in what they promote.
  */
 import { GCProfiler } from 'node:v8';
-import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';

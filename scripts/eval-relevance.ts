@@ -6,6 +6,7 @@ import { resolveCity } from '../src/places/gazetteer.js';
 import { endsAt } from '../src/query/index/indexed-event.js';
 import { parseSearchParams } from '../src/query/params.js';
 import { type SearchResult, zoneOf } from '../src/query/read-index.js';
+import { inEnglish } from '../src/render/phrase.js';
 import { describeQuery } from '../src/render/restate.js';
 import { bm25Baseline } from './relevance/bm25-baseline.js';
 import { buildCatalogue, printCatalogue } from './relevance/catalogue.js';
@@ -219,7 +220,7 @@ function evaluateQuery(
     ...(q.prefer ? { preferenceKept: preferredFirst(listed, q.prefer.language) } : {}),
     fillerListed: fillerListed(describeQuery(result.restatement), q.mustNotMatch ?? []),
     unrelatedCites: first.flatMap((r) =>
-      r.reasons
+      inEnglish(r.reasons)
         .filter((reason) => quoted(reason).some((cited) => !citesRelatedEvidence(cited, q.q)))
         .map((reason) => ({ title: r.event.title, reason })),
     ),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../src/catalogue/errors.js';
 import type { CatalogueEvent } from '../src/catalogue/event.js';
 import { EVENT_KINDS, FORMATS, SENIORITIES, TOPIC_SLUGS } from '../src/catalogue/taxonomy.js';
+import type { Phrase } from '../src/catalogue/words.js';
 import { dayHeading, formatWhen, periodOf } from '../src/i18n/dates.js';
 import { chooseLanguage, LANGUAGES, negotiateLanguage } from '../src/i18n/languages.js';
 import { en } from '../src/i18n/messages/en.js';
@@ -11,10 +12,11 @@ import { translator } from '../src/i18n/translator.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
+import { DIFFERS, SAID } from '../src/query/ranking/said.js';
 import { calendarLinks, mapLink } from '../src/render/html/calendar-links.js';
 import { cfpNote, languagesText } from '../src/render/html/event-extras.js';
-import { showReason } from '../src/render/html/reasons.js';
 import { renderSearchPage } from '../src/render/html/search-page.js';
+import { sayPhrase } from '../src/render/phrase.js';
 import { demoCatalogueEvents } from './helpers/demo-events.js';
 
 /** Each argument of a message with its kind (and a select's or plural's cases), to compare languages. */
@@ -40,6 +42,12 @@ function argumentsOf(elements: MessageFormatElement[], out = new Map<string, str
   return out;
 }
 
+/** The engine's own words (query/ranking/said.ts), by a name of their own. */
+const ENGINE_WORDS = [
+  ...Object.entries(SAID).map(([id, words]) => [`said.${id}`, words] as const),
+  ...Object.entries(DIFFERS).map(([id, words]) => [`differs.${id}`, words] as const),
+];
+
 describe('message catalogue', () => {
   it('has every message in every language, no more, each compiling with the same arguments as English', () => {
     const ids = Object.keys(en).sort();
@@ -57,10 +65,22 @@ describe('message catalogue', () => {
     }
   });
 
+  it('has the engine’s words in every language, each compiling with the same arguments as English', () => {
+    for (const [id, words] of ENGINE_WORDS)
+      for (const lang of LANGUAGES)
+        expect(Object.fromEntries(argumentsOf(parse(words[lang]))), `${lang} ${id}`).toEqual(
+          Object.fromEntries(argumentsOf(parse(words.en))),
+        );
+  });
+
   it('writes French with a no-break space before : ; ? ! and inside guillemets, in every message', () => {
     const space = /[\u00a0\u202f]/;
     let checked = 0;
-    for (const [id, text] of Object.entries(MESSAGES.fr as Record<string, string>)) {
+    const french = [
+      ...Object.entries(MESSAGES.fr as Record<string, string>),
+      ...ENGINE_WORDS.map(([id, w]) => [id, w.fr] as const),
+    ];
+    for (const [id, text] of french) {
       for (const m of [...text.matchAll(/(.)([:;?!»])/gu), ...text.matchAll(/«(.)/gu)]) {
         checked++;
         expect(m[1], `fr ${id}: ${text}`).toMatch(space);
@@ -84,7 +104,7 @@ describe('message catalogue', () => {
       names(lang, FORMATS, (format) => t.t(`format.${format}`));
       names(lang, EVENT_KINDS, (kind) => t.t(`kind.${kind}`));
       names(lang, EVENT_KINDS, (kind) => t.t(`kinds.${kind}`));
-      names(lang, SENIORITIES, (level) => t.t('reason.seniority', { level }));
+      names(lang, SENIORITIES, (level) => t.t('restate.level', { level }));
     }
   });
 
@@ -218,9 +238,16 @@ describe('match reasons in the reader language', () => {
     { org: 'Demo Org 1' },
   ];
 
-  it('translates every reason the engine gives, and English gives back the engine text', () => {
+  it('says every reason and difference the engine gives in every language', () => {
     const seen = new Set<string>();
-    const untranslated = new Set<string>();
+    const said = (phrase: Phrase) => {
+      const english = sayPhrase(phrase);
+      for (const lang of LANGUAGES) {
+        const text = sayPhrase(phrase, translator(lang));
+        expect([english, lang, text.trim() !== '' && !/[{}]/.test(text)]).toEqual([english, lang, true]);
+        if (lang === 'de') seen.add(`${english} → ${text}`);
+      }
+    };
     for (const q of prompts)
       for (const extra of filters)
         for (const country of ['ch', 'de', 'at']) {
@@ -232,20 +259,9 @@ describe('match reasons in the reader language', () => {
             if (error instanceof ValidationError && error.errors.every((e) => e.field === 'city')) continue;
             throw error;
           }
-          const zone = country === 'ch' ? 'Europe/Zurich' : country === 'de' ? 'Europe/Berlin' : 'Europe/Vienna';
-          for (const ranked of result.events)
-            for (const reason of ranked.reasons) {
-              const context = { event: ranked.event, window: result.understanding.window, zone, now };
-              for (const lang of LANGUAGES) {
-                const shown = showReason(reason, { ...context, t: translator(lang) });
-                if (shown.lang) untranslated.add(`${lang}: ${reason}`);
-                if (lang === 'en' && !result.understanding.window && shown.text !== reason)
-                  untranslated.add(`en changed: ${reason} → ${shown.text}`);
-                if (lang === 'de') seen.add(`${reason} → ${shown.text}`);
-              }
-            }
+          for (const ranked of [...result.events, ...(result.alternatives ?? [])]) ranked.reasons.forEach(said);
+          for (const alternative of result.alternatives ?? []) said(alternative.differs);
         }
-    expect([...untranslated]).toEqual([]);
     // The engine's kinds of reason, each met at least once.
     const all = [...seen].join('\n');
     for (const pattern of [
@@ -256,35 +272,25 @@ describe('match reasons in the reader language', () => {
       /^Free → /m,
       /^For founders/m,
       /^Online → /m,
+      /, not .* → .*, nicht /,
     ])
       expect(all, String(pattern)).toMatch(pattern);
     expect(all).toMatch(/Topic: AI & ML → Thema: KI & ML/);
   });
 
-  it('shows an unknown reason as the engine wrote it, marked as English', () => {
-    const shown = showReason('Something new', {
-      t: translator('de'),
-      event: event({}),
-      window: undefined,
-      zone: 'Europe/Zurich',
-      now,
-    });
-    expect(shown).toEqual({ text: 'Something new', lang: 'en' });
-  });
-
-  it('translates the reasons of a call for papers, an event language and the person’s own place', () => {
-    const context = { event: event({}), window: undefined, zone: 'Europe/Zurich', now };
-    const show = (reason: string, lang: 'de' | 'fr' | 'en') => showReason(reason, { ...context, t: translator(lang) });
-    expect(show('Call for papers open until Tue 1 Dec 2026', 'de').text).toMatch(
-      /^Call for Papers offen bis Di\.?,? 1\. Dez/,
-    );
-    expect(show('Call for papers open until Tue 1 Dec 2026', 'en').text).toBe(
-      'Call for papers open until Tue 1 Dec 2026',
-    );
-    expect(show('Language: German', 'fr')).toEqual({ text: 'Langue\u00a0: allemand' });
-    expect(show('Language: German', 'en')).toEqual({ text: 'Language: German' });
-    expect(show('12 km from your base in München', 'de')).toEqual({ text: '12 km von Ihrem Ort München' });
-    expect(show('Online: no travel from Wien', 'fr').lang).toBeUndefined();
+  it('says the reasons of a call for papers, an event language and the person’s own place', () => {
+    const say = (phrase: Phrase, lang: 'de' | 'fr' | 'en') => sayPhrase(phrase, translator(lang));
+    const cfp: Phrase = {
+      words: SAID.cfpOpenUntil,
+      values: { date: { deadline: '2026-12-01', zone: 'Europe/Zurich' } },
+    };
+    expect(say(cfp, 'de')).toMatch(/^Call for Papers offen bis Di\.?,? 1\. Dez/);
+    expect(say(cfp, 'en')).toBe('Call for papers open until Tue 1 Dec 2026');
+    const language: Phrase = { words: SAID.language, values: { language: { language: 'de' } } };
+    expect(say(language, 'fr')).toBe('Langue\u00a0: allemand');
+    expect(say(language, 'en')).toBe('Language: German');
+    const base: Phrase = { words: SAID.distanceFromBase, values: { km: 12, place: 'München' } };
+    expect(say(base, 'de')).toBe('12 km von Ihrem Ort München');
   });
 });
 

@@ -247,7 +247,7 @@ describe.skipIf(browserMissing)('the search page of issue 32 in a real browser (
     const apart = page.locator('section.alternatives li');
     await expect(apart.locator('h3').allTextContents()).resolves.toContain('AI Meetup Zürich: March edition');
     await expect(page.locator('section.alternatives .differs').allTextContents()).resolves.toContain(
-      'Differs: March 2027, not next week',
+      'Differs: in March 2027, not next week',
     );
     await context.close();
   });

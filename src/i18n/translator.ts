@@ -1,4 +1,5 @@
 import { createIntl, createIntlCache } from '@formatjs/intl';
+import type { Words } from '../catalogue/words.js';
 import { LANGUAGES, type Language, LOCALES } from './languages.js';
 import { MESSAGES, type MessageId } from './messages/index.js';
 
@@ -13,6 +14,8 @@ export interface Translator {
   locale: string;
   /** A message as text. */
   t(id: MessageId, values?: Record<string, string | number | Date>): string;
+  /** Words kept beside what they describe (catalogue/words.ts), in this language. */
+  say(words: Words, values?: Record<string, string | number>): string;
   /** A message whose values may be markup: its parts in order, text as strings and the markup values as given. */
   parts<T extends object>(id: MessageId, values: Record<string, string | number | Date | T>): (string | T)[];
   /** Numbers in the language's conventions ("1’234" is not ours: de "1.234", fr "1 234"). */
@@ -36,22 +39,32 @@ function createTranslator(lang: Language): Translator {
   // Each message compiled once through @formatjs/intl's own formatter cache and kept by id: formatMessage would
   // serialise its arguments to look the compiled message up again on every call, several times per result.
   const compiled = new Map<string, ReturnType<typeof intl.formatters.getMessageFormat>>();
+  const compile = (text: string) =>
+    intl.formatters.getMessageFormat(text, LOCALES[lang], intl.formats, { formatters: intl.formatters });
   const format = (id: MessageId, values?: Record<string, unknown>): unknown => {
     let message = compiled.get(id);
     if (!message) {
-      message = intl.formatters.getMessageFormat(MESSAGES[lang][id], LOCALES[lang], intl.formats, {
-        formatters: intl.formatters,
-      });
+      message = compile(MESSAGES[lang][id]);
       compiled.set(id, message);
     }
     return message.format(values as Parameters<typeof message.format>[0]);
   };
+  // Words are constants of the modules that own them: kept while they are.
+  const compiledWords = new WeakMap<Words, ReturnType<typeof compile>>();
   const orList = new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' });
   const andList = new Intl.ListFormat(LOCALES[lang], { type: 'conjunction' });
   return {
     lang,
     locale: LOCALES[lang],
     t: (id, values) => String(format(id, values)),
+    say(words, values) {
+      let message = compiledWords.get(words);
+      if (!message) {
+        message = compile(words[lang]);
+        compiledWords.set(words, message);
+      }
+      return String(message.format(values));
+    },
     parts: <T extends object>(id: MessageId, values: Record<string, string | number | Date | T>) => {
       const out = format(id, values);
       return (Array.isArray(out) ? out : [out]) as (string | T)[];

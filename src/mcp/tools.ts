@@ -10,6 +10,7 @@ import { parseSearchParams, searchInputShape, toQueryString } from '../query/par
 import type { SearchResult } from '../query/read-index.js';
 import { toCoverageView } from '../render/coverage.js';
 import { eventDetailSchema, eventPageUrl, eventViewSchema, toEventDetail, toEventView } from '../render/event-json.js';
+import { inEnglish } from '../render/phrase.js';
 import { constraintText, describeQuery } from '../render/restate.js';
 import { rsvpText, toRsvpView } from '../render/rsvp-json.js';
 import { followText, searchResponseSchema, toAlternativeView, toSearchResponse } from '../render/search-json.js';
@@ -192,7 +193,7 @@ function listText(result: SearchResult, baseUrl: string, coverage?: string): str
   const lines = [`${describeQuery(result.restatement)} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
   result.events.forEach(({ event: e, reasons }, i) => {
     lines.push(
-      `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — ${e.organizer}\n   ${eventPageUrl(baseUrl, e)}\n   Why: ${reasons.join('; ')}`,
+      `${i + 1}. ${e.title} — ${formatWhen(e)} — ${whereOf(e)} — ${e.organizer}\n   ${eventPageUrl(baseUrl, e)}\n   Why: ${inEnglish(reasons).join('; ')}`,
     );
   });
   lines.push(...apartText(result, baseUrl, coverage));
@@ -296,7 +297,7 @@ async function bestNextEvent(
   const q = [query.q ?? wishes, audience && audience !== 'founders' ? `for ${audience}` : ''].join(' ').trim();
   const asked = { ...query, q, limit: 3, ...(audience === 'founders' ? { who: 'founders' } : {}) };
   const result = await searchEvents(ctx, asked);
-  const [best, ...rest] = result.events.map((r) => toEventView(r.event, baseUrl, r.reasons));
+  const [best, ...rest] = result.events.map((r) => toEventView(r.event, baseUrl, inEnglish(r.reasons)));
   const text = best
     ? `Best: ${best.title} (${best.url}) — because ${best.matchReasons.join('; ')}.${rest.length ? ` Runners-up: ${rest.map((e) => e.title).join(', ')}.` : ''}`
     : `Nothing upcoming matches${q ? ` “${q}”` : ''}.`;

@@ -1,5 +1,5 @@
 import type { CatalogueEvent } from '../catalogue/event.js';
-import type { EventKind } from '../catalogue/taxonomy.js';
+import type { Phrase } from '../catalogue/words.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { localTime } from '../places/zones.js';
 import { type CursorState, type PageKey, SeenFilter } from './cursor.js';
@@ -23,11 +23,11 @@ import { type Plan, plan, rankIn, zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
 import { best, classify, MEETS_ALL, type ShardQuery, type ShardRanking } from './rank-shard.js';
 import { CONSTRAINTS, type ConstraintName } from './ranking/constraints.js';
-import { titleNames } from './ranking/evidence.js';
 import type { PreparedQuery } from './ranking/facet.js';
 import { FACETS } from './ranking/facets.js';
 import { titled } from './ranking/fits.js';
 import { byId, byScoreThenStart } from './ranking/order.js';
+import { SAID } from './ranking/said.js';
 import { type AppliedFilters, appliedFilters, type Restatement, restatement } from './restate.js';
 import { otherCountries, THIN_ANSWER, widening } from './widen.js';
 
@@ -46,18 +46,14 @@ export interface ListedEvent {
 export interface RankedEvent extends ListedEvent {
   /** In points (see POINTS_PER_WEIGHT); 0 in a listing by date. */
   readonly score: number;
-  /** Why it answers the query, each once. */
-  readonly reasons: readonly string[];
+  /** Why it answers the query, each once, in no language (ranking/said.ts). */
+  readonly reasons: readonly Phrase[];
 }
 
-/** An event that misses exactly one constraint of the query: shown apart, with what differs in plain words. */
+/** An event that misses exactly one constraint of the query: shown apart, with what differs. */
 export interface Alternative extends RankedEvent {
   readonly constraint: ConstraintName;
-  readonly differs: string;
-  /** The kinds of event it is, as the index classified them (what differs from a kind asked). */
-  readonly kinds: ReadonlySet<EventKind>;
-  /** What its title names of a subject, as the title writes it ("Rust"), if anything (what differs from a subject). */
-  readonly named: string | undefined;
+  readonly differs: Phrase;
 }
 
 /** The one result every output renders: JSON, markdown, iCal, pages and MCP tools. */
@@ -91,7 +87,7 @@ export interface SearchResult {
 }
 
 /** Why an event answers the prompt: the reasons of every facet it earns points from. */
-function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out: string[]): void {
+function promptReasons(shard: CountryShard, slot: number, q: PreparedQuery, out: Phrase[]): void {
   for (const facet of FACETS) {
     for (const asked of facet.asks(q)) {
       if (facet.score(shard, slot, asked, q) !== 0) facet.reasons(shard, slot, asked, q, out);
@@ -113,13 +109,21 @@ function localDayOf(now: Date, zone: string): number {
   return Math.floor(local.plus({ minutes: local.offset }).toMillis() / 86_400_000);
 }
 
-function reasonsOf(f: Found, params: SearchParams, prompted: boolean): string[] {
-  const reasons: string[] = [];
+function reasonsOf(f: Found, params: SearchParams, prompted: boolean): Phrase[] {
+  const reasons: Phrase[] = [];
   if (prompted) promptReasons(f.shard, f.slot, f.q, reasons);
   filterReasons(f.shard.at(f.slot), params, reasons);
+  if (reasons.length === 0) return [UPCOMING];
   // Each reason once: facets may say the same thing ("Topic: AI" from the topic and from the field it implies).
-  return reasons.length > 0 ? [...new Set(reasons)] : ['Upcoming'];
+  const seen = new Set<string>();
+  return reasons.filter((r) => {
+    const key = `${Object.values(r.words)[0]}${JSON.stringify(r.values)}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }
+
+/** The reason of an event in a listing that matched nothing in particular. */
+export const UPCOMING: Phrase = { words: SAID.upcoming };
 
 /**
  * Ranks a query in each country searched (rank-shard.ts) and merges the best, the page after a cursor if given; a
@@ -269,7 +273,7 @@ function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
   const constraint =
     f.missed === 'country' ? CONSTRAINTS.find((c) => c.name === 'country')! : p.asked.constraints[f.missed!]!;
   const entry = f.shard.at(f.slot);
-  const { event, alsoListedAt, kinds } = entry;
+  const { event, alsoListedAt } = entry;
   return {
     event,
     alsoListedAt,
@@ -277,8 +281,6 @@ function alternativeOf(f: Found, p: Plan, params: SearchParams): Alternative {
     reasons: reasonsOf(f, params, p.order === 'prompt'),
     constraint: constraint.name,
     differs: constraint.differs(f.shard, f.slot, f.q),
-    kinds,
-    named: titleNames(entry)[2],
   };
 }
 

@@ -1,12 +1,12 @@
-import { DateTime } from 'luxon';
-import { isWholeDay } from '../catalogue/cfp.js';
-import { PLAIN_FIELDS, type PlainField, type PlainFieldName } from '../catalogue/event.js';
-import { FORMAT_LABELS, SENIORITY_LABELS, topicLabel } from '../catalogue/taxonomy.js';
+import type { PlainFieldName } from '../catalogue/event.js';
+import type { Phrase } from '../catalogue/words.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import { distanceKm } from '../places/gazetteer.js';
 import { founderFitOf, type IndexedEvent } from './index/indexed-event.js';
 import { NEAR_RADIUS_KM, type SearchParams } from './params.js';
 import { roughlyNear } from './ranking/evidence.js';
+import { topicReason } from './ranking/fits.js';
+import { SAID } from './ranking/said.js';
 
 /** Structured parameters that need the event itself (time and format filters read the shard's columns). */
 export function passesFilters(e: IndexedEvent, p: SearchParams, org: string | undefined): boolean {
@@ -28,33 +28,38 @@ export function passesFilters(e: IndexedEvent, p: SearchParams, org: string | un
 }
 
 /** Reasons a structured filter matched, so listings without `q` still explain themselves. */
-export function filterReasons(e: IndexedEvent, p: SearchParams, out: string[]): void {
-  for (const t of p.topics) if (e.event.topics.includes(t)) out.push(`Topic: ${topicLabel(t)}`);
+export function filterReasons(e: IndexedEvent, p: SearchParams, out: Phrase[]): void {
+  const ev = e.event;
+  for (const t of p.topics) if (ev.topics.includes(t)) out.push(topicReason(t));
   if (p.city) {
-    const d = e.event.lat !== null && e.event.lng !== null ? distanceKm(p.city, e.event.lat, e.event.lng) : 0;
-    out.push(e.place?.geonameId === p.city.geonameId ? `In ${p.city.name}` : `${Math.round(d)} km from ${p.city.name}`);
+    const place = p.city.name;
+    if (e.place?.geonameId === p.city.geonameId) out.push({ words: SAID.in, values: { place } });
+    else {
+      const km = ev.lat !== null && ev.lng !== null ? Math.round(distanceKm(p.city, ev.lat, ev.lng)) : 0;
+      out.push({ words: SAID.distance, values: { km, place } });
+    }
   }
-  if (p.who === 'founders') out.push('For founders');
-  for (const s of p.seniority) if (e.event.seniority.includes(s)) out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`);
-  if (p.format) out.push(FORMAT_LABELS[p.format]);
-  if (p.org) out.push(`Organizer: ${e.event.organizer}`);
-  if (p.cfp === 'open') out.push(cfpReason(e.event));
+  if (p.who === 'founders') out.push({ words: SAID.founders });
+  for (const level of p.seniority)
+    if (ev.seniority.includes(level)) out.push({ words: SAID.level, values: { level: { level } } });
+  if (p.format) out.push({ words: SAID.format, values: { format: { format: p.format } } });
+  if (p.org) out.push({ words: SAID.organizer, values: { name: ev.organizer } });
+  if (p.cfp === 'open') out.push(cfpReason(ev));
   for (const [field] of plainFilters(p)) {
-    const spec: PlainField = PLAIN_FIELDS[field];
-    const value = e.event[field] as string | null;
-    if (value !== null) out.push(`${spec.title}: ${spec.labels[value] ?? value}`);
+    const value = ev[field] as string | null;
+    if (value !== null)
+      out.push({ words: SAID.plain, values: { field: { plain: field }, value: { plain: field, value } } });
   }
 }
 
 /** "Call for papers open until Fri 4 Dec 2026" (a date-time deadline with its local time). */
-export function cfpReason(event: IndexedEvent['event']): string {
+function cfpReason(event: IndexedEvent['event']): Phrase {
   const until = event.cfpUntil;
-  if (!until) return 'Call for papers open';
-  const zone = COUNTRY_INFO[event.country].timeZone;
-  const when = isWholeDay(until)
-    ? DateTime.fromISO(until, { zone }).toFormat('ccc d LLL yyyy')
-    : DateTime.fromISO(until, { setZone: true }).setZone(zone).toFormat("ccc d LLL yyyy', 'HH:mm");
-  return `Call for papers open until ${when}`;
+  if (!until) return { words: SAID.cfpOpen };
+  return {
+    words: SAID.cfpOpenUntil,
+    values: { date: { deadline: until, zone: COUNTRY_INFO[event.country].timeZone } },
+  };
 }
 
 /** The plain-field filters a query asks for. */

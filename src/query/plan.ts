@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { foldText } from '../catalogue/lexicon.js';
 import { COUNTRIES, COUNTRY_INFO, type Country } from '../places/countries.js';
-import { localTime, zoneNamed } from '../places/zones.js';
+import { zoneNamed } from '../places/zones.js';
 import { passesFilters } from './filters.js';
 import type { CatalogueIndex } from './index/catalogue-index.js';
 import { type CountryShard, formatCode } from './index/country-shard.js';
@@ -110,17 +110,6 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
   // The country asked is a constraint of its own when no place is (the place decides the country then).
   const country = scope !== 'all' && !understanding.place && !params.city ? scope : undefined;
 
-  const days = new Map<number, string>();
-  const day = (date: Date) => {
-    const key = Math.floor(date.getTime() / 3_600_000);
-    let label = days.get(key);
-    if (label === undefined) {
-      label = localTime(date, zone).toFormat('ccc d LLL');
-      days.set(key, label);
-    }
-    return label;
-  };
-
   const org = params.org === undefined ? undefined : foldText(params.org);
   const format = params.format === undefined ? -1 : formatCode(params.format);
   // Time, format and call-for-papers filters read the shard's columns; the others need the event itself.
@@ -132,7 +121,7 @@ export function plan(index: CatalogueIndex, params: SearchParams, now: Date): Pl
     params.city !== undefined ||
     Object.keys(params.plain).length > 0;
   const cfpOpen = params.cfp === 'open' || understanding.cfp;
-  const queryIn = prepareQuery(understanding, day, country, index.shared);
+  const queryIn = prepareQuery(understanding, zone, nowMs, country, index.shared);
   const queries = new Map<Country, ShardQuery>();
   const taken: [CountryShard, ShardSearch][] = [];
   const queryFor = (c: Country): ShardQuery => {

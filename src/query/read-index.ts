@@ -21,6 +21,7 @@ export {
   type RankedEvent,
   type SearchResult,
   scopeOf,
+  UPCOMING,
   type Widening,
   zoneOf,
 } from './engine.js';

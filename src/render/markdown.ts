@@ -5,6 +5,7 @@ import { type SearchResult, zoneOf } from '../query/read-index.js';
 import type { Coverage } from '../use-cases/coverage.js';
 import { coverageText } from './coverage.js';
 import { eventPageUrl } from './event-json.js';
+import { sayPhrase } from './phrase.js';
 import { constraintText } from './restate.js';
 import { followText } from './search-json.js';
 import { formatDate, formatWhen, whereOf } from './when.js';
@@ -88,7 +89,7 @@ export function renderMarkdown(result: SearchResult, options: MarkdownOptions): 
     );
     for (const { event: e, differs } of result.alternatives) {
       lines.push(
-        `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(differs)} |`,
+        `| ${escapeCell(formatWhen(e))} | [${escapeCell(e.title)}](${linkTarget(eventPageUrl(options.baseUrl, e))}) | ${escapeCell(whereOf(e))} | ${escapeCell(sayPhrase(differs))} |`,
       );
     }
   }

@@ -5,6 +5,7 @@ import { type Alternative, CONSTRAINT_NAMES, type SearchResult, type Widening } 
 import type { Coverage } from '../use-cases/coverage.js';
 import { coverageSchema, toCoverageView } from './coverage.js';
 import { eventViewSchema, toEventView } from './event-json.js';
+import { inEnglish, sayPhrase } from './phrase.js';
 import { constraintText, describeQuery } from './restate.js';
 
 /** A near miss: an event that misses exactly one constraint of the query, and how it differs. */
@@ -114,7 +115,7 @@ export function toSearchResponse(
     understood: describeQuery(result.restatement),
     calendar: calendarUrl(baseUrl, result),
     feed: feedUrl(baseUrl, result),
-    events: result.events.map((r) => toEventView(r.event, baseUrl, r.reasons)),
+    events: result.events.map((r) => toEventView(r.event, baseUrl, inEnglish(r.reasons))),
     ...(result.alternatives ? { alternatives: result.alternatives.map((a) => toAlternativeView(a, baseUrl)) } : {}),
     ...(result.widen ? { widen: result.widen.map((w) => toWideningView(w, baseUrl, result)) } : {}),
     ...(result.nextCursor ? { next: nextPageUrl(baseUrl, result, result.nextCursor) } : {}),
@@ -130,5 +131,9 @@ function toWideningView({ follow, constraint, total }: Widening, baseUrl: string
 }
 
 export function toAlternativeView(a: Alternative, baseUrl: string): z.output<typeof alternativeViewSchema> {
-  return { ...toEventView(a.event, baseUrl, a.reasons), constraint: a.constraint, differs: a.differs };
+  return {
+    ...toEventView(a.event, baseUrl, inEnglish(a.reasons)),
+    constraint: a.constraint,
+    differs: sayPhrase(a.differs),
+  };
 }

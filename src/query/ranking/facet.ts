@@ -1,5 +1,6 @@
 import type { technologyFinder } from '../../catalogue/lexicon-technologies.js';
 import type { TopicSlug } from '../../catalogue/taxonomy.js';
+import type { Phrase } from '../../catalogue/words.js';
 import type { Country } from '../../places/countries.js';
 import type { CountryShard } from '../index/country-shard.js';
 import type { TermHits } from '../index/full-text.js';
@@ -79,8 +80,9 @@ export interface PreparedQuery {
   phraseWords: readonly string[];
   /** The same without years, when they may be an event's title: that event is a match, first (see `titled`). */
   titleWords: readonly string[];
-  /** Local day labels for date reasons ("Next week: Thu 26 Nov"). */
-  day: (date: Date) => string;
+  /** The zone of the answer and the instant it is made for: date reasons name days and periods in it. */
+  zone: string;
+  now: number;
   /** The one-item lists facets ask, by item, made once for the query (evidence.ts, `only`). */
   singles: Map<unknown, readonly unknown[]>;
 }
@@ -94,8 +96,8 @@ export interface NearMiss {
   nearness: number | ((shard: CountryShard, slot: number, q: PreparedQuery) => number);
   /** With `nearness` worked out per event: the nearest it can come (ranking stops looking once none can show). */
   upTo?: number;
-  /** How it differs, in plain words: "in March, not next week", "Winterthur, 52 km from Zürich", "a DevOps event". */
-  differs(shard: CountryShard, slot: number, q: PreparedQuery): string;
+  /** How it differs (said.ts, DIFFERS): "in March, not next week", "Winterthur, 52 km from Zürich", "about DevOps". */
+  differs(shard: CountryShard, slot: number, q: PreparedQuery): Phrase;
 }
 
 /**
@@ -136,7 +138,8 @@ export interface Facet<A> {
    * or no `parts`: the whole country.
    */
   parts?(shard: CountryShard, a: A, q: PreparedQuery): readonly string[] | undefined;
-  reasons(shard: CountryShard, slot: number, a: A, q: PreparedQuery, out: string[]): void;
+  /** Why an event earning points for an item matches, in the words of said.ts. */
+  reasons(shard: CountryShard, slot: number, a: A, q: PreparedQuery, out: Phrase[]): void;
 }
 
 /**

@@ -1,15 +1,5 @@
-import { PLAIN_FIELDS } from '../../catalogue/event.js';
-import {
-  EVENT_KIND_LABELS,
-  type EventKind,
-  FORMAT_LABELS,
-  type Format,
-  isSeniority,
-  SENIORITY_LABELS,
-  type Seniority,
-  topicLabel,
-} from '../../catalogue/taxonomy.js';
-import { COUNTRY_INFO } from '../../places/countries.js';
+import { type EventKind, type Format, isSeniority, type Seniority } from '../../catalogue/taxonomy.js';
+import type { Phrase } from '../../catalogue/words.js';
 import { formatCode } from '../index/country-shard.js';
 import { PART } from '../index/parts.js';
 import { forEachSlot, orInto, setAll } from '../index/slot-bits.js';
@@ -44,8 +34,6 @@ import {
   aboutOf,
   homeReason,
   impliedFit,
-  joinAnd,
-  KIND_ONE,
   phraseIn,
   phraseReason,
   technologyReason,
@@ -54,17 +42,18 @@ import {
   titled,
   titledReason,
   titleOnTopic,
+  topicReason,
   topicReasons,
   visitPhrase,
   visitWindow,
   whenAgainst,
   whereAgainst,
-  windowPhrase,
   windowReason,
   worthTheTrip,
 } from './fits.js';
 import { neighbourCarried, neighboursOf } from './neighbours.js';
 import { points } from './points.js';
+import { DIFFERS, SAID } from './said.js';
 import { listLength, oneList, placeCount, placeParts, topicsLength, windowCount, windowParts } from './selectivity.js';
 import { NEARNESS, POINTS, WEIGHT } from './weights.js';
 
@@ -104,20 +93,22 @@ const SUBJECT_MISS: NearMiss = {
 const AUDIENCE_MISS: NearMiss = {
   nearness: otherWay,
   differs(shard, slot, q) {
-    const labels = shard.at(slot).event.seniority.filter(isSeniority);
-    if (labels.length > 0) return `for ${joinAnd(labels.map((s) => SENIORITY_LABELS[s].toLowerCase()))}`;
-    return q.u.founders ? 'not for founders' : 'for everyone';
+    const levels = shard.at(slot).event.seniority.filter(isSeniority);
+    if (levels.length > 0) return { words: DIFFERS.forLevels, values: { levels: { levels } } };
+    return { words: q.u.founders ? DIFFERS.notForFounders : DIFFERS.forEveryone };
   },
 };
 
 /** The country searched is a constraint stated by no facet (a shard meets it or not as a whole). */
 export const COUNTRY_MISS: NearMiss = {
   nearness: elsewhere,
-  differs(shard, slot) {
+  differs(shard, slot): Phrase {
     const ev = shard.at(slot).event;
-    const country = COUNTRY_INFO[shard.country].name;
-    if (ev.format === 'online') return `online, hosted in ${country}`;
-    return ev.city ? `${ev.city}, ${country}` : `in ${country}`;
+    const country = shard.country;
+    if (ev.format === 'online') return { words: DIFFERS.onlineHostedIn, values: { country } };
+    return ev.city
+      ? { words: DIFFERS.cityInCountry, values: { city: ev.city, name: { country } } }
+      : { words: DIFFERS.inCountry, values: { country } };
   },
 };
 
@@ -201,8 +192,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     count: (shard, { place: here }) => placeCount(shard, here),
     parts: (_shard, { place: here }) => placeParts(here),
     reasons(shard, slot, { place: here }, _q, out) {
-      if (shard.geonameId[slot] === here.geonameId) out.push(`In ${here.name}`);
-      else out.push(`${km(shard, slot, here)} km from ${here.name}`);
+      if (shard.geonameId[slot] === here.geonameId) out.push({ words: SAID.in, values: { place: here.name } });
+      else out.push({ words: SAID.distance, values: { km: km(shard, slot, here), place: here.name } });
     },
   }),
   row<PreparedQuery['text'][number]>({
@@ -231,13 +222,13 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'window',
     nearMiss: {
       nearness: otherWay,
-      differs: (shard, slot, q) => `${whenAgainst(shard, slot, q.u.window!)}, not ${windowPhrase(q.u.window!.label)}`,
+      differs: (shard, slot, q) => whenAgainst(shard, slot, q.u.window!, q),
     },
     candidates: (shard, w, _q, visit) => visitWindow(shard, w, visit),
     fill: (shard, w, _q, bits) => fillWindow(shard, w, bits),
     count: windowCount,
     parts: windowParts,
-    reasons: (shard, slot, w, q, out) => out.push(windowReason(shard, slot, w, q.day)),
+    reasons: (shard, slot, w, q, out) => out.push(windowReason(shard, slot, w, q)),
   }),
   row<ImpliedFields>({
     name: 'field',
@@ -249,7 +240,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     role: 'rank',
     reasons(shard, slot, f, _q, out) {
       const carried = f.slugs.find((s) => shard.at(slot).event.topics.includes(s));
-      out.push(carried ? `Topic: ${topicLabel(carried)}` : 'General tech event');
+      out.push(carried ? topicReason(carried) : { words: SAID.general });
     },
   }),
   row<Format>({
@@ -263,8 +254,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'format',
     nearMiss: {
       nearness: otherWay,
-      differs: (shard, slot) =>
-        ({ in_person: 'in person', online: 'online', hybrid: 'hybrid' })[shard.at(slot).event.format],
+      differs: (shard, slot) => ({ words: DIFFERS.format, values: { format: shard.at(slot).event.format } }),
     },
     candidates(shard, f, _q, visit) {
       visitList(shard.byFormat.get(f), visit);
@@ -278,7 +268,9 @@ export const FACETS: readonly Facet<unknown>[] = [
     parts: (_shard, f) => [PART.format(f), PART.format('hybrid')],
     reasons(shard, slot, f, _q, out) {
       const own = shard.at(slot).event.format === f;
-      out.push(own ? FORMAT_LABELS[f] : `Hybrid: also ${f === 'online' ? 'online' : 'in person'}`);
+      out.push(
+        own ? { words: SAID.format, values: { format: { format: f } } } : { words: SAID.hybrid, values: { format: f } },
+      );
     },
   }),
   row<'free' | 'paid'>({
@@ -289,13 +281,10 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'price',
     nearMiss: {
       nearness: otherWay,
-      differs(shard, slot) {
-        const type = shard.at(slot).event.priceType;
-        return type === 'unknown' ? 'price not given' : type;
-      },
+      differs: (shard, slot) => ({ words: DIFFERS.price, values: { price: shard.at(slot).event.priceType } }),
     },
     ...oneList((shard) => shard.byPrice, PART.price),
-    reasons: (_shard, _slot, p, _q, out) => out.push(p === 'free' ? 'Free' : 'Paid'),
+    reasons: (_shard, _slot, price, _q, out) => out.push({ words: SAID.price, values: { price } }),
   }),
   row<true>({
     name: 'founders',
@@ -311,7 +300,7 @@ export const FACETS: readonly Facet<unknown>[] = [
       setAll(bits, slots.items, slots.length);
     },
     count: (shard) => shard.founders().slots.length,
-    reasons: (_shard, _slot, _a, _q, out) => out.push('For founders'),
+    reasons: (_shard, _slot, _a, _q, out) => out.push({ words: SAID.founders }),
   }),
   row<Seniority>({
     name: 'seniority',
@@ -321,7 +310,7 @@ export const FACETS: readonly Facet<unknown>[] = [
     constraint: 'audience',
     nearMiss: AUDIENCE_MISS,
     ...oneList((shard) => shard.bySeniority, PART.seniority),
-    reasons: (_shard, _slot, s, _q, out) => out.push(`For ${SENIORITY_LABELS[s].toLowerCase()}`),
+    reasons: (_shard, _slot, level, _q, out) => out.push({ words: SAID.level, values: { level: { level } } }),
   }),
   row<EventKind>({
     name: 'kind',
@@ -333,11 +322,13 @@ export const FACETS: readonly Facet<unknown>[] = [
       nearness: otherWay,
       differs(shard, slot, q) {
         const first = [...shard.at(slot).kinds][0];
-        return first ? KIND_ONE[first] : `not ${KIND_ONE[q.u.kinds[0]!]}`;
+        return first
+          ? { words: DIFFERS.kind, values: { kind: first } }
+          : { words: DIFFERS.notKind, values: { kind: q.u.kinds[0]! } };
       },
     },
     ...oneList((shard) => shard.byKind, PART.kind),
-    reasons: (_shard, _slot, k, _q, out) => out.push(EVENT_KIND_LABELS[k]),
+    reasons: (_shard, _slot, kind, _q, out) => out.push({ words: SAID.kind, values: { kind: { kind } } }),
   }),
   row<AskedPlace>({
     name: 'home',
@@ -357,7 +348,8 @@ export const FACETS: readonly Facet<unknown>[] = [
     asks: (q) => only(q, q.u.language),
     score: (shard, slot, l) => (shard.at(slot).event.language === l ? POINTS.language : 0),
     role: 'rank',
-    reasons: (_shard, _slot, l, _q, out) => out.push(`Language: ${PLAIN_FIELDS.language.labels[l]}`),
+    reasons: (_shard, _slot, language, _q, out) =>
+      out.push({ words: SAID.language, values: { language: { language } } }),
   }),
 ];
 

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { foldText } from '../../catalogue/lexicon.js';
 import { technologiesNamed } from '../../catalogue/lexicon-technologies.js';
-import { type EventKind, isTopic, type TopicSlug, topicLabel } from '../../catalogue/taxonomy.js';
+import { isTopic, type TopicSlug, topicLabel } from '../../catalogue/taxonomy.js';
+import type { Phrase } from '../../catalogue/words.js';
 import { COUNTRY_INFO } from '../../places/countries.js';
 import { distanceKm, type Place } from '../../places/gazetteer.js';
 import { zoneNamed } from '../../places/zones.js';
@@ -28,8 +29,9 @@ import {
   titleNamesTopic,
   visitList,
 } from './evidence.js';
-import type { ImpliedFields, PreparedTechnology } from './facet.js';
+import type { ImpliedFields, PreparedQuery, PreparedTechnology } from './facet.js';
 import { neighbourCarried } from './neighbours.js';
+import { DIFFERS, SAID } from './said.js';
 
 /**
  * What the facet table (facets.ts) reads of an event, and the words it says: how well an event fits what a prompt
@@ -130,110 +132,113 @@ export function worthTheTrip(e: IndexedEvent): boolean {
   return e.kinds.has('conference') || e.kinds.has('hackathon');
 }
 
-// ---------------------------------------------------------------- words
+// ---------------------------------------------------------------- words (said.ts)
 
-const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => string> = {
-  title: (t) => `Title mentions “${t}”`,
-  organizer: (_t, e) => `Organizer: ${e.event.organizer}`,
-  topics: (t) => `Topic mentions “${t}”`,
-  venue: (_t, e) => `At ${e.event.venue}`,
-  city: (_t, e) => `In ${e.event.city}`,
-  description: (t) => `Description mentions “${t}”`,
+const FIELD_REASON: Record<SearchField, (term: string, e: IndexedEvent) => Phrase> = {
+  title: (term) => ({ words: SAID.titleMentions, values: { term } }),
+  organizer: (_t, e) => ({ words: SAID.organizer, values: { name: e.event.organizer } }),
+  topics: (term) => ({ words: SAID.topicMentions, values: { term } }),
+  venue: (_t, e) => ({ words: SAID.at, values: { venue: e.event.venue ?? '' } }),
+  city: (_t, e) => ({ words: SAID.in, values: { place: e.event.city ?? '' } }),
+  description: (term) => ({ words: SAID.descriptionMentions, values: { term } }),
 };
 const FIELD_ORDER: SearchField[] = ['title', 'organizer', 'topics', 'venue', 'city', 'description'];
 
 /** Where a full-text word was found (the first field of the bits matched), said as a reason. */
-export function textReason(e: IndexedEvent, term: string, matched: number): string | undefined {
+export function textReason(e: IndexedEvent, term: string, matched: number): Phrase | undefined {
   const field = FIELD_ORDER.find((f) => matched & fieldBit(f));
   return field && FIELD_REASON[field](term, e);
 }
 
-export const titledReason = (e: IndexedEvent) => `Named by its title: “${e.event.title}”`;
+export const titledReason = (e: IndexedEvent): Phrase => ({ words: SAID.titled, values: { title: e.event.title } });
 
-export const phraseReason = (e: IndexedEvent, words: readonly string[]) =>
-  hasPhrase(nameWordsOf(e).title, words) ? `Title mentions “${words.join(' ')}”` : `Organizer: ${e.event.organizer}`;
+const organizerReason = (e: IndexedEvent): Phrase => ({ words: SAID.organizer, values: { name: e.event.organizer } });
+
+export const phraseReason = (e: IndexedEvent, words: readonly string[]): Phrase =>
+  hasPhrase(nameWordsOf(e).title, words)
+    ? { words: SAID.titleMentions, values: { term: words.join(' ') } }
+    : organizerReason(e);
 
 /** Where the technology is named: the description, the title, or the organizer. */
-export function technologyReason(shard: CountryShard, slot: number, t: PreparedTechnology): string {
+export function technologyReason(shard: CountryShard, slot: number, t: PreparedTechnology): Phrase {
   const e = shard.at(slot);
   const evidence = evidenceAt(shard, slot, t);
   if (evidence >> 1 === Strength.Described) {
     const folded = foldText(e.event.description ?? '');
     const found = t.description?.each.find(([, pattern]) => pattern.test(folded));
-    return `Description mentions “${found?.[0] ?? t.term}”`;
+    return { words: SAID.descriptionMentions, values: { term: found?.[0] ?? t.term } };
   }
-  if (evidence % 2 === 0) return `Title mentions “${citedIn(titleNames(e), nameWordsOf(e).title, t)}”`;
-  return `Organizer: ${e.event.organizer}`;
+  if (evidence % 2 === 0)
+    return { words: SAID.titleMentions, values: { term: citedIn(titleNames(e), nameWordsOf(e).title, t) } };
+  return organizerReason(e);
 }
 
 /** The field, or the neighbouring field the event is on instead, and the title's words for it. */
-export function topicReasons(e: IndexedEvent, slug: TopicSlug, out: string[]): void {
+export function topicReasons(e: IndexedEvent, slug: TopicSlug, out: Phrase[]): void {
   if (!e.event.topics.includes(slug)) {
-    out.push(`Related topic: ${topicLabel(neighbourCarried(e, slug)!)}`);
+    out.push({ words: SAID.relatedTopic, values: { topic: { topic: neighbourCarried(e, slug)! } } });
     return;
   }
-  out.push(`Topic: ${topicLabel(slug)}`);
+  out.push(topicReason(slug));
   const named = titleNamesTopic(e, slug);
-  if (named) out.push(`Title mentions “${named.words}”`);
+  if (named) out.push({ words: SAID.titleMentions, values: { term: named.words } });
 }
 
+export const topicReason = (slug: string): Phrase => ({ words: SAID.topic, values: { topic: { topic: slug } } });
+
 /** "Next week: Thu 26 Nov": the window's phrase and the day shown (the window's first when it began before). */
-export function windowReason(shard: CountryShard, slot: number, w: DateWindowHit, day: (d: Date) => string): string {
-  const phrase = windowPhrase(w.label);
-  const shown = shard.startMs[slot]! >= w.from.getTime() ? shard.at(slot).event.start : w.from;
-  return `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${day(shown)}`;
+export function windowReason(shard: CountryShard, slot: number, w: DateWindowHit, q: PreparedQuery): Phrase {
+  const day = Math.max(shard.startMs[slot]!, w.from.getTime());
+  return {
+    words: SAID.when,
+    values: { window: { window: w, zone: q.zone, now: q.now, capital: true }, day: { day, zone: q.zone } },
+  };
 }
 
 /** Where the person's base is, against the event: there, how far, online, or a trip worth making. */
-export function homeReason(shard: CountryShard, slot: number, here: Place): string {
+export function homeReason(shard: CountryShard, slot: number, here: Place): Phrase {
   const near = closeness(shard, slot, here);
-  if (near === AT_PLACE) return `Near your base in ${here.name}`;
-  if (near > 0) return `${km(shard, slot, here)} km from your base in ${here.name}`;
-  if (shard.formatCode[slot] === ONLINE) return `Online: no travel from ${here.name}`;
-  return `Worth the trip from ${here.name}`;
+  const place = here.name;
+  if (near === AT_PLACE) return { words: SAID.nearBase, values: { place } };
+  if (near > 0) return { words: SAID.distanceFromBase, values: { km: km(shard, slot, here), place } };
+  if (shard.formatCode[slot] === ONLINE) return { words: SAID.onlineFromBase, values: { place } };
+  return { words: SAID.worthTrip, values: { place } };
 }
 
 /** Where an event outside the place asked is: online, its city, or its city and how far from the place. */
-export function whereAgainst(e: IndexedEvent, here: Place): string {
+export function whereAgainst(e: IndexedEvent, here: Place): Phrase {
   const ev = e.event;
-  if (ev.format === 'online') return 'online';
-  if (ev.lat === null || ev.lng === null) return ev.city ?? 'no place given';
-  return `${ev.city ?? 'elsewhere'}, ${Math.round(distanceKm(here, ev.lat, ev.lng))} km from ${here.name}`;
+  if (ev.format === 'online') return { words: DIFFERS.online };
+  if (ev.lat === null || ev.lng === null)
+    return ev.city ? { words: DIFFERS.city, values: { city: ev.city } } : { words: DIFFERS.noPlace };
+  const values = { km: Math.round(distanceKm(here, ev.lat, ev.lng)), place: here.name };
+  return ev.city
+    ? { words: DIFFERS.cityDistance, values: { ...values, city: ev.city } }
+    : { words: DIFFERS.elsewhereDistance, values };
 }
 
-/** The window's phrase without its dates: "next week", "in March 2027", "on Fri 4 Dec". */
-export const windowPhrase = (label: string) => label.split(' (')[0]!;
-
-/** When an event outside a window is, against the window's start: "on Tue 3 Mar" that month, else "in March (2027)". */
-export function whenAgainst(shard: CountryShard, slot: number, w: DateWindowHit): string {
-  const zone = zoneNamed(COUNTRY_INFO[shard.country].timeZone);
-  const start = DateTime.fromMillis(shard.startMs[slot]!, { zone });
-  const from = DateTime.fromJSDate(w.from, { zone });
+/** When an event outside a window is, against the window: "on Tue 3 Mar" that month, else "in March (2027)". */
+export function whenAgainst(shard: CountryShard, slot: number, w: DateWindowHit, q: PreparedQuery): Phrase {
+  const zone = COUNTRY_INFO[shard.country].timeZone;
+  const startMs = shard.startMs[slot]!;
+  const start = DateTime.fromMillis(startMs, { zone: zoneNamed(zone) });
+  const from = DateTime.fromJSDate(w.from, { zone: zoneNamed(zone) });
+  const window = { window: w, zone: q.zone, now: q.now, capital: false };
   return start.hasSame(from, 'month')
-    ? `on ${start.toFormat('ccc d LLL')}`
-    : `in ${start.toFormat(start.hasSame(from, 'year') ? 'LLLL' : 'LLLL yyyy')}`;
+    ? { words: DIFFERS.onDay, values: { day: { day: startMs, zone }, window } }
+    : {
+        words: DIFFERS.inMonth,
+        values: { month: { month: startMs, zone, year: !start.hasSame(from, 'year') }, window },
+      };
 }
 
-export const joinAnd = (items: readonly string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-
-const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
-
-/** What an event is about, in a few words: what its title names ("a Rust event"), else its first topic. */
-export function aboutOf(e: IndexedEvent): string {
+/** What an event is about: what its title names ("about Rust"), else its first topic. */
+export function aboutOf(e: IndexedEvent): Phrase {
   // Triples of (topic, the lexicon's term, the words used): the words as the title writes them.
   const named = titleNames(e)[2];
-  if (named) return `${withArticle(named)} event`;
-  const topic = e.event.topics.find((t) => t !== 'general' && isTopic(t));
-  if (topic && isTopic(topic)) return `${withArticle(topicLabel(topic))} event`;
-  return e.event.topics.includes('general') ? 'a general tech event' : 'on another subject';
+  const about = (english: string) => (/^[aeiou]/i.test(english) ? DIFFERS.aboutVowel : DIFFERS.about);
+  if (named) return { words: about(named), values: { topic: named } };
+  const topic = e.event.topics.find((t): t is TopicSlug => t !== 'general' && isTopic(t));
+  if (topic) return { words: about(topicLabel(topic)), values: { topic: { topic } } };
+  return { words: e.event.topics.includes('general') ? DIFFERS.generalEvent : DIFFERS.otherSubject };
 }
-
-export const KIND_ONE: Record<EventKind, string> = {
-  meetup: 'a meetup',
-  conference: 'a conference',
-  workshop: 'a workshop',
-  hackathon: 'a hackathon',
-  talk: 'a talk',
-  networking: 'a networking event',
-};

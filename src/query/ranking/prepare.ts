@@ -67,7 +67,8 @@ export function titleWordsOf(u: Understanding): readonly string[] {
 
 export function prepareQuery(
   u: Understanding,
-  day: (date: Date) => string,
+  zone: string,
+  now: number,
   country: Country | undefined,
   shared: SharedValues,
 ): (shard: CountryShard) => PreparedQuery {
@@ -102,7 +103,8 @@ export function prepareQuery(
       maxText: maxText || 1,
       phraseWords: phraseWords.length >= 2 ? phraseWords : NONE,
       titleWords,
-      day,
+      zone,
+      now,
       singles,
     };
   };

@@ -1,22 +1,22 @@
 import type { FieldError } from '../../catalogue/errors.js';
 import { PLAIN_FIELDS, type PlainField } from '../../catalogue/event.js';
 import { FORMATS, TOPICS } from '../../catalogue/taxonomy.js';
+import type { Phrase } from '../../catalogue/words.js';
 import { dayHeading, formatWhen, listingDay, machineTime, periodOf } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRIES, COUNTRY_INFO } from '../../places/countries.js';
 import { type Scope, toQueryString } from '../../query/params.js';
-import { type RankedEvent, type SearchResult, zoneOf } from '../../query/read-index.js';
+import { type RankedEvent, type SearchResult, UPCOMING, zoneOf } from '../../query/read-index.js';
 import type { Coverage } from '../../use-cases/coverage.js';
 import { eventPageUrl } from '../event-json.js';
+import { sayPhrase } from '../phrase.js';
 import { constraintText } from '../restate.js';
 import { coverageBanner } from './coverage-banner.js';
-import { differenceText } from './differs.js';
 import { cfpNote, eventLanguages, languagesText, openCallForPapers } from './event-extras.js';
 import { organizerText, siteOf, whereText } from './event-text.js';
 import { countryName, message, titleLang, withLanguage } from './i18n.js';
 import { layout, type PageMeta } from './layout.js';
 import { mapFigure } from './map.js';
-import { PLACEHOLDER_REASON, showReason } from './reasons.js';
 import { html, type SafeHtml } from './template.js';
 import { isPlainListing, understoodText } from './understood.js';
 
@@ -81,29 +81,22 @@ function errorText(error: FieldError, input: SearchPageInput): string {
  * One event in a list: title, when and where, language and call for papers, why it matches (for a near miss, how it
  * differs first), other listings.
  */
-function eventCard(
-  ranked: RankedEvent,
-  input: SearchPageInput,
-  understanding?: SearchResult['understanding'],
-  differs?: string,
-) {
+function eventCard(ranked: RankedEvent, input: SearchPageInput, differs?: Phrase) {
   const { t, now } = input;
   const { event } = ranked;
   const zone = COUNTRY_INFO[event.country].timeZone;
   const languages = languagesText(eventLanguages(event), t);
   const cfp = cfpNote(openCallForPapers(event, now), zone, t);
   // A plain listing's placeholder reason ("Upcoming") says nothing the day heading does not.
-  const reasons = ranked.reasons
-    .filter((reason) => reason !== PLACEHOLDER_REASON)
-    .map((reason) => showReason(reason, { t, event, window: understanding?.window, zone, now }));
+  const reasons = ranked.reasons.filter((reason) => reason !== UPCOMING).map((reason) => sayPhrase(reason, t));
   const period = input.order === 'date' ? undefined : periodOf(listingDay(event, zone, now), zone, now);
   const others = ranked.alsoListedAt;
   return html`<li>
   <h3${titleLang(event, t)}><a href="${eventPageUrl(input.baseUrl, event)}?hl=${t.lang}">${event.title}</a></h3>
   <p class="meta">${period ? html`<strong>${t.t(`period.${period}`)}</strong> · ` : ''}<time datetime="${machineTime(event)}">${formatWhen(event, t)}</time> · ${whereText(event, t)} · ${organizerText(event, t)}${event.country !== input.country ? html` · ${countryName(t, event.country)}` : ''}</p>
-  ${differs ? html`<p class="differs"><strong>${t.t('alternatives.differs', { what: differs })}</strong></p>` : ''}
+  ${differs ? html`<p class="differs"><strong>${t.t('alternatives.differs', { what: sayPhrase(differs, t) })}</strong></p>` : ''}
   ${languages || cfp ? html`<p class="extras">${languages ? html`<span class="badge">${languages}</span>` : ''}${cfp ? html`<span class="badge cfp">${cfp}</span>` : ''}</p>` : ''}
-  ${reasons.length ? html`<ul class="reasons" aria-label="${t.t('results.why')}">${reasons.map((r) => html`<li${r.lang ? html` lang="${r.lang}"` : ''}>${r.text}</li>`)}</ul>` : ''}
+  ${reasons.length ? html`<ul class="reasons" aria-label="${t.t('results.why')}">${reasons.map((r) => html`<li>${r}</li>`)}</ul>` : ''}
   ${others.length ? html`<p class="also">${message(t, 'results.alsoListedAt', { sites: html`${others.map((u, i) => html`${i > 0 ? ', ' : ''}<a href="${u}" rel="noopener nofollow">${siteOf(u)}</a>`)}` })}</p>` : ''}
 </li>`;
 }
@@ -122,7 +115,7 @@ function byDay(events: RankedEvent[], input: SearchPageInput, result: SearchResu
   return html`${[...days].map(
     ([day, list]) => html`<section class="day" aria-labelledby="day-${day}">
 <h2 id="day-${day}">${dayHeading(day, zone, input.now, input.t)}</h2>
-<ol class="results">${list.map((ranked) => eventCard(ranked, input, result.understanding))}</ol>
+<ol class="results">${list.map((ranked) => eventCard(ranked, input))}</ol>
 </section>`,
   )}`;
 }
@@ -160,7 +153,7 @@ ${plain && alternatives.length === 0 ? html`<p>${t.t('empty.nothing')}</p>` : ''
       ? html`<section class="alternatives" aria-labelledby="alternatives">
 <h2 id="alternatives">${t.t('alternatives.heading')}</h2>
 <p>${t.t('alternatives.intro')}</p>
-<ol class="results">${alternatives.map((alt) => eventCard(alt, input, result.understanding, differenceText(alt, result, t, now)))}</ol>
+<ol class="results">${alternatives.map((alt) => eventCard(alt, input, alt.differs))}</ol>
 </section>`
       : ''
   }`;
@@ -199,7 +192,7 @@ ${
     : order === 'date'
       ? byDay(result.events, shown, result)
       : html`<h2 class="visually-hidden">${t.t('results.heading')}</h2>
-<ol class="results">${result.events.map((ranked) => eventCard(ranked, shown, result.understanding))}</ol>`
+<ol class="results">${result.events.map((ranked) => eventCard(ranked, shown))}</ol>`
 }
 ${apartSection(input, result)}
 </div>

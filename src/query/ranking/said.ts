@@ -1,0 +1,212 @@
+import type { Words } from '../../catalogue/words.js';
+
+/**
+ * What the facets say, in every language side by side: why an event matches (reasons) and how a near miss differs.
+ * The engine names these with their values (catalogue/words.ts, Phrase); the renderers say them, English for the
+ * JSON, markdown and MCP outputs, the reader's language on pages. A new facet adds its words here.
+ */
+export const SAID = {
+  upcoming: { en: 'Upcoming', de: 'Demnächst', fr: 'À venir', it: 'In programma' },
+  titled: {
+    en: 'Named by its title: “{title}”',
+    de: 'Genannt mit seinem Titel: „{title}“',
+    fr: 'Nommé par son titre\u00a0: «\u00a0{title}\u00a0»',
+    it: 'Indicato dal suo titolo: «{title}»',
+  },
+  titleMentions: {
+    en: 'Title mentions “{term}”',
+    de: 'Titel nennt „{term}“',
+    fr: 'Le titre mentionne «\u00a0{term}\u00a0»',
+    it: 'Il titolo cita «{term}»',
+  },
+  descriptionMentions: {
+    en: 'Description mentions “{term}”',
+    de: 'Beschreibung nennt „{term}“',
+    fr: 'La description mentionne «\u00a0{term}\u00a0»',
+    it: 'La descrizione cita «{term}»',
+  },
+  topicMentions: {
+    en: 'Topic mentions “{term}”',
+    de: 'Thema nennt „{term}“',
+    fr: 'Un thème mentionne «\u00a0{term}\u00a0»',
+    it: 'Un tema cita «{term}»',
+  },
+  organizer: {
+    en: 'Organizer: {name}',
+    de: 'Veranstalter: {name}',
+    fr: 'Organisateur\u00a0: {name}',
+    it: 'Organizzatore: {name}',
+  },
+  at: { en: 'At {venue}', de: 'Ort: {venue}', fr: 'Lieu\u00a0: {venue}', it: 'Presso {venue}' },
+  in: { en: 'In {place}', de: 'In {place}', fr: 'À {place}', it: 'A {place}' },
+  distance: {
+    en: '{km} km from {place}',
+    de: '{km} km von {place}',
+    fr: 'À {km}\u00a0km de {place}',
+    it: 'A {km} km da {place}',
+  },
+  topic: { en: 'Topic: {topic}', de: 'Thema: {topic}', fr: 'Thème\u00a0: {topic}', it: 'Tema: {topic}' },
+  relatedTopic: {
+    en: 'Related topic: {topic}',
+    de: 'Verwandtes Thema: {topic}',
+    fr: 'Thème voisin\u00a0: {topic}',
+    it: 'Tema affine: {topic}',
+  },
+  general: {
+    en: 'General tech event',
+    de: 'Allgemeines Tech-Event',
+    fr: 'Événement tech généraliste',
+    it: 'Evento tech generale',
+  },
+  when: { en: '{window}: {day}', de: '{window}: {day}', fr: '{window}\u00a0: {day}', it: '{window}: {day}' },
+  format: { en: '{format}', de: '{format}', fr: '{format}', it: '{format}' },
+  hybrid: {
+    en: '{format, select, online {Hybrid: also online} other {Hybrid: also in person}}',
+    de: '{format, select, online {Hybrid: auch online} other {Hybrid: auch vor Ort}}',
+    fr: '{format, select, online {Hybride\u00a0: aussi en ligne} other {Hybride\u00a0: aussi sur place}}',
+    it: '{format, select, online {Ibrido: anche online} other {Ibrido: anche in presenza}}',
+  },
+  price: {
+    en: '{price, select, free {Free} other {Paid}}',
+    de: '{price, select, free {Kostenlos} other {Kostenpflichtig}}',
+    fr: '{price, select, free {Gratuit} other {Payant}}',
+    it: '{price, select, free {Gratuito} other {A pagamento}}',
+  },
+  founders: { en: 'For founders', de: 'Für Gründer', fr: 'Pour fondateurs', it: 'Per fondatori' },
+  level: { en: 'For {level}', de: 'Für {level}', fr: 'Pour {level}', it: 'Per {level}' },
+  kind: { en: '{kind}', de: '{kind}', fr: '{kind}', it: '{kind}' },
+  nearBase: {
+    en: 'Near your base in {place}',
+    de: 'In der Nähe Ihres Orts {place}',
+    fr: 'Près de chez vous, à {place}',
+    it: 'Vicino a te, a {place}',
+  },
+  distanceFromBase: {
+    en: '{km} km from your base in {place}',
+    de: '{km} km von Ihrem Ort {place}',
+    fr: 'À {km} km de chez vous ({place})',
+    it: 'A {km} km da te ({place})',
+  },
+  onlineFromBase: {
+    en: 'Online: no travel from {place}',
+    de: 'Online: keine Anreise ab {place}',
+    fr: 'En ligne\u00a0: pas de trajet depuis {place}',
+    it: 'Online: nessun viaggio da {place}',
+  },
+  worthTrip: {
+    en: 'Worth the trip from {place}',
+    de: 'Die Reise ab {place} wert',
+    fr: 'Vaut le déplacement depuis {place}',
+    it: 'Vale il viaggio da {place}',
+  },
+  language: {
+    en: 'Language: {language}',
+    de: 'Sprache: {language}',
+    fr: 'Langue\u00a0: {language}',
+    it: 'Lingua: {language}',
+  },
+  plain: { en: '{field}: {value}', de: '{field}: {value}', fr: '{field}\u00a0: {value}', it: '{field}: {value}' },
+  cfpOpen: {
+    en: 'Call for papers open',
+    de: 'Call for Papers offen',
+    fr: 'Appel à conférences ouvert',
+    it: 'Call for paper aperta',
+  },
+  cfpOpenUntil: {
+    en: 'Call for papers open until {date}',
+    de: 'Call for Papers offen bis {date}',
+    fr: 'Appel à conférences ouvert jusqu’au {date}',
+    it: 'Call for paper aperta fino al {date}',
+  },
+} satisfies Record<string, Words>;
+
+/** How a near miss differs from what was asked. */
+export const DIFFERS = {
+  /** English takes "a" or "an" by the English name of the subject: two words, the same in the other languages. */
+  about: { en: 'a {topic} event', de: 'zu {topic}', fr: 'sur {topic}', it: 'su {topic}' },
+  aboutVowel: { en: 'an {topic} event', de: 'zu {topic}', fr: 'sur {topic}', it: 'su {topic}' },
+  generalEvent: {
+    en: 'a general tech event',
+    de: 'ein allgemeines Tech-Event',
+    fr: 'un événement tech généraliste',
+    it: 'un evento tech generale',
+  },
+  otherSubject: {
+    en: 'on another subject',
+    de: 'zu einem anderen Thema',
+    fr: 'sur un autre sujet',
+    it: 'su un altro argomento',
+  },
+  forLevels: { en: 'for {levels}', de: 'für {levels}', fr: 'pour {levels}', it: 'per {levels}' },
+  notForFounders: {
+    en: 'not for founders',
+    de: 'nicht für Gründer',
+    fr: 'pas pour fondateurs',
+    it: 'non per fondatori',
+  },
+  forEveryone: { en: 'for everyone', de: 'für alle', fr: 'pour tous', it: 'per tutti' },
+  onlineHostedIn: {
+    en: 'online, hosted {country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
+    de: 'online, ausgerichtet {country, select, ch {in der Schweiz} de {in Deutschland} other {in Österreich}}',
+    fr: 'en ligne, organisé {country, select, ch {en Suisse} de {en Allemagne} other {en Autriche}}',
+    it: 'online, organizzato {country, select, ch {in Svizzera} de {in Germania} other {in Austria}}',
+  },
+  cityInCountry: { en: '{city}, {name}', de: '{city}, {name}', fr: '{city}, {name}', it: '{city}, {name}' },
+  inCountry: {
+    en: '{country, select, ch {in Switzerland} de {in Germany} other {in Austria}}',
+    de: '{country, select, ch {in der Schweiz} de {in Deutschland} other {in Österreich}}',
+    fr: '{country, select, ch {en Suisse} de {en Allemagne} other {en Autriche}}',
+    it: '{country, select, ch {in Svizzera} de {in Germania} other {in Austria}}',
+  },
+  online: { en: 'online', de: 'online', fr: 'en ligne', it: 'online' },
+  city: { en: '{city}', de: '{city}', fr: '{city}', it: '{city}' },
+  noPlace: { en: 'no place given', de: 'kein Ort angegeben', fr: 'aucun lieu indiqué', it: 'nessun luogo indicato' },
+  cityDistance: {
+    en: '{city}, {km} km from {place}',
+    de: '{city}, {km} km von {place}',
+    fr: '{city}, à {km}\u00a0km de {place}',
+    it: '{city}, a {km} km da {place}',
+  },
+  elsewhereDistance: {
+    en: 'elsewhere, {km} km from {place}',
+    de: 'anderswo, {km} km von {place}',
+    fr: 'ailleurs, à {km}\u00a0km de {place}',
+    it: 'altrove, a {km} km da {place}',
+  },
+  onDay: {
+    en: 'on {day}, not {window}',
+    de: 'am {day}, nicht {window}',
+    fr: 'le {day}, pas {window}',
+    it: 'il {day}, non {window}',
+  },
+  inMonth: {
+    en: 'in {month}, not {window}',
+    de: 'im {month}, nicht {window}',
+    fr: 'en {month}, pas {window}',
+    it: 'a {month}, non {window}',
+  },
+  format: {
+    en: '{format, select, in_person {in person} online {online} other {hybrid}}',
+    de: '{format, select, in_person {vor Ort} online {online} other {hybrid}}',
+    fr: '{format, select, in_person {sur place} online {en ligne} other {hybride}}',
+    it: '{format, select, in_person {in presenza} online {online} other {ibrido}}',
+  },
+  price: {
+    en: '{price, select, free {free} paid {paid} other {price not given}}',
+    de: '{price, select, free {kostenlos} paid {kostenpflichtig} other {Preis nicht angegeben}}',
+    fr: '{price, select, free {gratuit} paid {payant} other {prix non indiqué}}',
+    it: '{price, select, free {gratuito} paid {a pagamento} other {prezzo non indicato}}',
+  },
+  kind: {
+    en: '{kind, select, meetup {a meetup} conference {a conference} workshop {a workshop} hackathon {a hackathon} talk {a talk} other {a networking event}}',
+    de: '{kind, select, meetup {ein Meetup} conference {eine Konferenz} workshop {ein Workshop} hackathon {ein Hackathon} talk {ein Vortrag} other {ein Networking-Event}}',
+    fr: '{kind, select, meetup {un meetup} conference {une conférence} workshop {un atelier} hackathon {un hackathon} talk {un talk} other {un événement de networking}}',
+    it: '{kind, select, meetup {un meetup} conference {una conferenza} workshop {un workshop} hackathon {un hackathon} talk {un talk} other {un evento di networking}}',
+  },
+  notKind: {
+    en: '{kind, select, meetup {not a meetup} conference {not a conference} workshop {not a workshop} hackathon {not a hackathon} talk {not a talk} other {not a networking event}}',
+    de: '{kind, select, meetup {kein Meetup} conference {keine Konferenz} workshop {kein Workshop} hackathon {kein Hackathon} talk {kein Vortrag} other {kein Networking-Event}}',
+    fr: '{kind, select, meetup {pas un meetup} conference {pas une conférence} workshop {pas un atelier} hackathon {pas un hackathon} talk {pas un talk} other {pas un événement de networking}}',
+    it: '{kind, select, meetup {non un meetup} conference {non una conferenza} workshop {non un workshop} hackathon {non un hackathon} talk {non un talk} other {non un evento di networking}}',
+  },
+} satisfies Record<string, Words>;
