@@ -35,13 +35,14 @@ const spelled = (file: string) => {
  * in every language.
  */
 describe('what a change touches', () => {
-  it('names files that exist, two for a plain field and three for an output format', () => {
+  it('names files that exist, two for a plain field, three for an output format and five for a facet', () => {
     const rows = changeRows();
     for (const [change, files] of rows)
       for (const file of files.flatMap(spelled))
         if (!/<\w+>/.test(file)) expect([change, existsSync(`${ROOT}${file}`)]).toEqual([change, true]);
     expect(rows.get('A plain field, and its filter')).toHaveLength(2);
     expect(rows.get('An output format of the query grammar')).toHaveLength(3);
+    expect(rows.get('A facet of the prompt')).toHaveLength(5);
   });
 
   it('has every plain field say its name, its filter and every value in every language', () => {

@@ -12,7 +12,7 @@ import { translator } from '../src/i18n/translator.js';
 import { search } from '../src/query/engine.js';
 import { CatalogueIndex } from '../src/query/index/catalogue-index.js';
 import { parseSearchParams } from '../src/query/params.js';
-import { DIFFERS, SAID } from '../src/query/ranking/said.js';
+import { DIFFERS, RESTATE, SAID } from '../src/query/ranking/said.js';
 import { calendarLinks, mapLink } from '../src/render/html/calendar-links.js';
 import { cfpNote, languagesText } from '../src/render/html/event-extras.js';
 import { renderSearchPage } from '../src/render/html/search-page.js';
@@ -46,6 +46,7 @@ function argumentsOf(elements: MessageFormatElement[], out = new Map<string, str
 const ENGINE_WORDS = [
   ...Object.entries(SAID).map(([id, words]) => [`said.${id}`, words] as const),
   ...Object.entries(DIFFERS).map(([id, words]) => [`differs.${id}`, words] as const),
+  ...Object.entries(RESTATE).map(([id, words]) => [`restate.${id}`, words] as const),
 ];
 
 describe('message catalogue', () => {
@@ -103,7 +104,7 @@ describe('message catalogue', () => {
       names(lang, TOPIC_SLUGS, (slug) => t.t(`topic.${slug}`));
       names(lang, FORMATS, (format) => t.t(`format.${format}`));
       names(lang, EVENT_KINDS, (kind) => t.t(`kind.${kind}`));
-      names(lang, EVENT_KINDS, (kind) => t.t(`kinds.${kind}`));
+      names(lang, EVENT_KINDS, (kind) => t.say(RESTATE.kinds, { kind }));
       names(lang, SENIORITIES, (level) => t.t('restate.level', { level }));
     }
   });

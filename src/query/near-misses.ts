@@ -3,8 +3,8 @@ import type { CountryShard } from './index/country-shard.js';
 import type { SearchParams } from './params.js';
 import { type Plan, rankIn } from './plan.js';
 import { ALTERNATIVES_SHOWN, best, type ShardRanking } from './rank-shard.js';
-import { CONSTRAINTS, type Constraint, type ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
+import { CONSTRAINTS, type ConstraintName, type NamedConstraint } from './ranking/facets.js';
 import { compareSlots } from './ranking/order.js';
 import { NEARNESS } from './ranking/weights.js';
 
@@ -86,7 +86,7 @@ export function byTotal(a: Pick<Widening, 'constraint' | 'total'>, b: Pick<Widen
 const CONSTRAINT_ORDER = CONSTRAINTS.map((c) => c.name);
 
 const COUNTRY = CONSTRAINTS.find((c) => c.name === 'country')!;
-const constraintOf = (p: Plan, missed: number | 'country'): Constraint =>
+const constraintOf = (p: Plan, missed: number | 'country'): NamedConstraint =>
   missed === 'country' ? COUNTRY : p.asked.constraints[missed]!;
 
 /** A near miss of one shard's ranking: the constraint it misses and how near it comes. */

@@ -2,9 +2,8 @@ import type { CountryShard } from './index/country-shard.js';
 import { PART } from './index/parts.js';
 import type { ShardSearch } from './index/shard-search.js';
 import { forEachSlot, tallyLanes } from './index/slot-bits.js';
-import { CONSTRAINTS, type Constraint } from './ranking/constraints.js';
 import { type Facet, type PreparedQuery, scoresAny } from './ranking/facet.js';
-import { FACETS } from './ranking/facets.js';
+import { CONSTRAINTS, FACETS, type NamedConstraint } from './ranking/facets.js';
 import { titled, visitPhrase } from './ranking/fits.js';
 import { compareSlots } from './ranking/order.js';
 import { candidateCount, partsHolding } from './ranking/selectivity.js';
@@ -36,7 +35,7 @@ export interface ShardQuery {
 export interface Asked {
   mode: Mode;
   /** The constraints asked, the country's aside (a shard meets it or not as a whole). */
-  constraints: readonly Constraint[];
+  constraints: readonly NamedConstraint[];
   /** The facets asked, and those whose candidates hold every event that matches or nearly matches. */
   facets: readonly Facet<unknown>[];
   searched: readonly Facet<unknown>[];
@@ -67,7 +66,7 @@ function missedConstraint(
   shard: CountryShard,
   slot: number,
   q: PreparedQuery,
-  constraints: readonly Constraint[],
+  constraints: readonly NamedConstraint[],
   order: readonly number[] | undefined,
   nearToo: boolean,
 ): number {
@@ -266,7 +265,7 @@ function bySelectivity(sq: ShardQuery, asked: Asked, nearToo: boolean, limit: nu
  */
 function nearestFirst(
   sq: ShardQuery,
-  constraints: readonly Constraint[],
+  constraints: readonly NamedConstraint[],
   missing: (i: number) => void,
   out: ShardRanking,
   room: number,

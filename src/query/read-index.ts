@@ -26,7 +26,7 @@ export {
   zoneOf,
 } from './engine.js';
 export { type DateWindowHit, warmUpDateParsing } from './prompt/dates.js';
-export { CONSTRAINT_NAMES, type ConstraintName } from './ranking/constraints.js';
+export { CONSTRAINT_NAMES, type ConstraintName } from './ranking/facets.js';
 export type { Part, Restatement } from './restate.js';
 export type { ReadRecord };
 

@@ -1,45 +1,38 @@
 import { DateTime } from 'luxon';
-import { type EventFormat, PLAIN_FIELDS, type PlainFieldName } from '../catalogue/event.js';
-import type { EventKind, Format, Seniority, TopicSlug } from '../catalogue/taxonomy.js';
+import { PLAIN_FIELDS, type PlainFieldName } from '../catalogue/event.js';
+import { type Phrase, plainFilterPhrase, type Words } from '../catalogue/words.js';
 import { zoneNamed } from '../places/zones.js';
-import type { Scope, SearchParams } from './params.js';
+import { NEAR_RADIUS_KM, type Scope, type SearchParams } from './params.js';
 import { zoneOf } from './plan.js';
-import type { DateWindowHit } from './prompt/dates.js';
 import type { Understanding } from './prompt/understand.js';
-import type { SpokenLanguage } from './prompt/wishes.js';
 import type { Asked } from './rank-shard.js';
-import type { ConstraintName } from './ranking/constraints.js';
 import type { PreparedQuery } from './ranking/facet.js';
+import { audienceOf, type ConstraintName } from './ranking/facets.js';
+import { RESTATE } from './ranking/said.js';
 
-/**
- * One part of what a query asks, in no language: codes, slugs, dates and place names, for src/render/restate.ts to
- * say in each. The constraints a prompt states are named as in ranking/constraints.ts; the rest are the parameters'
- * filters and, last, what only orders the answers.
- */
-export type Part =
-  | { say: 'price'; price: 'free' | 'paid' }
-  /** Formats either way: a hybrid event can be joined online and in person. */
-  | { say: 'format'; formats: Format[] }
-  | { say: 'subject'; terms: string[]; fields: TopicSlug[] }
-  | { say: 'kind'; kinds: EventKind[] }
-  | { say: 'audience'; founders: boolean; seniority: Seniority[] }
-  | { say: 'place'; place: string; mode: 'in' | 'near' }
-  | { say: 'country'; country: Scope }
-  | { say: 'window'; window: DateWindowHit; zone: string }
+/** What a part of the restatement is: a constraint the prompt states, or one of the parameters' filters. */
+export type PartName =
+  | ConstraintName
   /** The `format` parameter: that format exactly. */
-  | { say: 'formatExactly'; format: EventFormat }
-  | { say: 'topics'; topics: TopicSlug[] }
+  | 'formatExactly'
+  | 'topics'
   /** The `who` and `seniority` parameters: each of them. */
-  | { say: 'for'; founders: boolean; seniority: Seniority[] }
-  | { say: 'org'; org: string }
-  | { say: 'city'; place: string; near: boolean }
-  | { say: 'plain'; field: PlainFieldName; values: string[] }
-  | { say: 'cfp' }
-  | { say: 'starts'; from: string | undefined; to: string | undefined; zone: string }
-  | { say: 'home'; place: string }
-  | { say: 'wished'; language: SpokenLanguage }
+  | 'for'
+  | 'org'
+  | 'city'
+  | 'plain'
+  | 'cfp'
+  | 'starts'
+  | 'home'
+  | 'wished'
   /** Words the lexicon does not know: they find what mentions them, or, beside constraints, order what meets those. */
-  | { say: 'words'; terms: string[]; first: boolean };
+  | 'words';
+
+/** One part of what a query asks, in no language (ranking/said.ts, RESTATE), for src/render/restate.ts to say. */
+export interface Part {
+  say: PartName;
+  phrase: Phrase;
+}
 
 /** What a query asks, part by part in the order a sentence says them. */
 export interface Restatement {
@@ -50,9 +43,22 @@ export interface Restatement {
   parts: Part[];
 }
 
+/** The constraints said at a place of their own in the sentence; any other is said before the dates. */
+const PLACED: ReadonlySet<ConstraintName> = new Set([
+  'price',
+  'format',
+  'subject',
+  'kind',
+  'audience',
+  'place',
+  'country',
+  'window',
+]);
+
 /**
- * What a query asks: every constraint it states, the parameters' filters, and then what only orders (where the
- * person is, the language wished, words the lexicon does not know). Every event listed is what it says.
+ * What a query asks: every constraint it states (each as its row in ranking/constraints.ts says it), the parameters'
+ * filters, and then what only orders (where the person is, the language wished, words the lexicon does not know).
+ * Every event listed is what it says.
  */
 export function restatement(
   p: SearchParams,
@@ -64,32 +70,45 @@ export function restatement(
 ): Restatement {
   const zone = zoneOf(scope);
   const parts: Part[] = [];
-  const asks = (name: ConstraintName) => asked.constraints.some((c) => c.name === name);
-  if (asks('price') && u.price) parts.push({ say: 'price', price: u.price });
-  if (asks('format')) parts.push({ say: 'format', formats: u.formats });
-  if (p.format) parts.push({ say: 'formatExactly', format: p.format });
-  // A specific word as asked ("Java conferences"), a field by its slug ("AI & ML meetups").
-  if (asks('subject'))
-    parts.push({ say: 'subject', terms: q.technologies.map((t) => t.term), fields: q.fields.map((f) => f.slug) });
+  const add = (say: PartName, words: Words, values?: Phrase['values']) =>
+    parts.push({ say, phrase: { words, values } });
+  const said = (name: ConstraintName) => {
+    const constraint = asked.constraints.find((c) => c.name === name);
+    if (constraint) parts.push({ say: name, phrase: constraint.restates(q) });
+  };
+  said('price');
+  said('format');
+  if (p.format) add('formatExactly', RESTATE.formatExactly, { format: p.format });
+  said('subject');
   // The `topic` parameter filters beside what the prompt names: said with it, or alone.
-  if (p.topics.length) parts.push({ say: 'topics', topics: p.topics });
-  if (asks('kind')) parts.push({ say: 'kind', kinds: u.kinds });
-  if (p.who || p.seniority.length) parts.push({ say: 'for', founders: p.who === 'founders', seniority: p.seniority });
-  if (asks('audience')) parts.push({ say: 'audience', founders: u.founders, seniority: u.seniority });
-  if (p.org) parts.push({ say: 'org', org: p.org });
-  if (p.city) parts.push({ say: 'city', place: p.city.name, near: p.near });
-  if (asks('place') && u.place) parts.push({ say: 'place', place: u.place.place.name, mode: u.place.mode });
+  if (p.topics.length) add('topics', RESTATE.just, { value: { or: p.topics.map((topic) => ({ topic })) } });
+  said('kind');
+  if (p.who || p.seniority.length)
+    add('for', RESTATE.for, { audience: { and: audienceOf(p.who === 'founders', p.seniority) } });
+  said('audience');
+  if (p.org) add('org', RESTATE.by, { org: p.org });
+  if (p.city)
+    if (p.near) add('city', RESTATE.within, { km: NEAR_RADIUS_KM, place: p.city.name });
+    else add('city', RESTATE.in, { place: p.city.name });
+  if (asked.constraints.some((c) => c.name === 'place')) said('place');
   // The country is said when no place is: the one the prompt names, else the scope searched.
-  else if (!p.city) parts.push({ say: 'country', country: q.country ?? scope });
+  else if (!p.city) add('country', RESTATE.just, { value: { countryIn: q.country ?? scope } });
   for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][])
-    parts.push({ say: 'plain', field, values });
-  if (p.cfp === 'open' || u.cfp) parts.push({ say: 'cfp' });
-  if (asks('window') && u.window) parts.push({ say: 'window', window: u.window, zone });
-  if (p.from || p.to) parts.push({ say: 'starts', from: p.from, to: p.to, zone });
+    parts.push({ say: 'plain', phrase: plainFilterPhrase(field, values) });
+  if (p.cfp === 'open' || u.cfp) add('cfp', RESTATE.cfp);
+  for (const c of asked.constraints) if (!PLACED.has(c.name)) said(c.name);
+  said('window');
+  if (p.from && p.to)
+    add('starts', RESTATE.startsBetween, { from: { isoDay: p.from, zone }, to: { isoDay: p.to, zone } });
+  else if (p.from) add('starts', RESTATE.startsFrom, { from: { isoDay: p.from, zone } });
+  else if (p.to) add('starts', RESTATE.startsUntil, { to: { isoDay: p.to, zone } });
   // Where the person is and the language they wish for order the answers; they do not narrow them.
-  if (u.home) parts.push({ say: 'home', place: u.home.place.name });
-  if (u.language) parts.push({ say: 'wished', language: u.language });
-  if (u.terms.length) parts.push({ say: 'words', terms: u.terms, first: asked.mode === 'constraints' });
+  if (u.home) add('home', RESTATE.home, { place: u.home.place.name });
+  if (u.language) add('wished', RESTATE.wished, { language: { language: u.language } });
+  if (u.terms.length) {
+    const words = { or: u.terms.map((word) => ({ words: RESTATE.word, values: { word } })) };
+    add('words', asked.mode === 'constraints' ? RESTATE.mentioning : RESTATE.matching, { words });
+  }
   return { prompted: p.q !== '', ...(titled ? { titled: u.phrase } : {}), parts };
 }
 

@@ -1,9 +1,9 @@
 import type { PlainFieldName } from '../catalogue/event.js';
 import { topicLabel } from '../catalogue/taxonomy.js';
-import { translator } from '../i18n/translator.js';
+import { plainFilterPhrase } from '../catalogue/words.js';
 import { COUNTRY_INFO } from '../places/countries.js';
 import type { SearchParams } from '../query/params.js';
-import { sayPart } from './restate.js';
+import { sayPhrase } from './phrase.js';
 
 /**
  * What a document or feed is filtered to, for titles ("AI & ML · Zürich", "online · from 2026-12-01", "“AI meetups”",
@@ -17,7 +17,7 @@ export function filterLabel(p: SearchParams): string {
   if (p.who) parts.push('for founders');
   if (p.format) parts.push(p.format.replace('_', ' '));
   for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][])
-    parts.push(sayPart({ say: 'plain', field, values }, translator('en')));
+    parts.push(sayPhrase(plainFilterPhrase(field, values)));
   if (p.cfp) parts.push('open call for papers');
   if (p.from || p.to) parts.push([p.from && `from ${p.from}`, p.to && `until ${p.to}`].filter(Boolean).join(' '));
   if (p.q) parts.push(`“${p.q}”`);

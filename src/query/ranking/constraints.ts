@@ -1,9 +1,7 @@
+import type { Phrase } from '../../catalogue/words.js';
 import type { CountryShard } from '../index/country-shard.js';
-import type { ConstraintName, Facet, NearMiss, PreparedQuery } from './facet.js';
-import { COUNTRY_MISS, FACETS } from './facets.js';
+import type { Facet, NearMiss, PreparedQuery } from './facet.js';
 import { NEARNESS } from './weights.js';
-
-export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
 
 /**
  * The constraints a prompt can state: what states each (the facets naming it in the facet table, facets.ts, or the
@@ -12,8 +10,9 @@ export { CONSTRAINT_NAMES, type ConstraintName } from './facet.js';
  * (`alternatives`) when it misses exactly one, and an empty answer says which constraint to drop to find what. How
  * each is said is the restatement's (query/restate.ts, `constraintPart`).
  */
-export interface Constraint {
-  name: ConstraintName;
+export interface Constraint<Name extends string = string> {
+  /** Its name (facets.ts, ConstraintName), as the facets stating it name it and near misses say which one they miss. */
+  name: Name;
   /** The facets that state it (none for the country, which a shard meets or not as a whole). */
   facets: readonly Facet<unknown>[];
   /** Whether the query asks it. */
@@ -28,10 +27,12 @@ export interface Constraint {
   nearest: number;
   /** How an event missing it differs, in plain words. */
   differs: NearMiss['differs'];
+  /** How a query asking it says so (query/restate.ts puts it in the sentence's order). */
+  restates(q: PreparedQuery): Phrase;
 }
 
 /** A near miss's nearness and words, as a constraint gives them. */
-function toldAs({ nearness, upTo, differs }: NearMiss): Pick<Constraint, 'nearness' | 'nearest' | 'differs'> {
+export function toldAs({ nearness, upTo, differs }: NearMiss): Pick<Constraint, 'nearness' | 'nearest' | 'differs'> {
   if (typeof nearness === 'number') return { nearness: () => nearness, nearest: nearness, differs };
   return { nearness, nearest: upTo ?? NEARNESS.otherWay, differs };
 }
@@ -59,10 +60,11 @@ export function meetsAny(facets: readonly Facet<unknown>[], shard: CountryShard,
  * A constraint stated by facets (those naming it in the facet table): asked when one of them asks, met when one is
  * met, told as a near miss as they say (one way for all of them).
  */
-function byFacets(
-  name: ConstraintName,
+export function byFacets(
+  table: readonly Facet<unknown>[],
+  name: string,
 ): Pick<Constraint, 'facets' | 'asked' | 'meets' | 'fill' | 'nearness' | 'nearest' | 'differs'> {
-  const facets = FACETS.filter((f) => f.constraint === name);
+  const facets = table.filter((f) => f.constraint === name);
   const nearMiss = facets[0]?.nearMiss;
   if (!nearMiss || facets.some((f) => f.nearMiss !== nearMiss))
     throw new Error(`the facets stating ${name} must say one way how a near miss of it differs`);
@@ -76,24 +78,3 @@ function byFacets(
     ...toldAs(nearMiss),
   };
 }
-
-/** Every constraint, in the order `understood` and the near misses name them. */
-export const CONSTRAINTS: readonly Constraint[] = [
-  { name: 'price', ...byFacets('price') },
-  { name: 'format', ...byFacets('format') },
-  { name: 'subject', ...byFacets('subject') },
-  { name: 'kind', ...byFacets('kind') },
-  { name: 'audience', ...byFacets('audience') },
-  { name: 'place', ...byFacets('place') },
-  {
-    name: 'country',
-    facets: [],
-    asked: (q) => q.country !== undefined,
-    meets: (shard, _slot, q) => shard.country === q.country,
-    fill: () => {
-      throw new Error('a shard meets the country or not as a whole: it has no candidates to tally');
-    },
-    ...toldAs(COUNTRY_MISS),
-  },
-  { name: 'window', ...byFacets('window') },
-];

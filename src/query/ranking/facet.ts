@@ -13,19 +13,6 @@ import type { Understanding } from '../prompt/understand.js';
  */
 export type Role = 'filter' | 'words' | 'rank';
 
-/** The constraints a prompt can state (facets.ts says which facets state each; constraints.ts how it is restated). */
-export const CONSTRAINT_NAMES = [
-  'subject',
-  'kind',
-  'format',
-  'price',
-  'audience',
-  'place',
-  'country',
-  'window',
-] as const;
-export type ConstraintName = (typeof CONSTRAINT_NAMES)[number];
-
 /** A field the prompt names as such ("KI", "security", "Datenbanken" is not one: see PreparedTechnology). */
 export interface AskedField {
   slug: TopicSlug;
@@ -116,7 +103,7 @@ export interface Facet<A> {
   /** How it constrains: see Role. */
   role: Role;
   /** For a filter: the constraint it states (a field and a technology both state the subject). */
-  constraint?: ConstraintName;
+  constraint?: string;
   /** For a filter: whether an event meets an item; by default, when it earns points for it. */
   meets?(shard: CountryShard, slot: number, a: A, q: PreparedQuery): boolean;
   /** For a filter: how an event missing its constraint is told as a near miss (the same for every facet stating it). */

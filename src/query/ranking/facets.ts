@@ -1,11 +1,12 @@
 import { type EventKind, type Format, isSeniority, type Seniority } from '../../catalogue/taxonomy.js';
-import type { Phrase } from '../../catalogue/words.js';
+import type { Phrase, Value } from '../../catalogue/words.js';
 import { formatCode } from '../index/country-shard.js';
 import { PART } from '../index/parts.js';
 import { forEachSlot, orInto, setAll } from '../index/slot-bits.js';
 import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
+import { byFacets, type Constraint, toldAs } from './constraints.js';
 import {
   type AskedPlace,
   AT_PLACE,
@@ -53,7 +54,7 @@ import {
 } from './fits.js';
 import { neighbourCarried, neighboursOf } from './neighbours.js';
 import { points } from './points.js';
-import { DIFFERS, SAID } from './said.js';
+import { DIFFERS, RESTATE, SAID } from './said.js';
 import { listLength, oneList, placeCount, placeParts, topicsLength, windowCount, windowParts } from './selectivity.js';
 import { NEARNESS, POINTS, WEIGHT } from './weights.js';
 
@@ -100,7 +101,7 @@ const AUDIENCE_MISS: NearMiss = {
 };
 
 /** The country searched is a constraint stated by no facet (a shard meets it or not as a whole). */
-export const COUNTRY_MISS: NearMiss = {
+const COUNTRY_MISS: NearMiss = {
   nearness: elsewhere,
   differs(shard, slot): Phrase {
     const ev = shard.at(slot).event;
@@ -360,3 +361,76 @@ const SUBJECT_EVIDENCE = FACETS.filter((f) => f.constraint === 'subject' || f.na
 function subjectAlone(q: PreparedQuery): boolean {
   return FACETS.every((f) => f.role !== 'filter' || f.constraint === 'subject' || f.asks(q).length === 0);
 }
+
+// ---------------------------------------------------------------- the constraints
+
+/** One value of a restatement, said as it is in each language. */
+const just = (value: Value): Phrase => ({ words: RESTATE.just, values: { value } });
+
+/** Every constraint, in the order `understood` and the near misses name them, with how each is said. */
+export const CONSTRAINTS = [
+  {
+    name: 'price',
+    ...byFacets(FACETS, 'price'),
+    restates: (q) => ({ words: RESTATE.price, values: { price: q.u.price! } }),
+  },
+  {
+    name: 'format',
+    ...byFacets(FACETS, 'format'),
+    restates: (q) => just({ or: q.u.formats.map((format) => ({ words: RESTATE.format, values: { format } })) }),
+  },
+  {
+    name: 'subject',
+    ...byFacets(FACETS, 'subject'),
+    // A specific word as asked ("Java conferences"), a field by its name ("AI & ML meetups").
+    restates: (q) => just({ or: [...q.technologies.map((t) => t.term), ...q.fields.map((f) => ({ topic: f.slug }))] }),
+  },
+  {
+    name: 'kind',
+    ...byFacets(FACETS, 'kind'),
+    restates: (q) => just({ or: q.u.kinds.map((kind) => ({ words: RESTATE.kinds, values: { kind } })) }),
+  },
+  {
+    name: 'audience',
+    ...byFacets(FACETS, 'audience'),
+    restates: (q) => ({ words: RESTATE.for, values: { audience: { or: audienceOf(q.u.founders, q.u.seniority) } } }),
+  },
+  {
+    name: 'place',
+    ...byFacets(FACETS, 'place'),
+    restates: ({ u }) => ({
+      words: u.place!.mode === 'near' ? RESTATE.near : RESTATE.inOrNear,
+      values: { place: u.place!.place.name },
+    }),
+  },
+  {
+    name: 'country',
+    restates: (q) => just({ countryIn: q.country! }),
+    facets: [],
+    asked: (q) => q.country !== undefined,
+    meets: (shard, _slot, q) => shard.country === q.country,
+    fill: () => {
+      throw new Error('a shard meets the country or not as a whole: it has no candidates to tally');
+    },
+    ...toldAs(COUNTRY_MISS),
+  },
+  {
+    name: 'window',
+    ...byFacets(FACETS, 'window'),
+    restates: (q) => just({ window: q.u.window!, zone: q.zone, now: q.now, capital: false, dated: true }),
+  },
+] as const satisfies readonly Constraint[];
+
+export type ConstraintName = (typeof CONSTRAINTS)[number]['name'];
+/** A constraint of the table, by its name. */
+export type NamedConstraint = Constraint<ConstraintName>;
+export const CONSTRAINT_NAMES = CONSTRAINTS.map((c) => c.name) as [ConstraintName, ...ConstraintName[]];
+for (const facet of FACETS)
+  if (facet.constraint && !(CONSTRAINT_NAMES as string[]).includes(facet.constraint))
+    throw new Error(`the facet ${facet.name} states ${facet.constraint}, which the constraint table does not hold`);
+
+/** Founders and levels, as a restatement names an audience. */
+export const audienceOf = (founders: boolean, levels: readonly Seniority[]): (Value | Phrase)[] => [
+  ...(founders ? [{ words: RESTATE.founders }] : []),
+  ...levels.map((level) => ({ level })),
+];

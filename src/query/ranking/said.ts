@@ -210,3 +210,128 @@ export const DIFFERS = {
     it: '{kind, select, meetup {non un meetup} conference {non una conferenza} workshop {non un workshop} hackathon {non un hackathon} talk {non un talk} other {non un evento di networking}}',
   },
 } satisfies Record<string, Words>;
+
+/** How a query is restated, part by part (query/restate.ts); render/restate.ts puts the parts in a sentence. */
+export const RESTATE = {
+  just: { en: '{value}', de: '{value}', fr: '{value}', it: '{value}' },
+  price: {
+    en: '{price, select, free {free} other {paid}}',
+    de: '{price, select, free {kostenlos} other {kostenpflichtig}}',
+    fr: '{price, select, free {entrée gratuite} other {entrée payante}}',
+    it: '{price, select, free {gratis} other {a pagamento}}',
+  },
+  format: {
+    en: '{format, select, hybrid {hybrid} online {online or hybrid} other {in-person or hybrid}}',
+    de: '{format, select, hybrid {hybrid} online {online oder hybrid} other {vor Ort oder hybrid}}',
+    fr: '{format, select, hybrid {en format hybride} online {en ligne ou en format hybride} other {sur place ou en format hybride}}',
+    it: '{format, select, hybrid {in formato ibrido} online {online o in formato ibrido} other {in presenza o in formato ibrido}}',
+  },
+  formatExactly: {
+    en: '{format, select, online {online} hybrid {hybrid} other {in person}}',
+    de: '{format, select, online {online} hybrid {hybrid} other {vor Ort}}',
+    fr: '{format, select, online {en ligne} hybrid {en format hybride} other {sur place}}',
+    it: '{format, select, online {online} hybrid {in formato ibrido} other {in presenza}}',
+  },
+  for: {
+    en: 'for {audience}',
+    de: 'für {audience}',
+    fr: 'pour {audience}',
+    it: 'per {audience}',
+  },
+  founders: {
+    en: 'founders',
+    de: 'Gründer',
+    fr: 'fondateurs',
+    it: 'fondatori',
+  },
+  by: {
+    en: 'by {org}',
+    de: 'von {org}',
+    fr: 'par {org}',
+    it: 'di {org}',
+  },
+  in: {
+    en: 'in {place}',
+    de: 'in {place}',
+    fr: 'à {place}',
+    it: 'a {place}',
+  },
+  inOrNear: {
+    en: 'in or near {place}',
+    de: 'in oder nahe {place}',
+    fr: 'à {place} ou dans les environs',
+    it: 'a {place} o dintorni',
+  },
+  near: {
+    en: 'near {place}',
+    de: 'nahe {place}',
+    fr: 'près de {place}',
+    it: 'vicino a {place}',
+  },
+  within: {
+    en: 'within {km} km of {place}',
+    de: 'im Umkreis von {km} km um {place}',
+    fr: 'à moins de {km}\u00a0km de {place}',
+    it: 'entro {km} km da {place}',
+  },
+  cfp: {
+    en: 'with an open call for papers',
+    de: 'mit offenem Call for Papers',
+    fr: 'avec appel à conférences ouvert',
+    it: 'con call for paper aperto',
+  },
+  startsFrom: {
+    en: 'starting from {from}',
+    de: 'mit Beginn ab {from}',
+    fr: 'commençant à partir du {from}',
+    it: 'con inizio dal {from}',
+  },
+  startsUntil: {
+    en: 'starting until {to}',
+    de: 'mit Beginn bis {to}',
+    fr: 'commençant jusqu’au {to}',
+    it: 'con inizio fino al {to}',
+  },
+  startsBetween: {
+    en: 'starting from {from} until {to}',
+    de: 'mit Beginn von {from} bis {to}',
+    fr: 'commençant entre le {from} et le {to}',
+    it: 'con inizio dal {from} al {to}',
+  },
+  home: {
+    en: 'nearest to your base in {place} first',
+    de: 'die nächstgelegenen zu Ihrem Ort {place} zuerst',
+    fr: 'les plus proches de chez vous, à {place}, d’abord',
+    it: 'prima i più vicini a te, a {place}',
+  },
+  wished: {
+    en: 'those held in {language} first',
+    de: 'die auf {language} zuerst',
+    fr: 'ceux en {language} d’abord',
+    it: 'prima quelli in {language}',
+  },
+  matching: {
+    en: 'matching {words}',
+    de: 'passend zu {words}',
+    fr: 'correspondant à {words}',
+    it: 'che corrispondono a {words}',
+  },
+  mentioning: {
+    en: 'those mentioning {words} first',
+    de: 'die mit {words} zuerst',
+    fr: 'ceux mentionnant {words} d’abord',
+    it: 'prima quelli che menzionano {words}',
+  },
+  word: {
+    en: '“{word}”',
+    de: '„{word}“',
+    fr: '«\u00a0{word}\u00a0»',
+    it: '«{word}»',
+  },
+  kinds: {
+    en: '{kind, select, meetup {meetups} conference {conferences} workshop {workshops} hackathon {hackathons} talk {talks} other {networking events}}',
+    de: '{kind, select, meetup {Meetups} conference {Konferenzen} workshop {Workshops} hackathon {Hackathons} talk {Vorträge} other {Networking-Events}}',
+    fr: '{kind, select, meetup {meetups} conference {conférences} workshop {ateliers} hackathon {hackathons} talk {talks} other {événements de networking}}',
+    it: '{kind, select, meetup {meetup} conference {conferenze} workshop {workshop} hackathon {hackathon} talk {talk} other {eventi di networking}}',
+  },
+} satisfies Record<string, Words>;

@@ -134,7 +134,7 @@ function orderSwitch(input: SearchPageInput, order: ResultOrder): SafeHtml {
 
 /** The near misses, under their own heading after the matches; an empty answer says so and what would widen it. */
 function apartSection(input: SearchPageInput, result: SearchResult): SafeHtml {
-  const { t, now } = input;
+  const { t } = input;
   const alternatives = result.alternatives ?? [];
   const empty = result.total === 0;
   const plain = isPlainListing(result);
@@ -143,7 +143,7 @@ function apartSection(input: SearchPageInput, result: SearchResult): SafeHtml {
     empty
       ? html`<section class="empty">
 <p>${plain && result.country !== 'all' ? t.t('empty.country', { country: result.country }) : t.t('alternatives.none')}</p>
-${widen.length ? html`<ul class="widen">${widen.map((w) => html`<li>${t.t('alternatives.widen', { what: constraintText(result, w.constraint, t, now), count: w.total })}${w.follow ? html` — <a href="${followHref(input, w.follow)}">${t.t('country.in', { country: w.follow.country })}</a>` : ''}</li>`)}</ul>` : ''}
+${widen.length ? html`<ul class="widen">${widen.map((w) => html`<li>${t.t('alternatives.widen', { what: constraintText(result, w.constraint, t), count: w.total })}${w.follow ? html` — <a href="${followHref(input, w.follow)}">${t.t('country.in', { country: w.follow.country })}</a>` : ''}</li>`)}</ul>` : ''}
 ${!plain && alternatives.length === 0 && !input.coverage ? html`<p>${t.t('alternatives.nothingClose')}</p>` : ''}
 ${plain && alternatives.length === 0 ? html`<p>${t.t('empty.nothing')}</p>` : ''}
 </section>`
@@ -169,7 +169,7 @@ function resultsSection(input: SearchPageInput, result: SearchResult): SafeHtml 
     result.country !== input.country
       ? html`<p class="applied">${t.t('results.applied', { country: result.country })}</p>`
       : '';
-  const understood = understoodText(result, t, input.now);
+  const understood = understoodText(result, t);
   const count = t.t('results.count', { count: result.total });
   const shown = { ...input, order };
   return html`${applied}

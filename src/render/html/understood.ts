@@ -7,10 +7,10 @@ import { sayRestatement } from '../restate.js';
  * answers their English `understood` ("Gesucht: Meetups zu KI & ML, in oder nahe Zürich, nächste Woche (3.–9. März
  * 2025)"), or, for a search asking nothing beyond the country, its upcoming events.
  */
-export function understoodText(result: SearchResult, t: Translator, now: Date): string {
+export function understoodText(result: SearchResult, t: Translator): string {
   return isPlainListing(result)
     ? t.t('results.upcoming', { country: result.country })
-    : t.t('results.lookingFor', { query: sayRestatement(result.restatement, t, now) });
+    : t.t('results.lookingFor', { query: sayRestatement(result.restatement, t) });
 }
 
 /** Whether a search asks for anything beyond the country's upcoming events. */
