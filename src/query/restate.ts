@@ -7,8 +7,8 @@ import { zoneOf } from './plan.js';
 import type { Understanding } from './prompt/understand.js';
 import type { Asked } from './rank-shard.js';
 import type { PreparedQuery } from './ranking/facet.js';
-import { audienceOf, type ConstraintName } from './ranking/facets.js';
-import { RESTATE } from './ranking/said.js';
+import type { ConstraintName } from './ranking/facets.js';
+import { audienceOf, RESTATE } from './ranking/said.js';
 
 /** What a part of the restatement is: a constraint the prompt states, or one of the parameters' filters. */
 export type PartName =

@@ -78,3 +78,10 @@ export function byFacets(
     ...toldAs(nearMiss),
   };
 }
+
+/** Every constraint a facet states is one of the table's (a misspelt name fails at load). */
+export function everyStated(facets: readonly Facet<unknown>[], names: readonly string[]): void {
+  for (const facet of facets)
+    if (facet.constraint && !names.includes(facet.constraint))
+      throw new Error(`the facet ${facet.name} states ${facet.constraint}, which the constraint table does not hold`);
+}

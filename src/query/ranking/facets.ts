@@ -1,12 +1,12 @@
 import { type EventKind, type Format, isSeniority, type Seniority } from '../../catalogue/taxonomy.js';
-import type { Phrase, Value } from '../../catalogue/words.js';
+import type { Phrase } from '../../catalogue/words.js';
 import { formatCode } from '../index/country-shard.js';
 import { PART } from '../index/parts.js';
 import { forEachSlot, orInto, setAll } from '../index/slot-bits.js';
 import { TRAIT } from '../index/traits.js';
 import type { DateWindowHit } from '../prompt/dates.js';
 import type { SpokenLanguage } from '../prompt/wishes.js';
-import { byFacets, type Constraint, toldAs } from './constraints.js';
+import { byFacets, type Constraint, everyStated, toldAs } from './constraints.js';
 import {
   type AskedPlace,
   AT_PLACE,
@@ -54,25 +54,17 @@ import {
 } from './fits.js';
 import { neighbourCarried, neighboursOf } from './neighbours.js';
 import { points } from './points.js';
-import { DIFFERS, RESTATE, SAID } from './said.js';
+import { audienceOf, DIFFERS, just, RESTATE, SAID } from './said.js';
 import { listLength, oneList, placeCount, placeParts, topicsLength, windowCount, windowParts } from './selectivity.js';
-import { NEARNESS, POINTS, WEIGHT } from './weights.js';
+import { FOUNDER_POINTS, HYBRID_POINTS, NEARNESS, POINTS, STRENGTH_POINTS, WEIGHT } from './weights.js';
 
 /**
- * The facet table: every kind of evidence a prompt can ask for, and for each how it scores, how it constrains and how
- * an event missing it is told as a near miss. Ranking over posting lists, the reference scan, the reasons, the
- * restating sentence (through constraints.ts) and the near misses all read it; fits.ts and evidence.ts hold what it
- * reads of an event, weights.ts what each kind weighs, `candidates` which events to visit for speed. docs/ranking.md
- * explains the choices.
+ * The facet table: every kind of evidence a prompt can ask for — how it scores, constrains and is told as a near
+ * miss — and below it the constraints the facets state. fits.ts and evidence.ts hold what it reads of an event,
+ * weights.ts what each kind weighs, said.ts what it says; docs/ranking.md explains the choices.
  */
 
-/** The points of each Strength of a technology's evidence, weakest first. */
-const STRENGTH_POINTS = [0, POINTS.widerField, POINTS.wider, POINTS.described, POINTS.part, POINTS.same, POINTS.typed];
-/** A hybrid event counts three quarters of the format asked for. */
 const HYBRID = formatCode('hybrid');
-const HYBRID_POINTS = points(WEIGHT.format * 0.75);
-/** The points of a founder fit of 0, 1 and 2. */
-const FOUNDER_POINTS = [0, points(WEIGHT.founders / 2), POINTS.founders];
 
 const { otherWay, elsewhere } = NEARNESS;
 
@@ -364,73 +356,45 @@ function subjectAlone(q: PreparedQuery): boolean {
 
 // ---------------------------------------------------------------- the constraints
 
-/** One value of a restatement, said as it is in each language. */
-const just = (value: Value): Phrase => ({ words: RESTATE.just, values: { value } });
+/** A constraint stated by facets of the table, and how a query asking it says so. */
+const stated = <N extends string>(name: N, restates: Constraint['restates']): Constraint<N> => ({
+  name,
+  ...byFacets(FACETS, name),
+  restates,
+});
 
 /** Every constraint, in the order `understood` and the near misses name them, with how each is said. */
 export const CONSTRAINTS = [
+  stated('price', (q) => ({ words: RESTATE.price, values: { price: q.u.price! } })),
+  stated('format', (q) => just({ or: q.u.formats.map((format) => ({ words: RESTATE.format, values: { format } })) })),
+  // A specific word as asked ("Java conferences"), a field by its name ("AI & ML meetups").
+  stated('subject', (q) =>
+    just({ or: [...q.technologies.map((t) => t.term), ...q.fields.map((f) => ({ topic: f.slug }))] }),
+  ),
+  stated('kind', (q) => just({ or: q.u.kinds.map((kind) => ({ words: RESTATE.kinds, values: { kind } })) })),
+  stated('audience', (q) => ({
+    words: RESTATE.for,
+    values: { audience: { or: audienceOf(q.u.founders, q.u.seniority) } },
+  })),
+  stated('place', ({ u }) => ({
+    words: u.place!.mode === 'near' ? RESTATE.near : RESTATE.inOrNear,
+    values: { place: u.place!.place.name },
+  })),
   {
-    name: 'price',
-    ...byFacets(FACETS, 'price'),
-    restates: (q) => ({ words: RESTATE.price, values: { price: q.u.price! } }),
-  },
-  {
-    name: 'format',
-    ...byFacets(FACETS, 'format'),
-    restates: (q) => just({ or: q.u.formats.map((format) => ({ words: RESTATE.format, values: { format } })) }),
-  },
-  {
-    name: 'subject',
-    ...byFacets(FACETS, 'subject'),
-    // A specific word as asked ("Java conferences"), a field by its name ("AI & ML meetups").
-    restates: (q) => just({ or: [...q.technologies.map((t) => t.term), ...q.fields.map((f) => ({ topic: f.slug }))] }),
-  },
-  {
-    name: 'kind',
-    ...byFacets(FACETS, 'kind'),
-    restates: (q) => just({ or: q.u.kinds.map((kind) => ({ words: RESTATE.kinds, values: { kind } })) }),
-  },
-  {
-    name: 'audience',
-    ...byFacets(FACETS, 'audience'),
-    restates: (q) => ({ words: RESTATE.for, values: { audience: { or: audienceOf(q.u.founders, q.u.seniority) } } }),
-  },
-  {
-    name: 'place',
-    ...byFacets(FACETS, 'place'),
-    restates: ({ u }) => ({
-      words: u.place!.mode === 'near' ? RESTATE.near : RESTATE.inOrNear,
-      values: { place: u.place!.place.name },
-    }),
-  },
-  {
-    name: 'country',
-    restates: (q) => just({ countryIn: q.country! }),
+    name: 'country' as const,
+    restates: (q: PreparedQuery) => just({ countryIn: q.country! }),
     facets: [],
-    asked: (q) => q.country !== undefined,
+    asked: (q: PreparedQuery) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
     fill: () => {
       throw new Error('a shard meets the country or not as a whole: it has no candidates to tally');
     },
     ...toldAs(COUNTRY_MISS),
-  },
-  {
-    name: 'window',
-    ...byFacets(FACETS, 'window'),
-    restates: (q) => just({ window: q.u.window!, zone: q.zone, now: q.now, capital: false, dated: true }),
-  },
-] as const satisfies readonly Constraint[];
+  } satisfies Constraint<'country'>,
+  stated('window', (q) => just({ window: q.u.window!, zone: q.zone, now: q.now, capital: false, dated: true })),
+] as const;
 
 export type ConstraintName = (typeof CONSTRAINTS)[number]['name'];
-/** A constraint of the table, by its name. */
 export type NamedConstraint = Constraint<ConstraintName>;
 export const CONSTRAINT_NAMES = CONSTRAINTS.map((c) => c.name) as [ConstraintName, ...ConstraintName[]];
-for (const facet of FACETS)
-  if (facet.constraint && !(CONSTRAINT_NAMES as string[]).includes(facet.constraint))
-    throw new Error(`the facet ${facet.name} states ${facet.constraint}, which the constraint table does not hold`);
-
-/** Founders and levels, as a restatement names an audience. */
-export const audienceOf = (founders: boolean, levels: readonly Seniority[]): (Value | Phrase)[] => [
-  ...(founders ? [{ words: RESTATE.founders }] : []),
-  ...levels.map((level) => ({ level })),
-];
+everyStated(FACETS, CONSTRAINT_NAMES);

@@ -1,4 +1,5 @@
-import type { Words } from '../../catalogue/words.js';
+import type { Seniority } from '../../catalogue/taxonomy.js';
+import type { Phrase, Value, Words } from '../../catalogue/words.js';
 
 /**
  * What the facets say, in every language side by side: why an event matches (reasons) and how a near miss differs.
@@ -335,3 +336,12 @@ export const RESTATE = {
     it: '{kind, select, meetup {meetup} conference {conferenze} workshop {workshop} hackathon {hackathon} talk {talk} other {eventi di networking}}',
   },
 } satisfies Record<string, Words>;
+
+/** One value of a restatement, said as it is in each language. */
+export const just = (value: Value): Phrase => ({ words: RESTATE.just, values: { value } });
+
+/** Founders and levels, as a restatement names an audience. */
+export const audienceOf = (founders: boolean, levels: readonly Seniority[]): (Value | Phrase)[] => [
+  ...(founders ? [{ words: RESTATE.founders }] : []),
+  ...levels.map((level) => ({ level })),
+];

@@ -62,3 +62,18 @@ export const POINTS = Object.fromEntries(Object.entries(WEIGHT).map(([k, w]) => 
  * at the place; then the subject asked, elsewhere; last another subject at the place.
  */
 export const NEARNESS = { otherWay: 3, relatedSubject: 2, elsewhere: 1, otherSubject: 0 } as const;
+
+/** The points of each Strength of a technology's evidence (evidence.ts), weakest first. */
+export const STRENGTH_POINTS = [
+  0,
+  POINTS.widerField,
+  POINTS.wider,
+  POINTS.described,
+  POINTS.part,
+  POINTS.same,
+  POINTS.typed,
+] as const;
+/** A hybrid event counts three quarters of the format asked for. */
+export const HYBRID_POINTS = points(WEIGHT.format * 0.75);
+/** The points of a founder fit of 0, 1 and 2. */
+export const FOUNDER_POINTS = [0, points(WEIGHT.founders / 2), POINTS.founders] as const;
