@@ -27,6 +27,28 @@ export interface Translator {
 }
 
 const cache = createIntlCache();
+
+/** A message of text and `{name}` places only, with no quoting apostrophe: said without MessageFormat. */
+const SIMPLE = /^(?:[^{}']|\{\w+\})*$/;
+
+/**
+ * Such words as their pieces, joined around the values: @formatjs runs its whole interpreter for each, and the
+ * reasons, nearly all simple, are most of an answer's text (docs/performance.md, "Saying reasons").
+ */
+function simpleTemplate(text: string): { format(values?: Record<string, unknown>): string } {
+  const pieces = text.split(/\{(\w+)\}/);
+  return {
+    format(values) {
+      let out = pieces[0]!;
+      for (let i = 1; i < pieces.length; i += 2) {
+        const value = values?.[pieces[i]!];
+        if (value === undefined) throw new Error(`the message "${text}" needs a value for ${pieces[i]}`);
+        out += String(value) + pieces[i + 1]!;
+      }
+      return out;
+    },
+  };
+}
 const onError = (error: Error): never => {
   throw error;
 };
@@ -50,7 +72,7 @@ function createTranslator(lang: Language): Translator {
     return message.format(values as Parameters<typeof message.format>[0]);
   };
   // Words are constants of the modules that own them: kept while they are.
-  const compiledWords = new WeakMap<Words, ReturnType<typeof compile>>();
+  const compiledWords = new WeakMap<Words, { format(values?: Record<string, unknown>): unknown }>();
   const orList = new Intl.ListFormat(LOCALES[lang], { type: 'disjunction' });
   const andList = new Intl.ListFormat(LOCALES[lang], { type: 'conjunction' });
   return {
@@ -60,7 +82,7 @@ function createTranslator(lang: Language): Translator {
     say(words, values) {
       let message = compiledWords.get(words);
       if (!message) {
-        message = compile(words[lang]);
+        message = SIMPLE.test(words[lang]) ? simpleTemplate(words[lang]) : compile(words[lang]);
         compiledWords.set(words, message);
       }
       return String(message.format(values));
