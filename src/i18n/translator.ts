@@ -33,7 +33,7 @@ const SIMPLE = /^(?:[^{}']|\{\w+\})*$/;
 
 /**
  * Such words as their pieces, joined around the values: @formatjs runs its whole interpreter for each, and the
- * reasons, nearly all simple, are most of an answer's text (docs/performance.md, "Saying reasons").
+ * reasons, nearly all simple, are most of an answer's text (docs/architecture.md, "written by hand").
  */
 function simpleTemplate(text: string): { format(values?: Record<string, unknown>): string } {
   const pieces = text.split(/\{(\w+)\}/);
