@@ -114,4 +114,14 @@ describe('the page language (hl) and the event-language filter (lang) on pages',
     expect((await get(`${germanEvent}?lang=de`)).text).toContain('<html lang="de">');
     expect((await get(`${germanEvent}?lang=de`, 'it')).text).toContain('<html lang="it">');
   });
+
+  it('keeps the filters the form has no field for when it is sent again', async () => {
+    const page = (await get('/?q=Rust&hl=en&lang=de&cfp=open&from=2026-12-01&city=Z%C3%BCrich')).text;
+    const form = /<form class="search"[\s\S]*?<\/form>/.exec(page)![0];
+    const hidden = Object.fromEntries(
+      [...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+    );
+    // The fields it shows (q, city) are not sent twice; the rest ride along, so a new search keeps them.
+    expect(hidden).toEqual({ hl: 'en', lang: 'de', cfp: 'open', from: '2026-12-01' });
+  });
 });

@@ -5,7 +5,7 @@ import type { Phrase } from '../../catalogue/words.js';
 import { dayHeading, formatWhen, listingDay, machineTime, periodOf } from '../../i18n/dates.js';
 import type { Translator } from '../../i18n/translator.js';
 import { COUNTRIES, COUNTRY_INFO } from '../../places/countries.js';
-import { type Scope, toQueryString } from '../../query/params.js';
+import { PAGE_PARAMETERS, type Scope, toQueryString } from '../../query/params.js';
 import { type RankedEvent, type SearchResult, UPCOMING, zoneOf } from '../../query/read-index.js';
 import type { Coverage } from '../../use-cases/coverage.js';
 import { eventPageUrl } from '../event-json.js';
@@ -233,6 +233,9 @@ function searchedFor({ t, form }: SearchPageInput): string {
     .join(' · ');
 }
 
+/** The form's own fields; the query's other parameters (`lang`, `cfp`, `from` …) ride along hidden, kept by a new search. */
+const FORM_FIELDS: ReadonlySet<string> = new Set(['q', 'country', 'city', 'topic', 'format', 'who']);
+
 /**
  * The search form. Once a search ran it folds into one line that shows the search (a `<details>`, no script), so that
  * on a phone the results start on the first screen; with no search it is open, its box focused.
@@ -240,8 +243,12 @@ function searchedFor({ t, form }: SearchPageInput): string {
 function searchForm(input: SearchPageInput, country: Scope): SafeHtml {
   const { t, form } = input;
   const q = searchedFor(input);
+  const kept = PAGE_PARAMETERS.filter((name) => !FORM_FIELDS.has(name) && form[name]);
   const fields = html`<form class="search" method="get" action="/" role="search">
-  <input type="hidden" name="hl" value="${t.lang}">
+  <input type="hidden" name="hl" value="${t.lang}">${kept.map(
+    (name) => html`
+  <input type="hidden" name="${name}" value="${form[name]!}">`,
+  )}
   <label class="wide">${t.t('search.label')}
     <input type="search" name="q" value="${form.q ?? ''}" placeholder="${t.t('search.placeholder')}"${q ? '' : html` autofocus`}>
   </label>
