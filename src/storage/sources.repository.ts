@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Country } from '../places/countries.js';
-import type { Database } from './schema.js';
+import { camelCased, type Database } from './schema.js';
 
 /** The counts of one run of a source: what it changed, what it skipped, and for feeds how many URLs it read. */
 export interface RunCounts {
@@ -126,19 +126,7 @@ export class SourcesRepository {
       ])
       .orderBy('source')
       .execute();
-    return rows.map((r) => ({
-      source: r.source,
-      format: r.format,
-      url: r.url,
-      licence: r.licence,
-      lastAttemptAt: r.last_attempt_at,
-      lastSuccessAt: r.last_success_at,
-      lastError: r.last_error,
-      failures: r.failures,
-      lastRun: (r.last_run as RunCounts | null) ?? null,
-      seededAt: r.seeded_at,
-      snapshotOf: r.snapshot_of,
-    }));
+    return rows.map((row) => camelCased(row) as SourceStatus);
   }
 
   /**
