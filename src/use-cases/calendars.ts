@@ -13,11 +13,11 @@ import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
 import { runCounts } from './import-records.js';
-import { retireByExternalIds } from './store-many.js';
 import {
   type CalendarRun,
   type CalendarTarget,
   calendarIdPrefix,
+  retireUpcoming,
   syncCalendar,
   syncCalendars,
 } from './sync-calendars.js';
@@ -272,20 +272,7 @@ export async function unlinkCalendar(
   if (!calendar || calendar.keyId !== host.id || calendar.unlinkedAt)
     throw new ServiceError('calendar-not-found', `This key has no linked calendar “${id}”.`);
   await ctx.calendars.unlink(id, ctx.now());
-  const owner = keyOwner(host.id);
-  const now = ctx.now();
-  const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
-    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
-  );
-  const retired = await retireByExternalIds(
-    ctx.storage,
-    { owner, actor: `calendar:${id}` },
-    upcoming.map((e) => e.externalId!),
-  );
-  for (const event of retired) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
+  const retired = await retireUpcoming(ctx, { owner: keyOwner(host.id), actor: `calendar:${id}` }, { calendar: id });
   return { id, unlinked: true, retired: retired.length };
 }
 

@@ -7,8 +7,14 @@ import type { Country } from '../places/countries.js';
 import type { ProposalRecord } from '../storage/proposals.repository.js';
 import { calendarTargets, readCalendarOnce } from './check-calendars.js';
 import { COMMUNITY_CALENDARS, COMMUNITY_SOURCE, type Preview } from './proposal-schemas.js';
-import { retireByExternalIds } from './store-many.js';
-import { type CalendarRun, type CalendarTarget, calendarIdPrefix, syncCalendars } from './sync-calendars.js';
+import {
+  type CalendarRun,
+  type CalendarTarget,
+  calendarIdPrefix,
+  inParallel,
+  retireUpcoming,
+  syncCalendars,
+} from './sync-calendars.js';
 import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
 
 /**
@@ -131,36 +137,19 @@ export function startPreviews(ctx: AppContext): void {
     for (;;) {
       const batch = await ctx.proposals.list({ state: 'reading', kind: 'calendar', limit: PREVIEW_CONCURRENCY * 4 });
       if (batch.length === 0 || signal.aborted) return read;
-      let next = 0;
-      const worker = async () => {
-        while (next < batch.length && !signal.aborted) {
-          const p = batch[next++]!;
-          await ctx.proposals.setPreview(p.id, await previewOf(ctx, p, signal));
-          read++;
-        }
+      const previewOne = async (i: number) => {
+        await ctx.proposals.setPreview(batch[i]!.id, await previewOf(ctx, batch[i]!, signal));
+        read++;
       };
-      await Promise.all(Array.from({ length: PREVIEW_CONCURRENCY }, worker));
+      await inParallel(batch.length, PREVIEW_CONCURRENCY, previewOne, () => signal.aborted);
     }
   });
 }
 
 /** Retires the upcoming events of a community calendar (their pages stay, as a cancelled event's). */
 export async function retireCalendar(ctx: AppContext, id: string): Promise<number> {
-  const owner = sourceOwner(COMMUNITY_SOURCE);
-  const now = ctx.now();
-  const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
-    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
-  );
-  const retired = await retireByExternalIds(
-    ctx.storage,
-    { owner, actor: `proposal:${id}` },
-    upcoming.map((e) => e.externalId!),
-  );
-  for (const event of retired) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
-  return retired.length;
+  const by = { owner: sourceOwner(COMMUNITY_SOURCE), actor: `proposal:${id}` };
+  return (await retireUpcoming(ctx, by, { calendar: id })).length;
 }
 
 /** Syncs the accepted community calendars as the feeds are: one run of the `community` source. */
