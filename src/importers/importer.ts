@@ -103,6 +103,13 @@ export interface ParseResult {
   cut?: string;
 }
 
+/** An input that says nothing usable: the error about it as a whole, or the first when not one record was read. */
+export function unusableInput(parsed: ParseResult): RecordError | undefined {
+  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
+  if (whole) return whole;
+  return parsed.records.length === 0 ? parsed.errors[0] : undefined;
+}
+
 export interface ParseOptions {
   now: Date;
   /** Default country for records that name none and whose city does not tell. */

@@ -1,10 +1,10 @@
 import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
-import { type Feed, FeedsFileError, isEnabled, loadFeeds } from '../importers/feeds.js';
+import { type Feed, isEnabled } from '../importers/feeds.js';
 import type { Job } from '../runtime/jobs.js';
 import { syncLinkedCalendars } from './calendars.js';
 import { syncCommunityCalendars } from './proposals.js';
-import { runSync, type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
+import { readFeedsFile, runSync, type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
 
 /**
  * Every enabled feed in turn, then the calendars hosts linked and the communities' accepted ones (when there are
@@ -70,12 +70,6 @@ export function syncRun(ctx: AppContext, id: string): Job<SyncResult[]> {
   const run = ctx.jobs.get(id);
   if (!run || run.kind !== OPERATOR_SYNC) throw new ServiceError('not-found', `No sync run “${id}” on this node.`);
   return run as Job<SyncResult[]>;
-}
-
-async function readFeedsFile(path: string, optional: boolean): Promise<Feed[]> {
-  return loadFeeds(path, { optional }).catch((error: unknown) => {
-    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
-  });
 }
 
 /**
