@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { EventFormat, PlainContent, PriceType, RegMode, Visibility } from '../catalogue/event.js';
 import type { Country } from '../places/countries.js';
 
@@ -87,6 +88,28 @@ export function rowLabel(row: unknown, index: number): string {
 /** A zod error as one line: each issue's path and message. */
 export function issuesText(error: { issues: readonly { path: PropertyKey[]; message: string }[] }): string {
   return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
+}
+
+/**
+ * The records of an input's rows, each parsed by `schema` and made a record by `recordOf` (a string: why the row is
+ * refused; undefined: left out); a row the schema refuses is refused with its issues.
+ */
+export function recordsOfRows<T>(
+  input: { rows: unknown[] } | { error: RecordError },
+  schema: z.ZodType<T>,
+  recordOf: (row: T) => ImportedRecord | string | undefined,
+  labelOf: (row: unknown, index: number) => string = rowLabel,
+): ParseResult {
+  if ('error' in input) return { records: [], errors: [input.error] };
+  const records: ImportedRecord[] = [];
+  const errors: RecordError[] = [];
+  input.rows.forEach((row, index) => {
+    const parsed = schema.safeParse(row);
+    const record = parsed.success ? recordOf(parsed.data) : issuesText(parsed.error);
+    if (typeof record === 'string') errors.push({ record: labelOf(row, index), message: record });
+    else if (record) records.push(record);
+  });
+  return { records, errors };
 }
 
 /** A record that could not be read: skipped with a message naming it; the rest still load. */
