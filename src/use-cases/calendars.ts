@@ -19,9 +19,8 @@ import {
   calendarIdPrefix,
   retireUpcoming,
   syncCalendar,
-  syncCalendars,
 } from './sync-calendars.js';
-import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+import { type SyncOptions, type SyncResult, syncCollection } from './sync-feeds.js';
 
 export const linkCalendarSchema = z.strictObject({
   url: urlField().meta({
@@ -138,18 +137,21 @@ function targetOf(
   };
 }
 
-/** `webcal:` is how calendars publish subscriptions: it means https. Anything but http(s) is refused. */
-function calendarUrl(input: string): string {
+/**
+ * An absolute http(s) URL without credentials, else a ValidationError on `url`. With `webcal`, how calendars publish
+ * subscriptions, `webcal:` is taken too, meaning https.
+ */
+export function httpUrl(input: string, kinds: 'http(s)' | 'http(s) or webcal'): string {
+  const invalid = (message: string) => new ValidationError([{ field: 'url', message }]);
   let url: URL;
   try {
-    url = new URL(input.replace(/^webcal:/i, 'https:'));
+    url = new URL(kinds === 'http(s)' ? input : input.replace(/^webcal:/i, 'https:'));
   } catch {
-    throw new ValidationError([{ field: 'url', message: 'must be an absolute http(s) or webcal URL' }]);
+    throw invalid(`must be an absolute ${kinds} URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new ValidationError([{ field: 'url', message: `must be an http(s) or webcal URL, not ${url.protocol}` }]);
-  if (url.username || url.password)
-    throw new ValidationError([{ field: 'url', message: 'must not carry a user name or password' }]);
+    throw invalid(`must be an ${kinds} URL, not ${url.protocol}`);
+  if (url.username || url.password) throw invalid('must not carry a user name or password');
   return url.toString();
 }
 
@@ -210,7 +212,7 @@ export async function linkCalendar(
   options: { waitMs?: number } = {},
 ): Promise<{ calendar: CalendarSummary; created: boolean; sync?: CalendarRun }> {
   const parsed = parseOrThrow(linkCalendarSchema, input);
-  const url = calendarUrl(parsed.url);
+  const url = httpUrl(parsed.url, 'http(s) or webcal');
   const city = parsed.city === undefined ? undefined : resolveCity(parsed.city, host.country);
   if (parsed.city !== undefined && !city)
     throw new ValidationError([{ field: 'city', message: `is not a known place in ${host.country}` }]);
@@ -292,15 +294,7 @@ export async function syncLinkedCalendars(ctx: AppContext, options: SyncOptions 
     const host = hosts.get(c.keyId);
     return host && !host.revokedAt ? [targetOf(ctx, c, host)] : [];
   });
-  const result: SyncResult = { feed: LINKED_CALENDARS, at, urls: targets.length, missing: 0 };
-  if (targets.length === 0) return result;
-  const runs = await syncCalendars(ctx, targets, {
-    importer: icalImporter,
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-    background: options.background,
-  });
-  return concludeCalendarsRun(ctx, result, runs, 'linked calendars', options);
+  return syncCollection(ctx, LINKED_CALENDARS, at, targets, 'linked calendars', options);
 }
 
 /** The operator's side (the CLI, by key id): the active key, or `invalid-key`. */

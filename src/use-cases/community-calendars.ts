@@ -2,20 +2,12 @@ import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { recognizeCalendar } from '../importers/calendar-address.js';
 import type { ImportedRecord } from '../importers/importer.js';
-import { importerFor } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import type { ProposalRecord } from '../storage/proposals.repository.js';
 import { calendarTargets, readCalendarOnce } from './check-calendars.js';
 import { COMMUNITY_CALENDARS, COMMUNITY_SOURCE, type Preview } from './proposal-schemas.js';
-import {
-  type CalendarRun,
-  type CalendarTarget,
-  calendarIdPrefix,
-  inParallel,
-  retireUpcoming,
-  syncCalendars,
-} from './sync-calendars.js';
-import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+import { type CalendarTarget, calendarIdPrefix, inParallel, retireUpcoming } from './sync-calendars.js';
+import { type SyncOptions, type SyncResult, syncCollection } from './sync-feeds.js';
 
 /**
  * The calendars communities propose: how one is previewed (read once, as the sync would, a few at a time), where
@@ -156,26 +148,6 @@ export async function retireCalendar(ctx: AppContext, id: string): Promise<numbe
 export async function syncCommunityCalendars(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult> {
   const at = ctx.now();
   const accepted = await ctx.proposals.list({ state: 'accepted', kind: 'calendar' });
-  const result: SyncResult = { feed: COMMUNITY_CALENDARS, at, urls: accepted.length, missing: 0 };
-  if (accepted.length === 0) return result;
-  const runs: CalendarRun[] = [];
-  for (const format of new Set(accepted.map((p) => p.format ?? 'ical'))) {
-    const importer = importerFor(format);
-    const targets = accepted.filter((p) => (p.format ?? 'ical') === format).map((p) => communityTarget(ctx, p));
-    if (!importer) {
-      runs.push(
-        ...targets.map((target) => ({ target, outcome: 'failed' as const, error: `no importer reads ${format}` })),
-      );
-      continue;
-    }
-    runs.push(
-      ...(await syncCalendars(ctx, targets, {
-        importer,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        background: options.background,
-      })),
-    );
-  }
-  return concludeCalendarsRun(ctx, result, runs, 'community calendars', options);
+  const targets = accepted.map((p) => communityTarget(ctx, p));
+  return syncCollection(ctx, COMMUNITY_CALENDARS, at, targets, 'community calendars', options);
 }

@@ -336,16 +336,32 @@ async function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
 }
 
 /**
- * Ends a run of a collection of calendars the service keeps itself (hosts' links, communities' proposals): its
- * calendars' runs, failing only if all failed, recorded unless it was stopped.
+ * Syncs a collection of calendars the service keeps itself (hosts' links, communities' proposals) as one run of its
+ * source, at `at`: failing only if all its calendars fail, recorded unless it was stopped.
  */
-export async function concludeCalendarsRun(
+export async function syncCollection(
   ctx: AppContext,
-  result: SyncResult,
-  runs: CalendarRun[],
+  feed: Feed,
+  at: Date,
+  targets: CalendarTarget[],
   what: string,
   options: SyncOptions,
 ): Promise<SyncResult> {
+  const result: SyncResult = { feed, at, urls: targets.length, missing: 0 };
+  if (targets.length === 0) return result;
+  const runs: CalendarRun[] = [];
+  for (const format of new Set(targets.map((t) => t.format ?? 'ical'))) {
+    const importer = importerFor(format);
+    const ofFormat = targets.filter((t) => (t.format ?? 'ical') === format);
+    if (!importer) {
+      runs.push(
+        ...ofFormat.map((target) => ({ target, outcome: 'failed' as const, error: `no importer reads ${format}` })),
+      );
+      continue;
+    }
+    const { signal, timeoutMs, background } = options;
+    runs.push(...(await syncCalendars(ctx, ofFormat, { importer, signal, timeoutMs, background })));
+  }
   const report = takeRuns(result, runs);
   if (report) result.report = report;
   else result.error = `all ${runs.length} ${what} failed, e.g. ${runs[0]!.error}`;
