@@ -140,14 +140,7 @@ export class SourcesRepository {
       .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
       .groupBy(['source', 'lifecycle'])
       .execute();
-    const counts = new Map<string, SourceCounts>();
-    for (const row of rows) {
-      const entry = counts.get(row.source) ?? { listed: 0, cancelled: 0 };
-      if (row.lifecycle === 'listed') entry.listed += row.n;
-      else if (row.lifecycle === 'cancelled') entry.cancelled += row.n;
-      counts.set(row.source, entry);
-    }
-    return counts;
+    return tally(rows.map((row) => ({ ...row, key: row.source })));
   }
 
   /**
@@ -167,14 +160,7 @@ export class SourcesRepository {
       .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
       .groupBy([sql`split_part(external_id, '|', 1)`, 'lifecycle'])
       .execute();
-    const counts = new Map<string, SourceCounts>();
-    for (const row of rows) {
-      const entry = counts.get(row.calendar) ?? { listed: 0, cancelled: 0 };
-      if (row.lifecycle === 'listed') entry.listed += row.n;
-      else if (row.lifecycle === 'cancelled') entry.cancelled += row.n;
-      counts.set(row.calendar, entry);
-    }
-    return counts;
+    return tally(rows.map((row) => ({ ...row, key: row.calendar })));
   }
 
   /** Public, listed events not over yet, per country: what the listings show. */
@@ -203,4 +189,16 @@ export class SourcesRepository {
       .executeTakeFirst();
     return row?.at ?? null;
   }
+}
+
+/** Counts per key and lifecycle as listed and cancelled per key. */
+function tally(rows: readonly { key: string; lifecycle: string; n: number }[]): Map<string, SourceCounts> {
+  const counts = new Map<string, SourceCounts>();
+  for (const { key, lifecycle, n } of rows) {
+    const entry = counts.get(key) ?? { listed: 0, cancelled: 0 };
+    if (lifecycle === 'listed') entry.listed += n;
+    else if (lifecycle === 'cancelled') entry.cancelled += n;
+    counts.set(key, entry);
+  }
+  return counts;
 }
