@@ -4,7 +4,7 @@ import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { parseOrThrow, requiredText, urlField } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { Feed } from '../importers/feeds.js';
-import { checkAddress } from '../importers/http-reader.js';
+import { checkAddress, within } from '../importers/http-reader.js';
 import { icalImporter } from '../importers/ical.js';
 import type { InputError } from '../importers/input-error.js';
 import { resolveCity } from '../places/gazetteer.js';
@@ -182,20 +182,6 @@ function startFirstRead(ctx: AppContext, calendar: HostCalendar, host: ApiKeyRec
       }),
     calendar.id,
   );
-}
-
-/** The promise's value if it settles within `ms`, else undefined (it goes on). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms === Number.POSITIVE_INFINITY) return promise;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms).unref();
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
