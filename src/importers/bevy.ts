@@ -7,9 +7,9 @@ import {
   FILE_RECORD,
   type ImportedRecord,
   type Importer,
-  issuesText,
   type ParseOptions,
   type RecordError,
+  recordsOfRows,
   rowLabel,
 } from './importer.js';
 
@@ -134,25 +134,15 @@ export const bevyImporter: Importer = {
   what: 'a Bevy events list',
   description: 'Bevy chapter events (GDG, CNCF): the JSON list of /api/event/?chapter=<id> or event_slim/for_chapter',
   parse(input, options) {
-    const records: ImportedRecord[] = [];
-    const errors: RecordError[] = [];
-    const rows = rowsOf(input);
-    if ('error' in rows) return { records, errors: [rows.error] };
     const seen = new Set<string>();
-    rows.rows.forEach((row, index) => {
-      const label = rowLabel({ name: (row as { title?: unknown } | null)?.title }, index);
-      const parsed = bevyEvent.safeParse(row);
-      if (!parsed.success) {
-        errors.push({ record: label, message: issuesText(parsed.error) });
-        return;
-      }
-      if (!listed(parsed.data) || seen.has(String(parsed.data.id))) return;
-      seen.add(String(parsed.data.id));
-      const record = recordOf(parsed.data, options);
-      if (typeof record === 'string') errors.push({ record: label, message: record });
-      else records.push(record);
-    });
-    return { records, errors };
+    const labelOf = (row: unknown, index: number) =>
+      rowLabel({ name: (row as { title?: unknown } | null)?.title }, index);
+    const each = (e: BevyEvent) => {
+      if (!listed(e) || seen.has(String(e.id))) return undefined;
+      seen.add(String(e.id));
+      return recordOf(e, options);
+    };
+    return recordsOfRows(rowsOf(input), bevyEvent, each, labelOf);
   },
   digest(input) {
     return createHash('sha256').update(input).digest('base64url');

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  type ImportedRecord,
-  type Importer,
-  issuesText,
-  jsonArrayRows,
-  languageOf,
-  type RecordError,
-  rowLabel,
-} from './importer.js';
+import { type Importer, jsonArrayRows, languageOf, recordsOfRows } from './importer.js';
 
 /** A row of the open confs.tech data set (tech-conferences/conference-data). */
 const confsTechRow = z.object({
@@ -64,23 +56,9 @@ export const confsTechImporter: Importer = {
   worldwide: true,
   parse(input, options) {
     const fileTopic = topicOfPath(options.inputName);
-    const errors: RecordError[] = [];
-    const records: ImportedRecord[] = [];
-    const array = jsonArrayRows(input);
-    if ('error' in array) return { records, errors: [array.error] };
-    array.rows.forEach((row, index) => {
-      const parsed = confsTechRow.safeParse(row);
-      const label = rowLabel(row, index);
-      if (!parsed.success) {
-        errors.push({ record: label, message: issuesText(parsed.error) });
-        return;
-      }
-      const c = parsed.data;
-      if (c.endDate && c.endDate < c.startDate) {
-        errors.push({ record: label, message: 'endDate is before startDate' });
-        return;
-      }
-      records.push({
+    return recordsOfRows(jsonArrayRows(input), confsTechRow, (c) => {
+      if (c.endDate && c.endDate < c.startDate) return 'endDate is before startDate';
+      return {
         sourceId: `${c.name}@${c.startDate}`,
         title: c.name,
         start: { date: c.startDate },
@@ -95,8 +73,7 @@ export const confsTechImporter: Importer = {
         cfpUntil: c.cfpEndDate && DATE.test(c.cfpEndDate) ? c.cfpEndDate : undefined,
         language: languageOf(c.locales),
         accessibility: c.offersSignLanguageOrCC ? 'sign-language-or-captions' : undefined,
-      });
+      };
     });
-    return { records, errors };
   },
 };

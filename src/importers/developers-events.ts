@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  type ImportedRecord,
-  type Importer,
-  issuesText,
-  jsonArrayRows,
-  languageOf,
-  type RecordError,
-  rowLabel,
-} from './importer.js';
+import { type Importer, jsonArrayRows, languageOf, recordsOfRows } from './importer.js';
 
 /**
  * A row of developers.events' `all-events.json` (scraly/developers-conferences-agenda). Its days are UTC
@@ -40,34 +32,20 @@ export const developersEventsImporter: Importer = {
     'developers.events all-events.json (array of {name, date: [startMs, endMs], hyperlink, city, country, …})',
   worldwide: true,
   parse(input) {
-    const records: ImportedRecord[] = [];
-    const errors: RecordError[] = [];
-    const array = jsonArrayRows(input);
-    if ('error' in array) return { records, errors: [array.error] };
     const seen = new Set<string>();
-    array.rows.forEach((row, index) => {
-      const label = rowLabel(row, index);
-      const parsed = developersEvent.safeParse(row);
-      if (!parsed.success) {
-        errors.push({ record: label, message: issuesText(parsed.error) });
-        return;
-      }
-      const e = parsed.data;
+    return recordsOfRows(jsonArrayRows(input), developersEvent, (e) => {
       const start = dayOf(e.date[0]!);
       const end = dayOf(e.date[1] ?? e.date[0]!);
-      if (end < start) {
-        errors.push({ record: label, message: 'the end date is before the start date' });
-        return;
-      }
+      if (end < start) return 'the end date is before the start date';
       const sourceId = `${start}-${e.name}`;
       // The data set lists a few events twice; the first listing counts.
-      if (seen.has(sourceId)) return;
+      if (seen.has(sourceId)) return undefined;
       seen.add(sourceId);
       const online = e.country?.trim().toLowerCase() === 'online';
       const alsoOnline = /&\s*online/i.test(e.location ?? '');
       const city = online ? undefined : e.city?.trim() || undefined;
       const tag = (key: string) => (e.tags ?? []).filter((t) => t.key === key).map((t) => t.value);
-      records.push({
+      return {
         sourceId,
         title: e.name,
         start: { date: start },
@@ -82,9 +60,8 @@ export const developersEventsImporter: Importer = {
         cfpUrl: httpUrl(e.cfp?.link),
         cfpUntil: e.cfp?.untilDate !== undefined ? dayOf(e.cfp.untilDate) : undefined,
         language: languageOf(tag('language')),
-      });
+      };
     });
-    return { records, errors };
   },
 };
 

@@ -6,9 +6,7 @@ import { isTopic } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
 import { FORMATS, importerFor, isUrl } from './registry.js';
-import { SOURCE_NAME, sourceNameError } from './source-name.js';
-
-export { SOURCE_NAME, sourceNameError };
+import { sourceNameError } from './source-name.js';
 
 /** `{year}` and the names of `each` in a URL template. */
 const PLACEHOLDER = /\{([a-z][a-z0-9_]*)\}/g;

@@ -170,15 +170,27 @@ export async function checkAddress(address: string, guard: AddressGuard | undefi
   const url = new URL(address.replace(/^webcal:/i, 'https:'));
   checkLiteral(url, guard);
   if (!guard || ipaddr.isValid(url.hostname.replace(/^\[|\]$/g, ''))) return;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), timeoutMs).unref();
-  });
-  const found = await Promise.race([dnsPromises.lookup(url.hostname, { all: true }).catch(() => undefined), late]);
-  clearTimeout(timer);
+  const found = await within(
+    dnsPromises.lookup(url.hostname, { all: true }).catch(() => undefined),
+    timeoutMs,
+  );
   const refused = found?.find((a) => !guard.allows(a.address));
   if (refused)
     throw new InputError(`${url.hostname} resolves to ${refused.address}, ${guard.description}`, { refused: true });
+}
+
+/** The promise's value if it settles within `ms`, else undefined (it goes on). */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms === Number.POSITIVE_INFINITY) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms).unref();
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A `Retry-After` value (seconds, or an HTTP date) as milliseconds from now; undefined when absent or unreadable. */
@@ -189,7 +201,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-const mb = (bytes: number) =>
+export const mb = (bytes: number) =>
   bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**

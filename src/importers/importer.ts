@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { EventFormat, PlainContent, PriceType, RegMode, Visibility } from '../catalogue/event.js';
 import type { Country } from '../places/countries.js';
 
@@ -89,6 +90,28 @@ export function issuesText(error: { issues: readonly { path: PropertyKey[]; mess
   return error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
 }
 
+/**
+ * The records of an input's rows, each parsed by `schema` and made a record by `recordOf` (a string: why the row is
+ * refused; undefined: left out); a row the schema refuses is refused with its issues.
+ */
+export function recordsOfRows<T>(
+  input: { rows: unknown[] } | { error: RecordError },
+  schema: z.ZodType<T>,
+  recordOf: (row: T) => ImportedRecord | string | undefined,
+  labelOf: (row: unknown, index: number) => string = rowLabel,
+): ParseResult {
+  if ('error' in input) return { records: [], errors: [input.error] };
+  const records: ImportedRecord[] = [];
+  const errors: RecordError[] = [];
+  input.rows.forEach((row, index) => {
+    const parsed = schema.safeParse(row);
+    const record = parsed.success ? recordOf(parsed.data) : issuesText(parsed.error);
+    if (typeof record === 'string') errors.push({ record: labelOf(row, index), message: record });
+    else if (record) records.push(record);
+  });
+  return { records, errors };
+}
+
 /** A record that could not be read: skipped with a message naming it; the rest still load. */
 export interface RecordError {
   /** Which record: its id, title or position in the input. */
@@ -101,6 +124,13 @@ export interface ParseResult {
   errors: RecordError[];
   /** Why some of the input's events were left out (a limit it went over), when they were. */
   cut?: string;
+}
+
+/** An input that says nothing usable: the error about it as a whole, or the first when not one record was read. */
+export function unusableInput(parsed: ParseResult): RecordError | undefined {
+  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
+  if (whole) return whole;
+  return parsed.records.length === 0 ? parsed.errors[0] : undefined;
 }
 
 export interface ParseOptions {

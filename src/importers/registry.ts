@@ -4,7 +4,7 @@ import { confsTechImporter } from './confs-tech.js';
 import { developersEventsImporter } from './developers-events.js';
 import { devopsdaysImporter } from './devopsdays.js';
 import { SOURCE_FORMATS, type SourceFormat } from './formats.js';
-import { type AddressGuard, HttpReader, type Validators } from './http-reader.js';
+import { type AddressGuard, HttpReader, mb, type Validators } from './http-reader.js';
 import { icalImporter } from './ical.js';
 import type { Importer } from './importer.js';
 import { InputError } from './input-error.js';
@@ -50,9 +50,6 @@ const TIMEOUT_MS = 30_000;
 const MAX_BYTES = 20 * 1024 * 1024;
 /** A local file an operator chose: room for an export of a catalogue many times the size of ours. */
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
-
-const mb = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** True for inputs read over the network; `webcal:` (how calendars publish subscriptions) means https. */
 export const isUrl = (input: string) => /^(?:https?|webcal):\/\//i.test(input);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { hashToken, newAttendeeId, newHandle, newSecret } from '../auth/attendee-secrets.js';
-import type { Database } from './schema.js';
+import { camelCased, type Database } from './schema.js';
 
 export interface Attendee {
   id: string;
@@ -19,22 +19,6 @@ export interface Passkey {
   publicKey: Uint8Array;
   counter: number;
   transports: string[];
-}
-
-function toAttendee(row: {
-  id: string;
-  handle: string;
-  calendar_token: string;
-  created_at: Date;
-  deleted_at: Date | null;
-}): Attendee {
-  return {
-    id: row.id,
-    handle: row.handle,
-    calendarToken: row.calendar_token,
-    createdAt: row.created_at,
-    deletedAt: row.deleted_at,
-  };
 }
 
 const HANDLE_TRIES = 8;
@@ -66,7 +50,7 @@ export class AttendeesRepository {
         .onConflict((oc) => oc.column('handle').doNothing())
         .returningAll()
         .executeTakeFirst();
-      if (row) return toAttendee(row);
+      if (row) return camelCased(row);
       if (chosen) return undefined;
       if (attempt >= HANDLE_TRIES) throw new Error('no free attendee handle after several draws');
     }
@@ -80,7 +64,7 @@ export class AttendeesRepository {
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return row && toAttendee(row);
+    return row && camelCased(row);
   }
 
   async findByCalendarToken(token: string): Promise<Attendee | undefined> {
@@ -90,7 +74,7 @@ export class AttendeesRepository {
       .where('calendar_token', '=', token)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return row && toAttendee(row);
+    return row && camelCased(row);
   }
 
   /** Handles of attendees by id, for a host's list of RSVPs. */
@@ -109,7 +93,7 @@ export class AttendeesRepository {
       .where('deleted_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
-    return row && toAttendee(row);
+    return row && camelCased(row);
   }
 
   /** Marks the identity deleted and deletes its passkeys and sessions (its RSVPs are withdrawn by the use case). */
@@ -183,7 +167,7 @@ export class AttendeesRepository {
       .where('attendee_sessions.expires_at', '>', now)
       .where('attendees.deleted_at', 'is', null)
       .executeTakeFirst();
-    return row && toAttendee(row);
+    return row && camelCased(row);
   }
 
   async endSession(token: string): Promise<void> {

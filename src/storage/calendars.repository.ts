@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import { camelCased, type Database } from './schema.js';
 
 /** An iCal feed a host linked to its key. */
 export interface HostCalendar {
@@ -12,16 +12,6 @@ export interface HostCalendar {
   /** Where its events are when they do not say: a city of the host's country. */
   city: string | null;
 }
-
-const toCalendar = (row: Database['host_calendars'] extends infer T ? Record<keyof T, unknown> : never) =>
-  ({
-    id: row.id,
-    keyId: row.key_id,
-    url: row.url,
-    createdAt: row.created_at,
-    unlinkedAt: row.unlinked_at,
-    city: row.city,
-  }) as HostCalendar;
 
 /** SQL for hosts' linked calendars lives here only. */
 export class CalendarsRepository {
@@ -41,12 +31,12 @@ export class CalendarsRepository {
       .onConflict((oc) => oc.columns(['key_id', 'url']).where('unlinked_at', 'is', null).doNothing())
       .returningAll()
       .executeTakeFirst();
-    return row && toCalendar(row);
+    return row && camelCased(row);
   }
 
   async find(id: string): Promise<HostCalendar | undefined> {
     const row = await this.db.selectFrom('host_calendars').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toCalendar(row);
+    return row && camelCased(row);
   }
 
   /** The calendars a key has linked now, oldest first; with `keyId` undefined, every key's. */
@@ -54,7 +44,7 @@ export class CalendarsRepository {
     let query = this.db.selectFrom('host_calendars').selectAll().where('unlinked_at', 'is', null);
     if (keyId !== undefined) query = query.where('key_id', '=', keyId);
     const rows = await query.orderBy('created_at').orderBy('id').execute();
-    return rows.map(toCalendar);
+    return rows.map(camelCased);
   }
 
   /** Unlinks a calendar; the unlinked calendar, or undefined when it was not linked. */
@@ -66,6 +56,6 @@ export class CalendarsRepository {
       .where('unlinked_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
-    return row && toCalendar(row);
+    return row && camelCased(row);
   }
 }

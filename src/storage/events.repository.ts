@@ -4,10 +4,10 @@ import { pagesNotEndedSince } from './event-pages.js';
 import { contentColumns, logRevision, type RevisionLog, rowToEvent, snapshotOf, unnestRows } from './event-rows.js';
 import type { Database, EventRevisionsTable } from './schema.js';
 
-/** SQL for events lives here only. */
 /** What a feed reader is told again about: when and where an event is (cancellation is an action of its own). */
 const NOTICED_FIELDS = ['start', 'end', 'allDay', 'city', 'venue', 'format', 'country'] as const;
 
+/** SQL for events lives here only. */
 export class EventsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -35,11 +35,6 @@ export class EventsRepository {
     if (options.forUpdate) query = query.forUpdate();
     const row = await query.executeTakeFirst();
     return row && rowToEvent(row);
-  }
-
-  /** Ids starting with `base`, to pick a free slug. */
-  async idsLike(base: string): Promise<Set<string>> {
-    return this.idsLikeAny([base]);
   }
 
   /**

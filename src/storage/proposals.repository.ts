@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { issueSecret } from '../auth/api-keys.js';
-import type { Database, ModerationLogTable, ProposalsTable } from './schema.js';
+import { camelCased, type Database, type ModerationLogTable, type ProposalsTable } from './schema.js';
 
 type Kind = ProposalsTable['kind'];
 type State = ProposalsTable['state'];
@@ -37,14 +37,6 @@ export interface ModerationEntry {
   reason: string | null;
 }
 
-const toEntry = (row: Selectable<ModerationLogTable>): ModerationEntry => ({
-  proposalId: row.proposal_id,
-  at: row.at,
-  actor: row.actor,
-  action: row.action,
-  reason: row.reason,
-});
-
 export type NewProposal = Pick<ProposalRecord, 'kind' | 'state' | 'country'> &
   Partial<
     Pick<
@@ -52,29 +44,6 @@ export type NewProposal = Pick<ProposalRecord, 'kind' | 'state' | 'country'> &
       'given' | 'url' | 'platform' | 'format' | 'name' | 'city' | 'organisation' | 'plans' | 'website'
     >
   >;
-
-const toRecord = (row: Database['proposals'] extends infer T ? Record<keyof T, unknown> : never) =>
-  ({
-    id: row.id,
-    kind: row.kind,
-    state: row.state,
-    createdAt: row.created_at,
-    decidedAt: row.decided_at,
-    reason: row.reason,
-    country: row.country,
-    given: row.given,
-    url: row.url,
-    platform: row.platform,
-    format: row.format,
-    name: row.name,
-    city: row.city,
-    preview: row.preview,
-    organisation: row.organisation,
-    plans: row.plans,
-    website: row.website,
-    keyId: row.key_id,
-    keyShownAt: row.key_shown_at,
-  }) as ProposalRecord;
 
 /** Unguessable: a proposal's status URL is all a proposer holds. */
 const newId = () => `prp_${randomBytes(16).toString('hex')}`;
@@ -110,12 +79,12 @@ export class ProposalsRepository {
       .onConflict((oc) => oc.column('url').where('kind', '=', 'calendar').doNothing())
       .returningAll()
       .executeTakeFirst();
-    return row && toRecord(row);
+    return row && camelCased(row);
   }
 
   async find(id: string): Promise<ProposalRecord | undefined> {
     const row = await this.db.selectFrom('proposals').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toRecord(row);
+    return row && camelCased(row);
   }
 
   /** The calendar proposal of a normalised URL. */
@@ -126,7 +95,7 @@ export class ProposalsRepository {
       .where('kind', '=', 'calendar')
       .where('url', '=', url)
       .executeTakeFirst();
-    return row && toRecord(row);
+    return row && camelCased(row);
   }
 
   /** Proposals, oldest first, of a state and kind when given. */
@@ -136,7 +105,7 @@ export class ProposalsRepository {
     if (filter.kind) query = query.where('kind', '=', filter.kind);
     if (filter.limit) query = query.limit(filter.limit);
     const rows = await query.orderBy('created_at').orderBy('id').execute();
-    return rows.map(toRecord);
+    return rows.map(camelCased);
   }
 
   /** How many wait for a read or the operator: what the cap on them counts. */
@@ -190,7 +159,7 @@ export class ProposalsRepository {
         .insertInto('moderation_log')
         .values({ proposal_id: id, at: entry.at, actor: entry.actor, action: entry.action, reason: entry.reason })
         .execute();
-      return toRecord(row);
+      return camelCased(row);
     });
   }
 
@@ -211,7 +180,7 @@ export class ProposalsRepository {
       .orderBy('moderation_log.proposal_id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ ...toEntry(r), kind: r.kind as ProposalRecord['kind'] }));
+    return rows.map(camelCased);
   }
 
   async log(id: string): Promise<ModerationEntry[]> {
@@ -221,7 +190,7 @@ export class ProposalsRepository {
       .where('proposal_id', '=', id)
       .orderBy('at')
       .execute();
-    return rows.map(toEntry);
+    return rows.map(camelCased);
   }
 
   /**

@@ -6,6 +6,17 @@ type SnakeCase<S extends string> = S extends `${infer H}${infer T}`
   ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}`
   : S;
 
+/** A column name in camelCase, as the repositories' records name it ("last_error" → "lastError"). */
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+export type CamelCased<T> = { [K in keyof T as CamelCase<K & string>]: T[K] };
+
+/** A row as a record: each column under its name in camelCase, in the row's order. */
+export function camelCased<T extends object>(row: T): CamelCased<T> {
+  return Object.fromEntries(
+    Object.entries(row).map(([column, value]) => [column.replace(/_(.)/g, (_, c: string) => c.toUpperCase()), value]),
+  ) as CamelCased<T>;
+}
+
 /** The columns of the event model's plain fields (catalogue/event.ts). */
 type PlainColumns = { [K in PlainFieldName as SnakeCase<K>]: PlainContent[K] };
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './schema.js';
+import { camelCased, type Database } from './schema.js';
 import type { RunCounts } from './sources.repository.js';
 
 /** The state a sync keeps of one URL or calendar of a source (see migration 0012). */
@@ -56,21 +56,7 @@ export class SourcePartsRepository {
     let query = this.db.selectFrom('source_parts').selectAll();
     if (source !== undefined) query = query.where('source', '=', source);
     const rows = await query.orderBy('source').orderBy('part').execute();
-    return rows.map((r) => ({
-      source: r.source,
-      part: r.part,
-      url: r.url,
-      etag: r.etag,
-      lastModified: r.last_modified,
-      lastAttemptAt: r.last_attempt_at,
-      lastSuccessAt: r.last_success_at,
-      lastChangedAt: r.last_changed_at,
-      lastError: r.last_error,
-      failures: r.failures,
-      emptyReads: r.empty_reads,
-      lastRun: (r.last_run as RunCounts | null) ?? null,
-      contentHash: r.content_hash,
-    }));
+    return rows.map((row) => camelCased(row) as PartState);
   }
 
   /**

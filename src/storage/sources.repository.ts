@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Country } from '../places/countries.js';
-import type { Database } from './schema.js';
+import { camelCased, type Database } from './schema.js';
 
 /** The counts of one run of a source: what it changed, what it skipped, and for feeds how many URLs it read. */
 export interface RunCounts {
@@ -126,19 +126,7 @@ export class SourcesRepository {
       ])
       .orderBy('source')
       .execute();
-    return rows.map((r) => ({
-      source: r.source,
-      format: r.format,
-      url: r.url,
-      licence: r.licence,
-      lastAttemptAt: r.last_attempt_at,
-      lastSuccessAt: r.last_success_at,
-      lastError: r.last_error,
-      failures: r.failures,
-      lastRun: (r.last_run as RunCounts | null) ?? null,
-      seededAt: r.seeded_at,
-      snapshotOf: r.snapshot_of,
-    }));
+    return rows.map((row) => camelCased(row) as SourceStatus);
   }
 
   /**
@@ -152,14 +140,7 @@ export class SourcesRepository {
       .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
       .groupBy(['source', 'lifecycle'])
       .execute();
-    const counts = new Map<string, SourceCounts>();
-    for (const row of rows) {
-      const entry = counts.get(row.source) ?? { listed: 0, cancelled: 0 };
-      if (row.lifecycle === 'listed') entry.listed += row.n;
-      else if (row.lifecycle === 'cancelled') entry.cancelled += row.n;
-      counts.set(row.source, entry);
-    }
-    return counts;
+    return tally(rows.map((row) => ({ ...row, key: row.source })));
   }
 
   /**
@@ -179,14 +160,7 @@ export class SourcesRepository {
       .where(sql<boolean>`coalesce(end_at, start_at + interval '3 hours') > ${now}`)
       .groupBy([sql`split_part(external_id, '|', 1)`, 'lifecycle'])
       .execute();
-    const counts = new Map<string, SourceCounts>();
-    for (const row of rows) {
-      const entry = counts.get(row.calendar) ?? { listed: 0, cancelled: 0 };
-      if (row.lifecycle === 'listed') entry.listed += row.n;
-      else if (row.lifecycle === 'cancelled') entry.cancelled += row.n;
-      counts.set(row.calendar, entry);
-    }
-    return counts;
+    return tally(rows.map((row) => ({ ...row, key: row.calendar })));
   }
 
   /** Public, listed events not over yet, per country: what the listings show. */
@@ -215,4 +189,16 @@ export class SourcesRepository {
       .executeTakeFirst();
     return row?.at ?? null;
   }
+}
+
+/** Counts per key and lifecycle as listed and cancelled per key. */
+function tally(rows: readonly { key: string; lifecycle: string; n: number }[]): Map<string, SourceCounts> {
+  const counts = new Map<string, SourceCounts>();
+  for (const { key, lifecycle, n } of rows) {
+    const entry = counts.get(key) ?? { listed: 0, cancelled: 0 };
+    if (lifecycle === 'listed') entry.listed += n;
+    else if (lifecycle === 'cancelled') entry.cancelled += n;
+    counts.set(key, entry);
+  }
+  return counts;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Database, WebhookDecisionsTable, WebhookMessagesTable, WebhookSubscriptionsTable } from './schema.js';
+import { camelCased, type Database, type WebhookDecisionsTable, type WebhookSubscriptionsTable } from './schema.js';
 
 export type SubscriptionState = WebhookSubscriptionsTable['state'];
 
@@ -46,40 +46,8 @@ export interface ClaimedMessage extends WebhookMessage {
 
 export type Decision = Pick<WebhookDecisionsTable, 'status' | 'fingerprint' | 'revision'>;
 
-type Row<T> = { [K in keyof T]: unknown };
-
-const toSubscription = (r: Row<WebhookSubscriptionsTable>) =>
-  ({
-    id: r.id,
-    keyId: r.key_id,
-    url: r.url,
-    query: r.query,
-    secret: r.secret,
-    previousSecret: r.previous_secret,
-    previousUntil: r.previous_until,
-    state: r.state,
-    stateReason: r.state_reason,
-    failingSince: r.failing_since,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  }) as WebhookSubscription;
-
-const toMessage = (r: Row<WebhookMessagesTable>) =>
-  ({
-    id: r.id,
-    subscriptionId: r.subscription_id,
-    eventId: r.event_id,
-    type: r.type,
-    payload: r.payload,
-    createdAt: r.created_at,
-    state: r.state,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    lastAttemptAt: r.last_attempt_at,
-    lastStatus: r.last_status,
-    lastError: r.last_error,
-    deliveredAt: r.delivered_at,
-  }) as WebhookMessage;
+// Message records carry their row's `seq` and `claimedUntil` too, which nothing reads.
+const toMessage = (row: object) => camelCased(row) as WebhookMessage;
 
 /** The fan-out's advisory lock (database.ts's LOCK_SPACE): one node fans out at a time. */
 const FAN_OUT_LOCK = sql`${sql.lit(0x74657673)}, hashtext('webhook-fan-out')`;
@@ -105,12 +73,12 @@ export class WebhooksRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toSubscription(row);
+    return camelCased(row);
   }
 
   async find(id: string): Promise<WebhookSubscription | undefined> {
     const row = await this.db.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toSubscription(row);
+    return row && camelCased(row);
   }
 
   /** A key's subscriptions not deleted, oldest first. */
@@ -123,7 +91,7 @@ export class WebhooksRepository {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(toSubscription);
+    return rows.map(camelCased);
   }
 
   /** The subscriptions messages are made for: active, of keys not revoked. */
@@ -134,7 +102,7 @@ export class WebhooksRepository {
       .where('state', '=', 'active')
       .where('key_id', 'in', (eb) => eb.selectFrom('api_keys').select('id').where('revoked_at', 'is', null))
       .execute();
-    return rows.map(toSubscription);
+    return rows.map(camelCased);
   }
 
   /** Sets the state (from any but `deleted`); the subscription as it is now, or undefined if it was deleted. */
@@ -151,7 +119,7 @@ export class WebhooksRepository {
       .where('state', '!=', 'deleted')
       .returningAll()
       .executeTakeFirst();
-    return row && toSubscription(row);
+    return row && camelCased(row);
   }
 
   /** A new secret; the current one keeps signing for `overlapMs`. */
@@ -168,7 +136,7 @@ export class WebhooksRepository {
       .where('state', '!=', 'deleted')
       .returningAll()
       .executeTakeFirst();
-    return row && toSubscription(row);
+    return row && camelCased(row);
   }
 
   /** The subscription's latest messages, newest first. */
@@ -302,7 +270,7 @@ export class WebhooksRepository {
    * same subscription and event are delivered or given up, so each event's messages arrive in order.
    */
   async claim(limit: number, leaseMs: number): Promise<ClaimedMessage[]> {
-    const { rows } = await sql<Row<WebhookMessagesTable> & Row<Pick<WebhookSubscriptionsTable, 'url'>>>`
+    const { rows } = await sql<object>`
       UPDATE webhook_messages m
          SET claimed_until = now() + ${sql.lit(leaseMs)} * interval '1 millisecond',
              attempts = m.attempts + 1,
@@ -324,16 +292,7 @@ export class WebhooksRepository {
         ) c
        WHERE m.id = c.id
       RETURNING m.*, c.url, c.secret, c.previous_secret, c.previous_until`.execute(this.db);
-    return rows.map((r) => {
-      const row = r as Row<WebhookMessagesTable> & Record<string, unknown>;
-      return {
-        ...toMessage(row),
-        url: row.url as string,
-        secret: row.secret as string,
-        previousSecret: row.previous_secret as string | null,
-        previousUntil: row.previous_until as Date | null,
-      };
-    });
+    return rows.map((row) => camelCased(row) as ClaimedMessage);
   }
 
   /** Attempts that worked, recorded together: the messages are delivered, their subscriptions no longer failing. */

@@ -40,6 +40,18 @@ function relyingParty(ctx: AppContext) {
 
 const refused = (why: string) => new ServiceError('passkey-refused', `The passkey was not accepted: ${why}`);
 
+/** A ceremony's response as the library verified it; what it refuses, or does not verify, is `passkey-refused`. */
+async function verifiedBy<T extends { verified: boolean }>(verify: () => Promise<T>): Promise<T & { verified: true }> {
+  let verified: T;
+  try {
+    verified = await verify();
+  } catch (error) {
+    throw refused((error as Error).message);
+  }
+  if (!verified.verified) throw refused('its signature did not verify.');
+  return verified as T & { verified: true };
+}
+
 export const ceremonySchema = z.strictObject({
   challengeId: z.string({ error: 'must be the challengeId the options answer gave' }).min(1).max(100),
   response: z.looseObject({
@@ -85,20 +97,16 @@ export async function createIdentity(ctx: AppContext, input: unknown): Promise<A
   if (!stored) throw refused('its challenge is unknown, used already, or late. Start again.');
   const drawn = JSON.parse(stored) as { challenge: string; id: string; handle: string };
   const rp = relyingParty(ctx);
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verified = await verifyRegistrationResponse({
+  const verified = await verifiedBy(() =>
+    verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
       expectedChallenge: drawn.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: false,
       supportedAlgorithmIDs: ALGORITHMS,
-    });
-  } catch (error) {
-    throw refused((error as Error).message);
-  }
-  if (!verified.verified) throw refused('its signature did not verify.');
+    }),
+  );
   const { credential } = verified.registrationInfo;
   return ctx.storage.db.transaction().execute(async (trx) => {
     const attendees = ctx.attendees.withDb(trx);
@@ -135,24 +143,16 @@ export async function signIn(ctx: AppContext, input: unknown): Promise<Attendee>
   const passkey = await ctx.attendees.findPasskey(response.id);
   if (!passkey) throw refused('this passkey is not known here (or its identity was deleted).');
   const rp = relyingParty(ctx);
-  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verified = await verifyAuthenticationResponse({
+  const verified = await verifiedBy(() =>
+    verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      credential: {
-        id: passkey.id,
-        publicKey: passkey.publicKey as Uint8Array<ArrayBuffer>,
-        counter: passkey.counter,
-      },
+      credential: { id: passkey.id, publicKey: passkey.publicKey as Uint8Array<ArrayBuffer>, counter: passkey.counter },
       requireUserVerification: false,
-    });
-  } catch (error) {
-    throw refused((error as Error).message);
-  }
-  if (!verified.verified) throw refused('its signature did not verify.');
+    }),
+  );
   await ctx.attendees.usePasskey(passkey.id, verified.authenticationInfo.newCounter);
   const attendee = await ctx.attendees.find(passkey.attendeeId);
   if (!attendee) throw refused('its identity was deleted.');

@@ -4,7 +4,7 @@ import { HOST_SOURCE, keyOwner } from '../catalogue/event.js';
 import { parseOrThrow, requiredText, urlField } from '../catalogue/submission.js';
 import type { AppContext } from '../context.js';
 import type { Feed } from '../importers/feeds.js';
-import { checkAddress } from '../importers/http-reader.js';
+import { checkAddress, within } from '../importers/http-reader.js';
 import { icalImporter } from '../importers/ical.js';
 import type { InputError } from '../importers/input-error.js';
 import { resolveCity } from '../places/gazetteer.js';
@@ -13,15 +13,14 @@ import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { PartState } from '../storage/source-parts.repository.js';
 import type { RunCounts, SourceCounts } from '../storage/sources.repository.js';
 import { runCounts } from './import-records.js';
-import { retireByExternalIds } from './store-many.js';
 import {
   type CalendarRun,
   type CalendarTarget,
   calendarIdPrefix,
+  retireUpcoming,
   syncCalendar,
-  syncCalendars,
 } from './sync-calendars.js';
-import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+import { type SyncOptions, type SyncResult, syncCollection } from './sync-feeds.js';
 
 export const linkCalendarSchema = z.strictObject({
   url: urlField().meta({
@@ -138,18 +137,21 @@ function targetOf(
   };
 }
 
-/** `webcal:` is how calendars publish subscriptions: it means https. Anything but http(s) is refused. */
-function calendarUrl(input: string): string {
+/**
+ * An absolute http(s) URL without credentials, else a ValidationError on `url`. With `webcal`, how calendars publish
+ * subscriptions, `webcal:` is taken too, meaning https.
+ */
+export function httpUrl(input: string, kinds: 'http(s)' | 'http(s) or webcal'): string {
+  const invalid = (message: string) => new ValidationError([{ field: 'url', message }]);
   let url: URL;
   try {
-    url = new URL(input.replace(/^webcal:/i, 'https:'));
+    url = new URL(kinds === 'http(s)' ? input : input.replace(/^webcal:/i, 'https:'));
   } catch {
-    throw new ValidationError([{ field: 'url', message: 'must be an absolute http(s) or webcal URL' }]);
+    throw invalid(`must be an absolute ${kinds} URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new ValidationError([{ field: 'url', message: `must be an http(s) or webcal URL, not ${url.protocol}` }]);
-  if (url.username || url.password)
-    throw new ValidationError([{ field: 'url', message: 'must not carry a user name or password' }]);
+    throw invalid(`must be an ${kinds} URL, not ${url.protocol}`);
+  if (url.username || url.password) throw invalid('must not carry a user name or password');
   return url.toString();
 }
 
@@ -182,20 +184,6 @@ function startFirstRead(ctx: AppContext, calendar: HostCalendar, host: ApiKeyRec
   );
 }
 
-/** The promise's value if it settles within `ms`, else undefined (it goes on). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms === Number.POSITIVE_INFINITY) return promise;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms).unref();
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Links an iCal feed to a host's key, to be imported as the host's own and synced from then on. The URL and where it
  * leads are checked at once (public addresses only, unless the operator allows more); the first read runs in the
@@ -210,7 +198,7 @@ export async function linkCalendar(
   options: { waitMs?: number } = {},
 ): Promise<{ calendar: CalendarSummary; created: boolean; sync?: CalendarRun }> {
   const parsed = parseOrThrow(linkCalendarSchema, input);
-  const url = calendarUrl(parsed.url);
+  const url = httpUrl(parsed.url, 'http(s) or webcal');
   const city = parsed.city === undefined ? undefined : resolveCity(parsed.city, host.country);
   if (parsed.city !== undefined && !city)
     throw new ValidationError([{ field: 'city', message: `is not a known place in ${host.country}` }]);
@@ -272,20 +260,7 @@ export async function unlinkCalendar(
   if (!calendar || calendar.keyId !== host.id || calendar.unlinkedAt)
     throw new ServiceError('calendar-not-found', `This key has no linked calendar “${id}”.`);
   await ctx.calendars.unlink(id, ctx.now());
-  const owner = keyOwner(host.id);
-  const now = ctx.now();
-  const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
-    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
-  );
-  const retired = await retireByExternalIds(
-    ctx.storage,
-    { owner, actor: `calendar:${id}` },
-    upcoming.map((e) => e.externalId!),
-  );
-  for (const event of retired) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
+  const retired = await retireUpcoming(ctx, { owner: keyOwner(host.id), actor: `calendar:${id}` }, { calendar: id });
   return { id, unlinked: true, retired: retired.length };
 }
 
@@ -305,15 +280,7 @@ export async function syncLinkedCalendars(ctx: AppContext, options: SyncOptions 
     const host = hosts.get(c.keyId);
     return host && !host.revokedAt ? [targetOf(ctx, c, host)] : [];
   });
-  const result: SyncResult = { feed: LINKED_CALENDARS, at, urls: targets.length, missing: 0 };
-  if (targets.length === 0) return result;
-  const runs = await syncCalendars(ctx, targets, {
-    importer: icalImporter,
-    signal: options.signal,
-    timeoutMs: options.timeoutMs,
-    background: options.background,
-  });
-  return concludeCalendarsRun(ctx, result, runs, 'linked calendars', options);
+  return syncCollection(ctx, LINKED_CALENDARS, at, targets, 'linked calendars', options);
 }
 
 /** The operator's side (the CLI, by key id): the active key, or `invalid-key`. */

@@ -1,12 +1,11 @@
-import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
-import { type Feed, FeedsFileError, feedParts, isEnabled, loadFeeds } from '../importers/feeds.js';
+import { type Feed, feedParts, isEnabled } from '../importers/feeds.js';
 import type { HttpReader } from '../importers/http-reader.js';
-import { FILE_RECORD, type ImportedRecord } from '../importers/importer.js';
+import { type ImportedRecord, unusableInput } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
-import { type CalendarTarget, calendarWindow, fullWindowEnd } from './sync-calendars.js';
-import { calendarTarget } from './sync-feeds.js';
+import { type CalendarTarget, calendarWindow, fullWindowEnd, inParallel } from './sync-calendars.js';
+import { calendarTarget, readFeedsFile } from './sync-feeds.js';
 
 /** What one read of a calendar found: what an operator pastes into an issue. */
 export type CheckState = 'ok' | 'empty' | 'gone' | 'failing' | 'not iCal';
@@ -54,11 +53,6 @@ export interface CalendarReadOnce {
   upcoming: ImportedRecord[];
 }
 
-/** Reads one calendar as the sync would (politely, the same reader) and imports nothing. */
-async function checkOne(target: CalendarTarget, options: CheckOptions): Promise<CalendarCheck> {
-  return (await readCalendarOnce(target, options)).check;
-}
-
 /**
  * Reads one calendar as the sync would: the same reader, limits, the target's address rules and its importer
  * (`format`, iCal by default); imports nothing. Its upcoming events are placed as the sync would place them.
@@ -93,12 +87,8 @@ export async function readCalendarOnce(target: CalendarTarget, options: CheckOpt
   const importer = importerFor(format);
   if (!importer) return { check: { ...check, state: 'failing', error: `no importer reads ${format}` }, upcoming: [] };
   const parsed = importer.parse(text, { now: options.now, defaultCountry: target.country, inputName: target.url });
-  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
-  if (whole || (parsed.records.length === 0 && parsed.errors.length > 0))
-    return {
-      check: { ...check, state: 'not iCal', error: whole?.message ?? parsed.errors[0]!.message },
-      upcoming: [],
-    };
+  const broken = unusableInput(parsed);
+  if (broken) return { check: { ...check, state: 'not iCal', error: broken.message }, upcoming: [] };
   const upcoming = parsed.records
     .filter((r) => startOf(r.end ?? r.start) >= options.now)
     .sort((a, b) => startOf(a.start).getTime() - startOf(b.start).getTime());
@@ -136,15 +126,11 @@ export function calendarTargets(feeds: readonly Feed[], now: Date): CalendarTarg
 export async function checkCalendars(feeds: readonly Feed[], options: CheckOptions): Promise<CalendarCheck[]> {
   const targets = calendarTargets(feeds, options.now);
   const checks: CalendarCheck[] = new Array(targets.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < targets.length && !options.signal?.aborted) {
-      const i = next++;
-      checks[i] = await checkOne(targets[i]!, options);
-      options.onDone?.(checks[i]!);
-    }
+  const checkOne = async (i: number) => {
+    checks[i] = (await readCalendarOnce(targets[i]!, options)).check;
+    options.onDone?.(checks[i]!);
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
+  await inParallel(targets.length, options.concurrency ?? 4, checkOne, () => options.signal?.aborted === true);
   return checks;
 }
 
@@ -154,9 +140,7 @@ export async function checkConfiguredCalendars(
   options: Pick<CheckOptions, 'signal'> = {},
 ): Promise<{ checkedAt: Date; calendars: CalendarCheck[] }> {
   const { path, named } = ctx.config.feedsFile;
-  const feeds = await loadFeeds(path, { optional: !named }).catch((error: unknown) => {
-    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
-  });
+  const feeds = await readFeedsFile(path, !named);
   const checkedAt = ctx.now();
   const calendars = await checkCalendars(feeds, {
     now: checkedAt,

@@ -2,14 +2,12 @@ import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { recognizeCalendar } from '../importers/calendar-address.js';
 import type { ImportedRecord } from '../importers/importer.js';
-import { importerFor } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import type { ProposalRecord } from '../storage/proposals.repository.js';
 import { calendarTargets, readCalendarOnce } from './check-calendars.js';
 import { COMMUNITY_CALENDARS, COMMUNITY_SOURCE, type Preview } from './proposal-schemas.js';
-import { retireByExternalIds } from './store-many.js';
-import { type CalendarRun, type CalendarTarget, calendarIdPrefix, syncCalendars } from './sync-calendars.js';
-import { concludeCalendarsRun, type SyncOptions, type SyncResult } from './sync-feeds.js';
+import { type CalendarTarget, calendarIdPrefix, inParallel, retireUpcoming } from './sync-calendars.js';
+import { type SyncOptions, type SyncResult, syncCollection } from './sync-feeds.js';
 
 /**
  * The calendars communities propose: how one is previewed (read once, as the sync would, a few at a time), where
@@ -131,62 +129,25 @@ export function startPreviews(ctx: AppContext): void {
     for (;;) {
       const batch = await ctx.proposals.list({ state: 'reading', kind: 'calendar', limit: PREVIEW_CONCURRENCY * 4 });
       if (batch.length === 0 || signal.aborted) return read;
-      let next = 0;
-      const worker = async () => {
-        while (next < batch.length && !signal.aborted) {
-          const p = batch[next++]!;
-          await ctx.proposals.setPreview(p.id, await previewOf(ctx, p, signal));
-          read++;
-        }
+      const previewOne = async (i: number) => {
+        await ctx.proposals.setPreview(batch[i]!.id, await previewOf(ctx, batch[i]!, signal));
+        read++;
       };
-      await Promise.all(Array.from({ length: PREVIEW_CONCURRENCY }, worker));
+      await inParallel(batch.length, PREVIEW_CONCURRENCY, previewOne, () => signal.aborted);
     }
   });
 }
 
 /** Retires the upcoming events of a community calendar (their pages stay, as a cancelled event's). */
 export async function retireCalendar(ctx: AppContext, id: string): Promise<number> {
-  const owner = sourceOwner(COMMUNITY_SOURCE);
-  const now = ctx.now();
-  const upcoming = (await ctx.events.listByOwner(owner, calendarIdPrefix(id))).filter(
-    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now,
-  );
-  const retired = await retireByExternalIds(
-    ctx.storage,
-    { owner, actor: `proposal:${id}` },
-    upcoming.map((e) => e.externalId!),
-  );
-  for (const event of retired) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
-  return retired.length;
+  const by = { owner: sourceOwner(COMMUNITY_SOURCE), actor: `proposal:${id}` };
+  return (await retireUpcoming(ctx, by, { calendar: id })).length;
 }
 
 /** Syncs the accepted community calendars as the feeds are: one run of the `community` source. */
 export async function syncCommunityCalendars(ctx: AppContext, options: SyncOptions = {}): Promise<SyncResult> {
   const at = ctx.now();
   const accepted = await ctx.proposals.list({ state: 'accepted', kind: 'calendar' });
-  const result: SyncResult = { feed: COMMUNITY_CALENDARS, at, urls: accepted.length, missing: 0 };
-  if (accepted.length === 0) return result;
-  const runs: CalendarRun[] = [];
-  for (const format of new Set(accepted.map((p) => p.format ?? 'ical'))) {
-    const importer = importerFor(format);
-    const targets = accepted.filter((p) => (p.format ?? 'ical') === format).map((p) => communityTarget(ctx, p));
-    if (!importer) {
-      runs.push(
-        ...targets.map((target) => ({ target, outcome: 'failed' as const, error: `no importer reads ${format}` })),
-      );
-      continue;
-    }
-    runs.push(
-      ...(await syncCalendars(ctx, targets, {
-        importer,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        background: options.background,
-      })),
-    );
-  }
-  return concludeCalendarsRun(ctx, result, runs, 'community calendars', options);
+  const targets = accepted.map((p) => communityTarget(ctx, p));
+  return syncCollection(ctx, COMMUNITY_CALENDARS, at, targets, 'community calendars', options);
 }

@@ -44,8 +44,6 @@ export const createKeySchema = z.strictObject({
   country: z.enum(COUNTRIES).default('ch'),
 });
 
-export { MAX_GRACE_SECONDS };
-
 /** The body of a rotation request: `grace` as typed (`2h`), parsed to seconds. */
 export const rotateKeySchema = z.strictObject({
   grace: z

@@ -38,9 +38,11 @@ const statusUrlOf = (ctx: AppContext, id: string) => `${ctx.config.baseUrl}/api/
 const notFound = (id: string) => new ServiceError('proposal-not-found', `No proposal “${id}”.`);
 const PROPOSAL_ID = /^prp_[0-9a-f]{32}$/;
 
-/** The proposal of an id; what cannot be one is not looked for. */
-async function find(ctx: AppContext, id: string): Promise<ProposalRecord | undefined> {
-  return PROPOSAL_ID.test(id) ? ctx.proposals.find(id) : undefined;
+/** The proposal of an id, or `proposal-not-found`; what cannot be one is not looked for. */
+async function find(ctx: AppContext, id: string): Promise<ProposalRecord> {
+  const p = PROPOSAL_ID.test(id) ? await ctx.proposals.find(id) : undefined;
+  if (!p) throw notFound(id);
+  return p;
 }
 
 /** The public view of a proposal; `key` is an accepted key request's key, given out this once. */
@@ -158,7 +160,6 @@ export async function proposalStatus(
   options: { showKey?: boolean } = {},
 ): Promise<ProposalView> {
   const p = await find(ctx, id);
-  if (!p) throw notFound(id);
   if (p.state === 'reading') startPreviews(ctx);
   if (p.kind === 'key' && p.state === 'accepted' && !p.keyShownAt && options.showKey !== false) {
     const key = await ctx.proposals.claimKey(id, ctx.now());
@@ -208,13 +209,11 @@ async function detailOf(
 /** A proposal for the operator: its view and every decision on it. */
 export async function showProposal(ctx: AppContext, id: string): Promise<ProposalDetail> {
   const p = await find(ctx, id);
-  if (!p) throw notFound(id);
   return detailOf(ctx, p);
 }
 
 async function decided(ctx: AppContext, id: string, verb: string): Promise<never> {
   const p = await find(ctx, id);
-  if (!p) throw notFound(id);
   throw new ServiceError('proposal-decided', `Proposal ${id} is ${p.state}: it cannot be ${verb}.`, {
     state: p.state,
   });
@@ -236,7 +235,6 @@ function syncOf(run: CalendarRun): ProposalDetail['sync'] {
  */
 export async function acceptProposal(ctx: AppContext, id: string, actor: ModerationActor): Promise<ProposalDetail> {
   const p = await find(ctx, id);
-  if (!p) throw notFound(id);
   if (p.state !== 'waiting') return decided(ctx, id, 'accepted');
   const entry = { at: ctx.now(), actor, action: 'accept' as const, reason: null };
   if (p.kind === 'key') {

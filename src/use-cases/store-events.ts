@@ -97,7 +97,7 @@ async function tryUpsert(
     return updated && { event: updated, created: false, changed: true, previous: existing };
   }
   const base = slugBase(content.title);
-  const id = firstFreeSlug(base, await repo.idsLike(base));
+  const id = firstFreeSlug(base, await repo.idsLikeAny([base]));
   const created = await repo.createLogged({ ...identity, id }, content, log);
   return created && { event: created, created: true, changed: true };
 }

@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { Owner } from '../catalogue/event.js';
+import type { CatalogueEvent, Owner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
 import { CALENDAR_LIMITS } from '../importers/calendar-limits.js';
 import type { AddressGuard, Validators } from '../importers/http-reader.js';
-import { FILE_RECORD, type ImportedRecord, type Importer, type ParseResult } from '../importers/importer.js';
+import {
+  FILE_RECORD,
+  type ImportedRecord,
+  type Importer,
+  type ParseResult,
+  unusableInput,
+} from '../importers/importer.js';
 import { InputError } from '../importers/input-error.js';
 import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
@@ -83,6 +89,20 @@ export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** Runs `work` for each index below `count`, `width` at a time, in order; none starts once `stopped()`. */
+export async function inParallel(
+  count: number,
+  width: number,
+  work: (i: number) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count && !stopped()) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
+}
+
 /**
  * Reads in a row an empty calendar takes to retire its events: a group between events publishes an empty calendar,
  * but an upstream fault emptying it once must not take a group's listings down.
@@ -136,15 +156,6 @@ function applyTarget(records: ImportedRecord[], target: CalendarTarget): Importe
   }));
 }
 
-/** A calendar that says nothing usable: not of its format at all, or not one event that could be read. */
-function unusable(parsed: ParseResult): string | undefined {
-  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
-  if (whole) return whole.message;
-  if (parsed.records.length === 0 && parsed.errors.length > 0)
-    return `not one event could be read (${parsed.errors[0]!.record}: ${parsed.errors[0]!.message})`;
-  return undefined;
-}
-
 /**
  * Syncs one calendar as the complete state of its events; a 304 changes nothing. A calendar unreadable, gone
  * (404/410) or not of its format keeps its events. Every read is recorded in its source's state.
@@ -188,14 +199,15 @@ export async function syncCalendar(
   if (unchanged && !prior?.emptyReads) return record({ target, outcome: 'not-modified' });
 
   const parsed = text === undefined ? { records: [], errors: [] } : await parseCalendar(text, target, at, options);
-  const broken = unusable(parsed);
-  if (broken)
-    return record({
-      target,
-      outcome: 'failed',
-      error: `not ${options.importer.what ?? 'a calendar'}: ${broken}`,
-      failedAs: 'not-calendar',
-    });
+  const broken = unusableInput(parsed);
+  if (broken) {
+    const why =
+      broken.record === FILE_RECORD
+        ? broken.message
+        : `not one event could be read (${broken.record}: ${broken.message})`;
+    const error = `not ${options.importer.what ?? 'a calendar'}: ${why}`;
+    return record({ target, outcome: 'failed', error, failedAs: 'not-calendar' });
+  }
   const empty = parsed.records.length === 0 ? (prior?.emptyReads ?? 0) + 1 : 0;
   const report = await storeCalendar(ctx, target, parsed, empty, options);
   const validators =
@@ -311,16 +323,13 @@ export async function syncCalendars(
   const runs: CalendarRun[] = new Array(targets.length);
   const inTurn = oneAtATime();
   const order = hostsInTurn(targets);
-  let next = 0;
-  const worker = async () => {
-    while (next < order.length && !options.signal?.aborted) {
-      const i = order[next++]!;
-      const target = targets[i]!;
-      runs[i] = await syncCalendar(ctx, target, priors.get(`${target.source}\n${target.part}`), { ...options, inTurn });
-      options.onDone?.(runs[i]!);
-    }
+  const syncOne = async (n: number) => {
+    const i = order[n]!;
+    const target = targets[i]!;
+    runs[i] = await syncCalendar(ctx, target, priors.get(`${target.source}\n${target.part}`), { ...options, inTurn });
+    options.onDone?.(runs[i]!);
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, targets.length) }, worker));
+  await inParallel(order.length, options.concurrency ?? 4, syncOne, () => options.signal?.aborted === true);
   if (options.signal?.aborted) throw new Error('the sync was stopped');
   return runs;
 }
@@ -360,6 +369,31 @@ export function sumReports(source: string, format: string, reports: ImportReport
   return sum;
 }
 
+/**
+ * Retires an owner's upcoming listed events (of one calendar, with `calendar`; those `pick` takes, with it), shown
+ * in the read index at once: what an unlinked calendar, or one gone from the feeds file, leaves behind.
+ */
+export async function retireUpcoming(
+  ctx: AppContext,
+  by: { owner: Owner; actor: string },
+  { calendar, pick }: { calendar?: string; pick?: (event: CatalogueEvent) => boolean },
+): Promise<CatalogueEvent[]> {
+  const now = ctx.now();
+  const upcoming = (await ctx.events.listByOwner(by.owner, calendar && calendarIdPrefix(calendar))).filter(
+    (e) => e.lifecycle === 'listed' && (e.end ?? e.start) >= now && (pick?.(e) ?? true),
+  );
+  const retired = await retireByExternalIds(
+    ctx.storage,
+    by,
+    upcoming.flatMap((e) => (e.externalId ? [e.externalId] : [])),
+  );
+  for (const event of retired) {
+    ctx.index?.apply(event);
+    ctx.metrics?.writes.inc({ action: 'cancel' });
+  }
+  return retired;
+}
+
 /** Retires upcoming events of calendars gone from the feeds file: a calendar taken out takes its events with it. */
 export async function retireOrphans(
   ctx: AppContext,
@@ -367,20 +401,8 @@ export async function retireOrphans(
   actor: string,
   keys: Set<string>,
 ): Promise<string[]> {
-  const now = ctx.now();
   const prefixes = [...keys].map(calendarIdPrefix);
   const ofACalendar = (id: string | null) => id !== null && prefixes.some((prefix) => id.startsWith(prefix));
-  const orphans = (await ctx.events.listByOwner(owner)).filter(
-    (event) => event.lifecycle === 'listed' && (event.end ?? event.start) >= now && !ofACalendar(event.externalId),
-  );
-  const cancelled = await retireByExternalIds(
-    ctx.storage,
-    { owner, actor },
-    orphans.flatMap((e) => (e.externalId ? [e.externalId] : [])),
-  );
-  for (const event of cancelled) {
-    ctx.index?.apply(event);
-    ctx.metrics?.writes.inc({ action: 'cancel' });
-  }
-  return cancelled.map((e) => e.id);
+  const retired = await retireUpcoming(ctx, { owner, actor }, { pick: (e) => !ofACalendar(e.externalId) });
+  return retired.map((e) => e.id);
 }

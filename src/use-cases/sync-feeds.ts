@@ -1,13 +1,22 @@
+import { ServiceError } from '../catalogue/errors.js';
 import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import { type Feed, type FeedPart, feedParts, isEnabled, partCountry } from '../importers/feeds.js';
+import {
+  type Feed,
+  type FeedPart,
+  FeedsFileError,
+  feedParts,
+  isEnabled,
+  loadFeeds,
+  partCountry,
+} from '../importers/feeds.js';
 import type { Validators } from '../importers/http-reader.js';
 import {
-  FILE_RECORD,
   type ImportedRecord,
   type Importer,
   type ParseResult,
   type RecordError,
+  unusableInput,
 } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
 import { SOURCES_STATE } from '../runtime/remembered.js';
@@ -18,12 +27,13 @@ import {
   type CalendarRun,
   type CalendarTarget,
   calendarIdPrefix,
+  inParallel,
   retireOrphans,
   sumReports,
   syncCalendars,
 } from './sync-calendars.js';
 
-export { type Feed, FeedsFileError, loadFeeds, SOURCE_NAME, sourceNameError } from '../importers/feeds.js';
+export { loadFeeds };
 
 /** Downloads of one feed at a time: enough to read confs.tech's ~80 small files quickly, polite to their host. */
 const CONCURRENCY = 4;
@@ -57,13 +67,6 @@ export interface SyncResult {
   error?: string;
   /** How long the source asked to be left alone (429/503 with Retry-After), when that failed the run. */
   retryAfterMs?: number;
-}
-
-/** A part that says nothing usable about its events (not JSON, an HTML error page…) fails the whole feed. */
-function malformed(parsed: ParseResult): RecordError | undefined {
-  const whole = parsed.errors.find((e) => e.record === FILE_RECORD);
-  if (whole) return whole;
-  return parsed.records.length === 0 ? parsed.errors[0] : undefined;
 }
 
 /** "conferences/2026/data.json" → "2026/data.json": enough to tell a feed's files apart in messages. */
@@ -106,34 +109,30 @@ async function readParts(
   const texts: PartText[] = new Array(urls.length);
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  let next = 0;
   let done = 0;
   let failure: unknown;
-  const worker = async () => {
-    while (failure === undefined && next < urls.length) {
-      const i = next++;
-      const url = urls[i]!;
-      try {
-        const text = await readInput(url, {
-          timeoutMs: options.timeoutMs,
-          signal,
-          reader: ctx.httpReader,
-          userAgent: userAgentOf(ctx.config.baseUrl),
-          validators: validators.get(url) ?? {},
-          onValidators: (v) => served.set(url, v),
-        });
-        texts[i] = text ?? 'not-modified';
-      } catch (error) {
-        if (urls.length > 1 && (error as { notFound?: boolean }).notFound === true) texts[i] = undefined;
-        else if (failure === undefined) {
-          failure = error;
-          stop.abort();
-        }
+  const readOne = async (i: number) => {
+    const url = urls[i]!;
+    try {
+      const text = await readInput(url, {
+        timeoutMs: options.timeoutMs,
+        signal,
+        reader: ctx.httpReader,
+        userAgent: userAgentOf(ctx.config.baseUrl),
+        validators: validators.get(url) ?? {},
+        onValidators: (v) => served.set(url, v),
+      });
+      texts[i] = text ?? 'not-modified';
+    } catch (error) {
+      if (urls.length > 1 && (error as { notFound?: boolean }).notFound === true) texts[i] = undefined;
+      else if (failure === undefined) {
+        failure = error;
+        stop.abort();
       }
-      options.onProgress?.(feed, { phase: 'reading', done: ++done, total: urls.length });
     }
+    options.onProgress?.(feed, { phase: 'reading', done: ++done, total: urls.length });
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, urls.length) }, worker));
+  await inParallel(urls.length, CONCURRENCY, readOne, () => failure !== undefined);
   if (failure !== undefined) throw failure;
   return texts;
 }
@@ -250,7 +249,8 @@ async function parseDataSet(
       pause && importer.parseInSteps
         ? await importer.parseInSteps(text, parseOptions, pause)
         : importer.parse(text, parseOptions);
-    const broken = malformed(parsed);
+    // A part that says nothing usable (not JSON, an HTML error page…) fails the whole feed.
+    const broken = unusableInput(parsed);
     if (broken) throw new FeedError(`${url} is not ${feed.format} data: ${broken.message}`);
     read.push({ url, parsed });
     await pause?.();
@@ -299,18 +299,11 @@ async function syncCalendarFeed(
     background: options.background,
     onDone: () => options.onProgress?.(feed, { phase: 'reading', done: ++done, total: targets.length }),
   });
-  result.calendars = runs;
-  result.missing = runs.filter((r) => r.outcome === 'gone').length;
-  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
-  if (failed.length === runs.length)
+  const report = takeRuns(result, runs);
+  if (!report)
     throw new FeedError(
-      runs.length === 1 ? failed[0]!.error! : `all ${runs.length} calendars failed, e.g. ${failed[0]!.error}`,
+      runs.length === 1 ? runs[0]!.error! : `all ${runs.length} calendars failed, e.g. ${runs[0]!.error}`,
     );
-  const report = sumReports(
-    feed.source,
-    importer.format,
-    runs.flatMap((r) => (r.report ? [r.report] : [])),
-  );
   if (parts.length > 1) {
     const owner = sourceOwner(feed.source);
     const retired = await retireOrphans(ctx, owner, `import:${feed.source}`, new Set(parts.map((p) => p.key)));
@@ -327,7 +320,7 @@ export { runCounts };
 export const feedLocation = (feed: Feed) => (Array.isArray(feed.url) ? feed.url.join(' ') : feed.url);
 
 /** Records a run in the sources' state (`GET /api/sources`). */
-export async function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
+async function recordRun(ctx: AppContext, result: SyncResult): Promise<void> {
   const { feed, report } = result;
   await ctx.sources.recordRun({
     source: feed.source,
@@ -343,28 +336,49 @@ export async function recordRun(ctx: AppContext, result: SyncResult): Promise<vo
 }
 
 /**
- * Ends a run of a collection of calendars the service keeps itself (hosts' links, communities' proposals): its
- * calendars' runs, failing only if all failed, recorded unless it was stopped.
+ * Syncs a collection of calendars the service keeps itself (hosts' links, communities' proposals) as one run of its
+ * source, at `at`: failing only if all its calendars fail, recorded unless it was stopped.
  */
-export async function concludeCalendarsRun(
+export async function syncCollection(
   ctx: AppContext,
-  result: SyncResult,
-  runs: CalendarRun[],
+  feed: Feed,
+  at: Date,
+  targets: CalendarTarget[],
   what: string,
   options: SyncOptions,
 ): Promise<SyncResult> {
-  result.calendars = runs;
-  result.missing = runs.filter((r) => r.outcome === 'gone').length;
-  const failed = runs.filter((r) => r.outcome === 'failed' || r.outcome === 'gone');
-  if (failed.length === runs.length) result.error = `all ${runs.length} ${what} failed, e.g. ${failed[0]!.error}`;
-  else
-    result.report = sumReports(
-      result.feed.source,
-      result.feed.format,
-      runs.flatMap((r) => (r.report ? [r.report] : [])),
-    );
+  const result: SyncResult = { feed, at, urls: targets.length, missing: 0 };
+  if (targets.length === 0) return result;
+  const runs: CalendarRun[] = [];
+  for (const format of new Set(targets.map((t) => t.format ?? 'ical'))) {
+    const importer = importerFor(format);
+    const ofFormat = targets.filter((t) => (t.format ?? 'ical') === format);
+    if (!importer) {
+      runs.push(
+        ...ofFormat.map((target) => ({ target, outcome: 'failed' as const, error: `no importer reads ${format}` })),
+      );
+      continue;
+    }
+    const { signal, timeoutMs, background } = options;
+    runs.push(...(await syncCalendars(ctx, ofFormat, { importer, signal, timeoutMs, background })));
+  }
+  const report = takeRuns(result, runs);
+  if (report) result.report = report;
+  else result.error = `all ${runs.length} ${what} failed, e.g. ${runs[0]!.error}`;
   if (!options.signal?.aborted) await recordRun(ctx, result);
   return result;
+}
+
+/** Keeps a collection's calendar runs in its result (gone ones missing): their reports summed, none if all failed. */
+function takeRuns(result: SyncResult, runs: CalendarRun[]): ImportReport | undefined {
+  result.calendars = runs;
+  result.missing = runs.filter((r) => r.outcome === 'gone').length;
+  if (runs.every((r) => r.outcome === 'failed' || r.outcome === 'gone')) return undefined;
+  return sumReports(
+    result.feed.source,
+    result.feed.format,
+    runs.flatMap((r) => (r.report ? [r.report] : [])),
+  );
 }
 
 /** What limits of a read left out of a feed's calendars: the one calendar's words, or how many of them were cut. */
@@ -378,6 +392,13 @@ function cutOf({ calendars = [] }: SyncResult): { cut?: string } {
 /** The fields a synced run is logged with, by the schedule and for an operator's sync alike. */
 export function syncedFields(result: SyncResult): { source: string } & RunCounts {
   return { source: result.feed.source, ...runCounts(result.report!, { urls: result.urls, missing: result.missing }) };
+}
+
+/** The feeds of a feeds file; a broken one is refused (`bad-request`). */
+export function readFeedsFile(path: string, optional: boolean): Promise<Feed[]> {
+  return loadFeeds(path, { optional }).catch((error: unknown) => {
+    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
+  });
 }
 
 /** Syncs each enabled feed in turn; one failing feed does not stop the rest. */

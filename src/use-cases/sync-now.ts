@@ -1,23 +1,33 @@
 import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
-import { type Feed, FeedsFileError, isEnabled, loadFeeds } from '../importers/feeds.js';
+import { type Feed, isEnabled } from '../importers/feeds.js';
 import type { Job } from '../runtime/jobs.js';
 import { syncLinkedCalendars } from './calendars.js';
 import { syncCommunityCalendars } from './proposals.js';
-import { runSync, type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
+import { readFeedsFile, type SyncOptions, type SyncResult, syncedFields, syncFeed } from './sync-feeds.js';
 
 /**
  * Every enabled feed in turn, then the calendars hosts linked and the communities' accepted ones (when there are
- * any): what an operator's sync does.
+ * any): what an operator's sync does, telling `report` how far it has come.
  */
 export async function syncAll(
   ctx: AppContext,
   feeds: readonly Feed[],
   options: SyncOptions = {},
+  report: (progress: Record<string, unknown>) => void = () => {},
 ): Promise<SyncResult[]> {
-  const results = await runSync(ctx, feeds, options);
+  const enabled = feeds.filter(isEnabled);
+  report({ feeds: enabled.length, feedsDone: 0, linkedCalendars: 'waiting', communityCalendars: 'waiting' });
+  const results: SyncResult[] = [];
+  for (const feed of enabled) {
+    results.push(await syncFeed(ctx, feed, options));
+    report({ feedsDone: results.length });
+  }
+  report({ linkedCalendars: 'syncing' });
   const linked = await syncLinkedCalendars(ctx, options);
+  report({ linkedCalendars: linked.urls, communityCalendars: 'syncing' });
   const community = await syncCommunityCalendars(ctx, options);
+  report({ communityCalendars: community.urls });
   return [...results, ...[linked, community].filter((r) => r.urls > 0)];
 }
 
@@ -44,21 +54,9 @@ export async function startSync(ctx: AppContext): Promise<{ run: Job<SyncResult[
   const running = ctx.jobs.running(OPERATOR_SYNC) as Job<SyncResult[]> | undefined;
   if (running) return { run: running, started: false };
   const { path, named } = ctx.config.feedsFile;
-  const feeds = (await readFeedsFile(path, !named)).filter(isEnabled);
+  const feeds = await readFeedsFile(path, !named);
   const run = ctx.jobs.start(OPERATOR_SYNC, async (report, signal) => {
-    report({ feeds: feeds.length, feedsDone: 0, linkedCalendars: 'waiting', communityCalendars: 'waiting' });
-    const results: SyncResult[] = [];
-    const options: SyncOptions = { background: true, signal };
-    for (const feed of feeds) {
-      results.push(await syncFeed(ctx, feed, options));
-      report({ feedsDone: results.length });
-    }
-    report({ linkedCalendars: 'syncing' });
-    const linked = await syncLinkedCalendars(ctx, options);
-    report({ linkedCalendars: linked.urls, communityCalendars: 'syncing' });
-    const community = await syncCommunityCalendars(ctx, options);
-    report({ communityCalendars: community.urls });
-    const all = [...results, ...[linked, community].filter((r) => r.urls > 0)];
+    const all = await syncAll(ctx, feeds, { background: true, signal }, report);
     logOperatorRuns(ctx, all, 'admin-api');
     return all;
   });
@@ -70,12 +68,6 @@ export function syncRun(ctx: AppContext, id: string): Job<SyncResult[]> {
   const run = ctx.jobs.get(id);
   if (!run || run.kind !== OPERATOR_SYNC) throw new ServiceError('not-found', `No sync run “${id}” on this node.`);
   return run as Job<SyncResult[]>;
-}
-
-async function readFeedsFile(path: string, optional: boolean): Promise<Feed[]> {
-  return loadFeeds(path, { optional }).catch((error: unknown) => {
-    throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
-  });
 }
 
 /**

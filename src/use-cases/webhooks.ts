@@ -7,6 +7,7 @@ import { checkAddress } from '../importers/http-reader.js';
 import { parseSearchParams, searchQuerySchema } from '../query/params.js';
 import type { ApiKeyRecord } from '../storage/keys.repository.js';
 import type { WebhookMessage, WebhookSubscription } from '../storage/webhooks.repository.js';
+import { httpUrl } from './calendars.js';
 
 /** How long the secret before a rotation keeps signing, beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -104,22 +105,13 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 /** The target: http(s), no credentials, leading where a linked calendar may (checked again at each delivery). */
 async function targetUrl(ctx: AppContext, input: string): Promise<string> {
-  let url: URL;
+  const url = httpUrl(input, 'http(s)');
   try {
-    url = new URL(input);
-  } catch {
-    throw new ValidationError([{ field: 'url', message: 'must be an absolute http(s) URL' }]);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new ValidationError([{ field: 'url', message: `must be an http(s) URL, not ${url.protocol}` }]);
-  if (url.username || url.password)
-    throw new ValidationError([{ field: 'url', message: 'must not carry a user name or password' }]);
-  try {
-    await checkAddress(url.toString(), ctx.calendarGuard);
+    await checkAddress(url, ctx.calendarGuard);
   } catch (error) {
     throw new ValidationError([{ field: 'url', message: `is refused: ${(error as Error).message}` }]);
   }
-  return url.toString();
+  return url;
 }
 
 /** The query of a subscription: the grammar's parameters as given, checked by the grammar itself. */
@@ -167,10 +159,12 @@ export async function listWebhooks(ctx: AppContext, host: ApiKeyRecord): Promise
   return (await ctx.webhooks.listByKey(host.id)).map(summaryOf);
 }
 
+const noWebhook = (id: string) =>
+  new ServiceError('webhook-not-found', `This key has no webhook subscription “${id}”.`);
+
 async function ownWebhook(ctx: AppContext, host: ApiKeyRecord, id: string): Promise<WebhookSubscription> {
   const subscription = await ctx.webhooks.find(id);
-  if (!subscription || subscription.keyId !== host.id || subscription.state === 'deleted')
-    throw new ServiceError('webhook-not-found', `This key has no webhook subscription “${id}”.`);
+  if (!subscription || subscription.keyId !== host.id || subscription.state === 'deleted') throw noWebhook(id);
   return subscription;
 }
 
@@ -193,7 +187,7 @@ export async function setWebhookActive(
 ): Promise<WebhookSummary> {
   await ownWebhook(ctx, host, id);
   const updated = await ctx.webhooks.setState(id, active ? 'active' : 'paused', active ? null : 'paused by its key');
-  if (!updated) throw new ServiceError('webhook-not-found', `This key has no webhook subscription “${id}”.`);
+  if (!updated) throw noWebhook(id);
   return summaryOf(updated);
 }
 
@@ -206,7 +200,7 @@ export async function rotateWebhookSecret(
   await ownWebhook(ctx, host, id);
   const secret = newSecret();
   const updated = await ctx.webhooks.rotate(id, secret, ROTATION_OVERLAP_MS);
-  if (!updated) throw new ServiceError('webhook-not-found', `This key has no webhook subscription “${id}”.`);
+  if (!updated) throw noWebhook(id);
   return { ...summaryOf(updated), secret };
 }
 
@@ -214,7 +208,7 @@ export async function rotateWebhookSecret(
 export async function deleteWebhook(ctx: AppContext, host: ApiKeyRecord, id: string): Promise<WebhookSummary> {
   await ownWebhook(ctx, host, id);
   const updated = await ctx.webhooks.setState(id, 'deleted', 'deleted by its key');
-  if (!updated) throw new ServiceError('webhook-not-found', `This key has no webhook subscription “${id}”.`);
+  if (!updated) throw noWebhook(id);
   return summaryOf(updated);
 }
 
