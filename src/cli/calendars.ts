@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { onDatabaseOrService } from './database-or-service.js';
-import { UsageError } from './usage.js';
+import { strictArgs, UsageError } from './usage.js';
 
 export const CALENDARS_USAGE = `  calendars link <url> --key <key id>       link an iCal feed to a host's key; its events are imported
                                             at once and synced with the feeds from then on
@@ -22,19 +22,9 @@ const usage = (message: string) => new UsageError(message);
 /** Validates the arguments before the database is opened. */
 function parse(args: string[]): Command {
   const [action, ...rest] = args;
-  let parsed: ReturnType<
-    typeof parseArgs<{ allowPositionals: true; options: { key: { type: 'string' }; feeds: { type: 'string' } } }>
-  >;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { key: { type: 'string' }, feeds: { type: 'string' } },
-    });
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = strictArgs(() =>
+    parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' }, feeds: { type: 'string' } } }),
+  );
   if (values.feeds !== undefined && action !== 'check') throw usage(`calendars ${action ?? ''} takes no --feeds`);
   if (action === 'link') {
     if (positionals.length !== 1) throw usage('calendars link needs exactly one <url>');
@@ -85,12 +75,9 @@ export async function calendarsCommand(args: string[]): Promise<void> {
     process.stdout.write(checks.length > 0 ? renderCalendarCheck(checks, now) : 'No calendars in the feeds file.\n');
     return;
   }
-  const { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } = await import('../use-cases/calendars.js');
   if (command.action === 'link') {
     const { keyId, url } = command;
-    const link = await onDatabaseOrService({ command: 'calendars.link', keyId, url }, (ctx) =>
-      linkCalendarForKey(ctx, keyId, url),
-    );
+    const link = await onDatabaseOrService({ command: 'calendars.link', keyId, url });
     if (!link.created) console.log(`Key ${keyId} has this calendar linked already, as ${link.id}.`);
     else if (link.counts) {
       const { created, updated, cancelled, skipped } = link.counts;
@@ -101,9 +88,7 @@ export async function calendarsCommand(args: string[]): Promise<void> {
     } else console.log(`Linked ${link.id} to key ${keyId}; its first sync failed: ${link.error}`);
   } else if (command.action === 'list') {
     const { keyId } = command;
-    const lists = await onDatabaseOrService({ command: 'calendars.list', ...(keyId ? { keyId } : {}) }, (ctx) =>
-      listCalendarsByKey(ctx, keyId),
-    );
+    const lists = await onDatabaseOrService({ command: 'calendars.list', ...(keyId ? { keyId } : {}) });
     let any = false;
     for (const { keyId: key, calendars } of lists) {
       for (const c of calendars) {
@@ -115,9 +100,7 @@ export async function calendarsCommand(args: string[]): Promise<void> {
     if (!any) console.log('No linked calendars.');
   } else {
     const { id } = command;
-    const { retired } = await onDatabaseOrService({ command: 'calendars.unlink', id }, (ctx) =>
-      unlinkCalendarById(ctx, id),
-    );
+    const { retired } = await onDatabaseOrService({ command: 'calendars.unlink', id });
     console.log(`Unlinked ${id}; ${retired} upcoming event${retired === 1 ? '' : 's'} retired.`);
   }
 }

@@ -1,5 +1,6 @@
 import { ServiceError } from '../catalogue/errors.js';
 import type { AppContext } from '../context.js';
+import type { OperatorRequest } from '../control/commands.js';
 import { askService, type ControlRequest, type ControlResults, NoControlChannel } from '../control/protocol.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 
@@ -29,14 +30,17 @@ export async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Prom
 }
 
 /**
- * Does a command's work on the database itself (PostgreSQL, or an embedded database no process holds), or — while
- * `serve` owns the embedded database — asks that service to do it over its control channel, and says so on stderr.
- * Without a channel to ask (a service too old to have one, or another command holding the database), the
- * data directory's "in use" error stands.
+ * Does a command's work (`local`, else its use case in control/commands.ts) on the database itself (PostgreSQL, or
+ * an embedded database no process holds), or — while `serve` owns the embedded database — asks that service to do it
+ * over its control channel, and says so on stderr. Without a channel to ask (a service too old to have one, or
+ * another command holding the database), the data directory's "in use" error stands.
  */
 export async function onDatabaseOrService<C extends ControlRequest['command']>(
   request: Extract<ControlRequest, { command: C }>,
-  local: (ctx: AppContext) => Promise<ControlResults[C]>,
+  local: (ctx: AppContext) => Promise<ControlResults[C]> = async (ctx) => {
+    const { runCommand } = await import('../control/commands.js');
+    return runCommand(ctx, request as OperatorRequest) as Promise<ControlResults[C]>;
+  },
 ): Promise<ControlResults[C]> {
   try {
     return await withContext(local);

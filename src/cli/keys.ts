@@ -51,23 +51,18 @@ function parseKeysCommand(args: string[]): KeysCommand {
 /** Each keys command on the database, or through the running service that owns the embedded one. */
 export async function keysCommand(args: string[]): Promise<void> {
   const command = parseKeysCommand(args);
-  const { issueKey, listKeys, revokeKey, rotateKey } = await import('../use-cases/keys.js');
   if (command.action === 'create') {
     const { name, country } = command;
-    const { summary, key } = await onDatabaseOrService({ command: 'keys.create', name, country }, (ctx) =>
-      issueKey(ctx, { name, country }),
-    );
+    const { summary, key } = await onDatabaseOrService({ command: 'keys.create', name, country });
     console.log(`Created key ${summary.id} for "${summary.name}" (${summary.country}). It is shown only once:`);
     console.log(key);
   } else if (command.action === 'list') {
-    const list = await onDatabaseOrService({ command: 'keys.list' }, (ctx) => listKeys(ctx));
+    const list = await onDatabaseOrService({ command: 'keys.list' });
     if (list.length === 0) console.log('No keys.');
     for (const k of list) console.log(`${k.id}\t${k.country}\t${keyState(k)}\t${k.name}`);
   } else if (command.action === 'rotate') {
     const { id, graceSeconds } = command;
-    const { summary, key } = await onDatabaseOrService({ command: 'keys.rotate', id, graceSeconds }, (ctx) =>
-      rotateKey(ctx, id, { graceSeconds }),
-    );
+    const { summary, key } = await onDatabaseOrService({ command: 'keys.rotate', id, graceSeconds });
     const previous = summary.previousSecretExpiresAt
       ? `The previous secret works until ${summary.previousSecretExpiresAt}.`
       : 'The previous secret no longer works.';
@@ -75,7 +70,7 @@ export async function keysCommand(args: string[]): Promise<void> {
     console.log(key);
   } else {
     const { id } = command;
-    const { changed } = await onDatabaseOrService({ command: 'keys.revoke', id }, (ctx) => revokeKey(ctx, id));
+    const { changed } = await onDatabaseOrService({ command: 'keys.revoke', id });
     console.log(changed ? `Revoked key ${id}.` : `Key ${id} was already revoked.`);
   }
 }

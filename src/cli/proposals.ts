@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { PROPOSAL_KINDS, PROPOSAL_STATES } from '../catalogue/proposal.js';
 import type { ProposalDetail, ProposalFilter, ProposalView } from '../use-cases/proposals.js';
 import { onDatabaseOrService } from './database-or-service.js';
-import { UsageError } from './usage.js';
+import { strictArgs, UsageError } from './usage.js';
 
 export const PROPOSALS_USAGE = `  proposals list [--state <${PROPOSAL_STATES.join('|')}>] [--kind calendar|key]
                                             proposed calendars and key requests, oldest first
@@ -26,13 +26,7 @@ const usage = (message: string) => new UsageError(message);
 /** Validates the arguments before the database is opened. */
 function parse(args: string[]): Command {
   const [action, ...rest] = args;
-  let parsed: ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>>;
-  try {
-    parsed = parseArgs({ args: rest, allowPositionals: true, options: OPTIONS });
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = strictArgs(() => parseArgs({ args: rest, allowPositionals: true, options: OPTIONS }));
   if (action === 'list') {
     if (positionals.length > 0 || values.reason !== undefined)
       throw usage('proposals list takes no arguments but --state and --kind');
@@ -118,34 +112,30 @@ function details(p: ProposalDetail): string {
  */
 export async function proposalsCommand(args: string[]): Promise<void> {
   const command = parse(args);
-  const { acceptProposal, listProposals, rejectProposal, removeProposal, showProposal } = await import(
-    '../use-cases/proposals.js'
-  );
   if (command.action === 'list') {
     const { filter } = command;
-    const list = await onDatabaseOrService({ command: 'proposals.list', filter }, (ctx) => listProposals(ctx, filter));
+    const list = await onDatabaseOrService({ command: 'proposals.list', filter });
     console.log(list.length === 0 ? 'No proposals.' : list.map(line).join('\n'));
     return;
   }
   const { id } = command;
   if (command.action === 'show') {
-    console.log(details(await onDatabaseOrService({ command: 'proposals.show', id }, (ctx) => showProposal(ctx, id))));
+    console.log(details(await onDatabaseOrService({ command: 'proposals.show', id })));
   } else if (command.action === 'accept') {
-    const p = await onDatabaseOrService({ command: 'proposals.accept', id }, (ctx) => acceptProposal(ctx, id, 'cli'));
+    const p = await onDatabaseOrService({ command: 'proposals.accept', id });
     console.log(`Accepted ${id}.`);
     console.log(details(p));
   } else if (command.action === 'reject') {
     const { reason } = command;
-    await onDatabaseOrService({ command: 'proposals.reject', id, reason }, (ctx) =>
-      rejectProposal(ctx, id, reason, 'cli'),
-    );
+    await onDatabaseOrService({ command: 'proposals.reject', id, reason });
     console.log(`Rejected ${id}: ${reason}`);
   } else if (command.action === 'remove') {
     const { reason } = command;
-    const { retired, kind } = await onDatabaseOrService(
-      { command: 'proposals.remove', id, ...(reason !== undefined ? { reason } : {}) },
-      (ctx) => removeProposal(ctx, id, reason, 'cli'),
-    );
+    const { retired, kind } = await onDatabaseOrService({
+      command: 'proposals.remove',
+      id,
+      ...(reason !== undefined ? { reason } : {}),
+    });
     console.log(
       kind === 'calendar'
         ? `Removed ${id}; ${retired} upcoming event${retired === 1 ? '' : 's'} retired.`

@@ -65,27 +65,14 @@ function capacityText(r: CapacityView): string {
  */
 export async function rsvpsCommand(args: string[]): Promise<void> {
   const command = parse(args);
-  const [{ decideRsvp, eventRsvps, setCapacity }, views] = await Promise.all([
-    import('../use-cases/rsvp.js'),
-    import('../render/rsvp-json.js'),
-  ]);
   const { id } = command;
   if (command.action === 'list') {
-    const list = await onDatabaseOrService({ command: 'rsvps.list', id }, async (ctx) =>
-      views.toEventRsvpsView(await eventRsvps(ctx, 'operator', { id }), ctx.config.baseUrl),
-    );
-    console.log(listText(list));
+    console.log(listText(await onDatabaseOrService({ command: 'rsvps.list', id })));
   } else if (command.action === 'capacity') {
     const { capacity } = command;
-    const result = await onDatabaseOrService({ command: 'rsvps.capacity', id, capacity }, async (ctx) =>
-      views.toCapacityView(await setCapacity(ctx, 'operator', { id, capacity }), ctx.config.baseUrl),
-    );
-    console.log(capacityText(result));
+    console.log(capacityText(await onDatabaseOrService({ command: 'rsvps.capacity', id, capacity })));
   } else {
     const { handle, action: decision } = command;
-    const result = await onDatabaseOrService({ command: 'rsvps.decide', id, handle, decision }, async (ctx) =>
-      views.toDecisionView(await decideRsvp(ctx, 'operator', { id, handle, decision })),
-    );
-    console.log(decisionText(result));
+    console.log(decisionText(await onDatabaseOrService({ command: 'rsvps.decide', id, handle, decision })));
   }
 }

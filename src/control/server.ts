@@ -2,13 +2,9 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { ServiceError } from '../catalogue/errors.js';
 import type { ServingContext } from '../context.js';
-import { toCapacityView, toDecisionView, toEventRsvpsView } from '../render/rsvp-json.js';
-import { linkCalendarForKey, listCalendarsByKey, unlinkCalendarById } from '../use-cases/calendars.js';
-import { issueKey, listKeys, revokeKey, rotateKey } from '../use-cases/keys.js';
-import { acceptProposal, listProposals, rejectProposal, removeProposal, showProposal } from '../use-cases/proposals.js';
-import { decideRsvp, eventRsvps, setCapacity } from '../use-cases/rsvp.js';
 import { feedLocation, type SyncResult } from '../use-cases/sync-feeds.js';
 import { syncFeedsFile } from '../use-cases/sync-now.js';
+import { runCommand } from './commands.js';
 import {
   type ControlReply,
   type ControlRequest,
@@ -46,49 +42,10 @@ export function syncSummary({ feed, report, error, urls, missing, calendars }: S
   return summary;
 }
 
-/** Each command calls its use case, as the CLI would on a database of its own. */
+/** Each command calls its use case, as the CLI would on a database of its own; a sync reads the feeds file. */
 async function run(ctx: ServingContext, request: ControlRequest): Promise<ControlResults[ControlRequest['command']]> {
-  switch (request.command) {
-    case 'keys.create':
-      return issueKey(ctx, { name: request.name, country: request.country });
-    case 'keys.list':
-      return listKeys(ctx);
-    case 'keys.revoke':
-      return revokeKey(ctx, request.id);
-    case 'keys.rotate':
-      return rotateKey(ctx, request.id, { graceSeconds: request.graceSeconds });
-    case 'sync':
-      return (await syncFeedsFile(ctx, request.feedsFile, { via: 'cli' })).map(syncSummary);
-    case 'calendars.link':
-      return linkCalendarForKey(ctx, request.keyId, request.url);
-    case 'calendars.list':
-      return listCalendarsByKey(ctx, request.keyId);
-    case 'calendars.unlink':
-      return unlinkCalendarById(ctx, request.id);
-    case 'proposals.list':
-      return listProposals(ctx, request.filter);
-    case 'proposals.show':
-      return showProposal(ctx, request.id);
-    case 'proposals.accept':
-      return acceptProposal(ctx, request.id, 'cli');
-    case 'proposals.reject':
-      return rejectProposal(ctx, request.id, request.reason, 'cli');
-    case 'proposals.remove':
-      return removeProposal(ctx, request.id, request.reason, 'cli');
-    case 'rsvps.list':
-      return toEventRsvpsView(await eventRsvps(ctx, 'operator', { id: request.id }), ctx.config.baseUrl);
-    case 'rsvps.decide':
-      return toDecisionView(
-        await decideRsvp(ctx, 'operator', { id: request.id, handle: request.handle, decision: request.decision }),
-      );
-    case 'rsvps.capacity':
-      return toCapacityView(
-        await setCapacity(ctx, 'operator', { id: request.id, capacity: request.capacity }),
-        ctx.config.baseUrl,
-      );
-    default:
-      throw new ServiceError('bad-request', `Unknown command "${(request as { command: unknown }).command}".`);
-  }
+  if (request.command === 'sync') return (await syncFeedsFile(ctx, request.feedsFile, { via: 'cli' })).map(syncSummary);
+  return runCommand(ctx, request);
 }
 
 /**

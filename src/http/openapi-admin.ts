@@ -1,4 +1,4 @@
-import { bearer, json, problem } from './openapi-common.js';
+import { bearer, body, ID_IN_PATH, json, listOf, problem, ref } from './openapi-common.js';
 
 const stamp = { type: ['string', 'null'], format: 'date-time' };
 /** What the admin API shows of a key (src/use-cases/keys.ts `KeySummary`), never its secret. */
@@ -36,7 +36,6 @@ const SYNC_RUN = {
 };
 const malformed = problem('Malformed JSON, or not valid UTF-8');
 const notJson = problem('Not application/json');
-const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 
 /** The paths of /api/admin: keys and syncs, with ADMIN_TOKEN. */
 export const adminPaths = {
@@ -45,21 +44,14 @@ export const adminPaths = {
       summary: 'List host keys (admin; enabled by ADMIN_TOKEN)',
       security: bearer,
       responses: {
-        200: json('Keys, without secrets', {
-          type: 'object',
-          required: ['keys'],
-          properties: { keys: { type: 'array', items: KEY_SUMMARY } },
-        }),
+        200: json('Keys, without secrets', listOf('keys', KEY_SUMMARY)),
         401: problem('Bad admin token'),
       },
     },
     post: {
       summary: 'Create a host key (admin); the response holds the only copy of the key',
       security: bearer,
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateKey' } } },
-      },
+      requestBody: body(ref('CreateKey')),
       responses: {
         201: json('The new key', WITH_SECRET),
         400: malformed,
@@ -91,10 +83,7 @@ export const adminPaths = {
         'the oldest secret stops at once, the one being replaced gets the new grace period.',
       security: bearer,
       parameters: [ID_IN_PATH],
-      requestBody: {
-        required: false,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/RotateKey' } } },
-      },
+      requestBody: body(ref('RotateKey'), false),
       responses: {
         200: json('The key with its new secret (`key`) and `previousSecretExpiresAt`', WITH_SECRET),
         400: problem('Malformed JSON, not valid UTF-8, or an id holding NUL (`bad-request`)'),
@@ -127,7 +116,7 @@ export const adminPaths = {
       summary: 'A sync run: its state and progress, and once done what each feed changed (admin)',
       description: 'Runs are kept in the node that ran them, the last hundred, until it restarts.',
       security: bearer,
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [ID_IN_PATH],
       responses: {
         200: json(
           'The run: progress {feeds, feedsDone, linkedCalendars}; once done `feeds`: [{source, created, updated, ' +

@@ -1,5 +1,5 @@
 import { calendarSummarySchema, linkCalendarSchema, linkedCalendarSchema } from '../use-cases/calendars.js';
-import { bearer, json, problem, schemaOf } from './openapi-common.js';
+import { bearer, body, ID_IN_PATH, json, listOf, problem, ref, schemaOf } from './openapi-common.js';
 
 /** The schemas of /api/calendars, for the OpenAPI document's components. */
 export const calendarSchemas = {
@@ -46,16 +46,11 @@ export const calendarPaths = {
         'fails keeps them). Linking a URL you have linked already changes nothing (200, `created: false`). When you ' +
         'cancel an event through the API that your calendar still lists, your cancel wins until you restore it.',
       security: bearer,
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/LinkCalendar' } } },
-      },
+      requestBody: body(ref('LinkCalendar')),
       responses: {
-        201: json('Linked, with what its first sync did', { $ref: '#/components/schemas/LinkedCalendar' }),
-        202: json('Linked; its first read goes on (state `syncing`)', {
-          $ref: '#/components/schemas/LinkedCalendar',
-        }),
-        200: json('Linked already: nothing changed', { $ref: '#/components/schemas/LinkedCalendar' }),
+        201: json('Linked, with what its first sync did', ref('LinkedCalendar')),
+        202: json('Linked; its first read goes on (state `syncing`)', ref('LinkedCalendar')),
+        200: json('Linked already: nothing changed', ref('LinkedCalendar')),
         400: problem('Malformed JSON, or not valid UTF-8'),
         401: problem('Missing or invalid key'),
         409: problem('The key has the most calendars it may link (too-many-calendars)'),
@@ -70,11 +65,7 @@ export const calendarPaths = {
       summary: 'Your linked calendars, with the state of each one’s last sync',
       security: bearer,
       responses: {
-        200: json('Oldest first', {
-          type: 'object',
-          required: ['calendars'],
-          properties: { calendars: { type: 'array', items: { $ref: '#/components/schemas/Calendar' } } },
-        }),
+        200: json('Oldest first', listOf('calendars', ref('Calendar'))),
         401: problem('Missing or invalid key'),
       },
     },
@@ -84,7 +75,7 @@ export const calendarPaths = {
       summary:
         'Unlink a calendar: it is no longer synced, and its upcoming events are retired (cancelled, never deleted)',
       security: bearer,
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [ID_IN_PATH],
       responses: {
         200: json('Unlinked', {
           type: 'object',

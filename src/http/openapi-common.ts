@@ -3,16 +3,20 @@ import { z } from 'zod';
 import { COUNTRIES } from '../places/countries.js';
 import { searchQuerySchema } from '../query/params.js';
 
+/** A reference to a schema of the document's components. */
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** An answer that is a problem document. */
+export const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+
 /**
  * Answers any operation may get from the HTTP layer before its route runs: the request line and headers over the
  * parser's limit (a long `cursor` or `q` with other parameters reaches it) are refused as a problem.
  */
-const COMMON_ANSWERS = {
-  431: {
-    description: 'Request line and headers over 16 KiB (`headers-too-large`)',
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-  },
-};
+const COMMON_ANSWERS = { 431: problem('Request line and headers over 16 KiB (`headers-too-large`)') };
 
 type Operation = { responses?: Record<string, unknown> };
 
@@ -41,12 +45,6 @@ export const schemaOf = (schema: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
-/** An answer that is a problem document. */
-export const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-
 /** An answer in JSON of `schema`. */
 export const json = (description: string, schema: unknown) => ({
   description,
@@ -56,7 +54,15 @@ export const json = (description: string, schema: unknown) => ({
 /** An operation that takes a host key (or the admin token) as a bearer token. */
 export const bearer = [{ bearerAuth: [] }];
 
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** A request body in JSON of `schema`. */
+export const body = (schema: unknown, required = true) => ({ required, content: { 'application/json': { schema } } });
+
+/** An object holding one list, `{ [name]: [items…] }`, as the listings of a key's things answer. */
+export const listOf = (name: string, items: unknown) => ({
+  type: 'object',
+  required: [name],
+  properties: { [name]: { type: 'array', items } },
+});
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,4 @@
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
+import { body, json, problem, ref } from './openapi-common.js';
 
 /** A JSON-RPC 2.0 message as the MCP endpoint answers it: a result, or an error object (its refusals too). */
 const JSON_RPC = {
@@ -18,7 +15,7 @@ const JSON_RPC = {
     },
   },
 };
-const rpc = (description: string) => ({ description, content: { 'application/json': { schema: JSON_RPC } } });
+const rpc = (description: string) => json(description, JSON_RPC);
 
 const noStream = (summary: string) => ({
   summary,
@@ -37,17 +34,10 @@ export const mcpPaths = {
         '(resource `/api/mcp`, scope `rsvp`; see /.well-known/oauth-protected-resource/api/mcp). ' +
         'Answers are JSON (never an SSE stream).',
       security: [{}, { bearerAuth: [] }],
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: {
-              description: 'A JSON-RPC 2.0 request or notification, or a batch of them',
-              oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }],
-            },
-          },
-        },
-      },
+      requestBody: body({
+        description: 'A JSON-RPC 2.0 request or notification, or a batch of them',
+        oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }],
+      }),
       responses: {
         200: rpc('The JSON-RPC response (an unknown tool: error -32602)'),
         202: { description: 'Notifications only: accepted, no body' },
@@ -55,7 +45,7 @@ export const mcpPaths = {
           description: 'Not a JSON-RPC message (JSON-RPC error -32700 or -32600), or malformed JSON (problem)',
           content: {
             'application/json': { schema: JSON_RPC },
-            'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+            'application/problem+json': { schema: ref('Problem') },
           },
         },
         401: {
@@ -76,7 +66,7 @@ export const mcpPaths = {
           description: 'Not application/json',
           content: {
             'application/json': { schema: JSON_RPC },
-            'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+            'application/problem+json': { schema: ref('Problem') },
           },
         },
         429: problem('Over the per-client read limit; see Retry-After'),
@@ -103,9 +93,7 @@ const RESOURCE_METADATA = {
 const resourceMetadata = (summary: string) => ({
   get: {
     summary,
-    responses: {
-      200: { description: 'RFC 9728 metadata', content: { 'application/json': { schema: RESOURCE_METADATA } } },
-    },
+    responses: { 200: json('RFC 9728 metadata', RESOURCE_METADATA) },
   },
 });
 
@@ -122,25 +110,18 @@ export const oauthMetadataPaths = {
       summary:
         'RFC 8414 metadata of the authorization server (issuer BASE_URL/oauth): endpoints, PKCE S256, registration',
       responses: {
-        200: {
-          description: 'Authorization server metadata',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint'],
-                properties: {
-                  issuer: { type: 'string', format: 'uri' },
-                  authorization_endpoint: { type: 'string', format: 'uri' },
-                  token_endpoint: { type: 'string', format: 'uri' },
-                  registration_endpoint: { type: 'string', format: 'uri' },
-                  code_challenge_methods_supported: { type: 'array', items: { const: 'S256' } },
-                  scopes_supported: { type: 'array', items: { type: 'string' } },
-                },
-              },
-            },
+        200: json('Authorization server metadata', {
+          type: 'object',
+          required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint'],
+          properties: {
+            issuer: { type: 'string', format: 'uri' },
+            authorization_endpoint: { type: 'string', format: 'uri' },
+            token_endpoint: { type: 'string', format: 'uri' },
+            registration_endpoint: { type: 'string', format: 'uri' },
+            code_challenge_methods_supported: { type: 'array', items: { const: 'S256' } },
+            scopes_supported: { type: 'array', items: { type: 'string' } },
           },
-        },
+        }),
       },
     },
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { meViewSchema } from '../render/me-json.js';
 import { ceremonySchema } from '../use-cases/attendees.js';
-import { json, problem, ref, schemaOf } from './openapi-common.js';
+import { body, inPath, json, problem, ref, schemaOf } from './openapi-common.js';
 
 /** The session cookie /api/me's routes take (POST /api/me/passkeys or /api/me/session sets it). */
 export const meSecuritySchemes = {
@@ -26,7 +26,7 @@ export const meSchemas = {
   CeremonyOptions: schemaOf(optionsSchema, 'output'),
 };
 
-const ceremonyBody = { required: true, content: { 'application/json': { schema: ref('Ceremony') } } };
+const ceremonyBody = body(ref('Ceremony'));
 const bodyProblems = {
   400: problem(
     'Malformed JSON, or the passkey did not verify (`passkey-refused`: unknown or used challenge, another origin, an unknown passkey)',
@@ -125,7 +125,7 @@ export const mePaths = {
       description:
         'Registered events carry reminders; waitlisted and requested ones are TENTATIVE (the place in the summary); ' +
         'a cancelled event is CANCELLED; withdrawn and declined ones are left out. `Cache-Control: private`.',
-      parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [inPath('file', { type: 'string' })],
       responses: {
         200: { description: 'The calendar', content: { 'text/calendar': { schema: { type: 'string' } } } },
         404: problem('No calendar at this address (renewed, or the identity deleted)'),

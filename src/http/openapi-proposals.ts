@@ -4,10 +4,7 @@ import {
   proposeCalendarSchema,
   requestKeySchema,
 } from '../use-cases/proposal-schemas.js';
-import { bearer, json, problem, ref, schemaOf } from './openapi-common.js';
-
-const ID_IN_PATH = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
-const body = (schema: unknown, required = true) => ({ required, content: { 'application/json': { schema } } });
+import { bearer, body, ID_IN_PATH, json, listOf, problem, ref, schemaOf } from './openapi-common.js';
 
 /** The schemas of proposals, for the OpenAPI document's components. */
 export const proposalSchemas = {
@@ -100,11 +97,7 @@ export const proposalPaths = {
         { name: 'kind', in: 'query', schema: { enum: ['calendar', 'key'] } },
       ],
       responses: {
-        200: json('The queue', {
-          type: 'object',
-          required: ['proposals'],
-          properties: { proposals: { type: 'array', items: ref('Proposal') } },
-        }),
+        200: json('The queue', listOf('proposals', ref('Proposal'))),
         401: problem('Bad admin token'),
         422: problem('An unknown state, kind or parameter'),
       },

@@ -1,4 +1,5 @@
 import { PROBLEMS } from '../catalogue/errors.js';
+import { ref } from './openapi-common.js';
 
 /**
  * The answers of writes and the problem body, written out beside the generated schemas: their shapes are made by
@@ -15,7 +16,7 @@ export const writeResultSchemas = {
       warnings: {
         type: 'array',
         description: 'Present when the event was stored but something about it needs the host’s eye.',
-        items: { $ref: '#/components/schemas/WriteWarning' },
+        items: ref('WriteWarning'),
       },
     },
   },

@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { capacityViewSchema, decisionViewSchema, eventRsvpsSchema, rsvpViewSchema } from '../render/rsvp-json.js';
 import { capacitySchema, decisionSchema } from '../use-cases/rsvp.js';
-import { bearer, json, problem, ref, schemaOf } from './openapi-common.js';
+import { bearer, body, ID_IN_PATH, inPath, json, problem, ref, schemaOf } from './openapi-common.js';
 
-const ID = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: "The event's id",
-  schema: { type: 'string' },
-} as const;
+const ID = { ...ID_IN_PATH, description: "The event's id" };
 const HANDLE = {
-  name: 'handle',
-  in: 'path',
-  required: true,
+  ...inPath('handle', { type: 'string' }),
   description: "The RSVP's handle, as the event's list gives it (an attendee's handle, or key:<keyId>)",
-  schema: { type: 'string' },
-} as const;
+};
 const COUNTRY = {
   name: 'country',
   in: 'query',
@@ -100,7 +91,7 @@ export const rsvpPaths = {
         'stays declined. Repeating the decision that made its state changes nothing; any other state is a 409.',
       security: bearer,
       parameters: [ID, HANDLE, COUNTRY],
-      requestBody: { required: true, content: { 'application/json': { schema: ref('RsvpDecision') } } },
+      requestBody: body(ref('RsvpDecision')),
       responses: {
         200: json('Decided', ref('RsvpDecisionResult')),
         ...hostOnly,
@@ -120,7 +111,7 @@ export const rsvpPaths = {
         'frees go to the waitlist in queue order (`promoted`); a lower capacity takes no place from anyone registered.',
       security: bearer,
       parameters: [ID, COUNTRY],
-      requestBody: { required: true, content: { 'application/json': { schema: ref('Capacity') } } },
+      requestBody: body(ref('Capacity')),
       responses: {
         200: json('Set, with the RSVPs after it', ref('CapacityResult')),
         ...hostOnly,

@@ -8,10 +8,9 @@ import {
   webhookInputSchema,
   webhookSummarySchema,
 } from '../use-cases/webhooks.js';
-import { bearer, json, problem, ref, schemaOf } from './openapi-common.js';
+import { bearer, body, ID_IN_PATH, inPath, json, listOf, problem, ref, schemaOf } from './openapi-common.js';
 
-const ID = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
-const MSG = { name: 'msg', in: 'path', required: true, schema: { type: 'string' } } as const;
+const MSG = inPath('msg', { type: 'string' });
 
 /** The body of POST /api/webhooks: the target, and the query grammar's parameters (those of a page aside). */
 const { limit: _limit, cursor: _cursor, ...queryFields } = searchInputShape;
@@ -30,7 +29,7 @@ export const webhookSchemas = {
 const byId = (summary: string, answer: ReturnType<typeof json>, extra: Record<string, unknown> = {}) => ({
   summary,
   security: bearer,
-  parameters: [ID],
+  parameters: [ID_IN_PATH],
   responses: {
     200: answer,
     400: problem('An id holding a character that cannot be stored, such as NUL (`bad-request`)'),
@@ -52,7 +51,7 @@ export const webhookPaths = {
         '`event.restored`, `event.unmatched`; each a `WebhookMessage` body with `webhook-id`, `webhook-timestamp` ' +
         'and `webhook-signature` headers. The answer holds the secret (`whsec_…`) this once.',
       security: bearer,
-      requestBody: { required: true, content: { 'application/json': { schema: ref('Subscribe') } } },
+      requestBody: body(ref('Subscribe')),
       responses: {
         201: json('Subscribed; `secret` is shown this once', ref('WebhookCreated')),
         400: problem('Malformed JSON, or not valid UTF-8'),
@@ -66,11 +65,7 @@ export const webhookPaths = {
       summary: 'Your webhook subscriptions (never their secrets)',
       security: bearer,
       responses: {
-        200: json('Oldest first; deleted ones left out', {
-          type: 'object',
-          required: ['webhooks'],
-          properties: { webhooks: { type: 'array', items: ref('Webhook') } },
-        }),
+        200: json('Oldest first; deleted ones left out', listOf('webhooks', ref('Webhook'))),
         401: problem('Missing or invalid key'),
       },
     },
@@ -98,7 +93,7 @@ export const webhookPaths = {
     post: {
       summary: 'Send a message again now, under its own `webhook-id`',
       security: bearer,
-      parameters: [ID, MSG],
+      parameters: [ID_IN_PATH, MSG],
       responses: {
         200: json('Due now', ref('WebhookDelivery')),
         400: problem('An id holding a character that cannot be stored, such as NUL (`bad-request`)'),

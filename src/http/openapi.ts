@@ -8,11 +8,13 @@ import { adminPaths } from './openapi-admin.js';
 import { calendarPaths, calendarSchemas } from './openapi-calendars.js';
 import {
   bearer,
+  body,
   GRAMMAR_PARAMETERS,
   ID_IN_PATH,
   json,
   problem,
   queryParameters,
+  ref,
   schemaOf,
   withCommonAnswers,
 } from './openapi-common.js';
@@ -105,28 +107,12 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             'same `externalId`, replaces its content (200, `created: false`). An identical resend adds no revision. ' +
             'With `{"action": "cancel"|"restore", "externalId"}` (or `id`): cancels or restores the event.',
           security: bearer,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  oneOf: [
-                    { $ref: '#/components/schemas/EventSubmission' },
-                    { $ref: '#/components/schemas/EventAction' },
-                  ],
-                },
-              },
-            },
-          },
+          requestBody: body({ oneOf: [ref('EventSubmission'), ref('EventAction')] }),
           responses: {
             200: json('Updated, cancelled or restored', {
-              oneOf: [
-                { $ref: '#/components/schemas/WriteResult' },
-                { $ref: '#/components/schemas/CancelResult' },
-                { $ref: '#/components/schemas/RestoreResult' },
-              ],
+              oneOf: [ref('WriteResult'), ref('CancelResult'), ref('RestoreResult')],
             }),
-            201: json('Created', { $ref: '#/components/schemas/WriteResult' }),
+            201: json('Created', ref('WriteResult')),
             400: problem('Malformed JSON'),
             401: problem('Missing, unknown or revoked key'),
             403: problem('The event belongs to another key'),
@@ -143,7 +129,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           security: bearer,
           parameters: queryParameters(cancelQuerySchema),
           responses: {
-            200: json('Cancelled', { $ref: '#/components/schemas/CancelResult' }),
+            200: json('Cancelled', ref('CancelResult')),
             401: problem('Missing, unknown or revoked key'),
             403: problem('The event belongs to another key'),
             404: problem('Unknown event'),
@@ -161,7 +147,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
           parameters: [...GRAMMAR_PARAMETERS, MINE],
           responses: {
             200: json('Event list response (with mine=1: the key’s own events)', {
-              oneOf: [{ $ref: '#/components/schemas/EventList' }, { $ref: '#/components/schemas/OwnEventList' }],
+              oneOf: [ref('EventList'), ref('OwnEventList')],
             }),
             401: problem('mine=1 without a valid key'),
             422: problem('An invalid parameter, named in `errors`'),
@@ -179,7 +165,7 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             'names the event (its page is /{country}/events/{id}). A cancelled event answers 200 with `lifecycle: cancelled`.',
           parameters: [ID_IN_PATH],
           responses: {
-            200: json('The event', { $ref: '#/components/schemas/EventDetail' }),
+            200: json('The event', ref('EventDetail')),
             304: { description: 'Not modified (If-None-Match)' },
             404: problem('`event-not-found`: no event has this id'),
             429: problem('Over the per-client read limit; see Retry-After'),
@@ -198,26 +184,14 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
             'items per minute (RATE_LIMIT_BATCH_ITEMS_PER_MINUTE, default 5,000); a batch that does not fit is refused ' +
             'whole (429). Bodies up to 5 MiB.',
           security: bearer,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['events'],
-                  properties: {
-                    events: {
-                      type: 'array',
-                      minItems: 1,
-                      maxItems: 1000,
-                      items: { $ref: '#/components/schemas/EventSubmission' },
-                    },
-                    complete: { type: 'boolean' },
-                  },
-                },
-              },
+          requestBody: body({
+            type: 'object',
+            required: ['events'],
+            properties: {
+              events: { type: 'array', minItems: 1, maxItems: 1000, items: ref('EventSubmission') },
+              complete: { type: 'boolean' },
             },
-          },
+          }),
           responses: {
             200: json('One result per item, in order', {
               type: 'object',
@@ -227,11 +201,11 @@ export function buildOpenApi(baseUrl: string, extraPaths: Record<string, unknown
                   type: 'array',
                   items: {
                     oneOf: [
-                      { $ref: '#/components/schemas/WriteResult' },
+                      ref('WriteResult'),
                       {
                         type: 'object',
                         required: ['error'],
-                        properties: { externalId: { type: 'string' }, error: { $ref: '#/components/schemas/Problem' } },
+                        properties: { externalId: { type: 'string' }, error: ref('Problem') },
                       },
                     ],
                   },

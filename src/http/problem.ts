@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { PROBLEMS, type ProblemCode, ServiceError } from '../catalogue/errors.js';
+import { type ProblemCode, ServiceError } from '../catalogue/errors.js';
 
 /** RFC 9457 problem details. `type` points at the explanation served at /problems/<code>. */
 export interface ProblemBody {
@@ -146,5 +146,3 @@ export function rawProblemResponse(baseUrl: string, error: ServiceError, headers
     json,
   ].join('\r\n');
 }
-
-export { PROBLEMS };

@@ -177,8 +177,8 @@ function asToolError(error: unknown): CallToolResult {
  * of the handler becomes a tool error too.
  */
 const guarded =
-  <T extends ToolName, E>(name: T, handler: (args: ArgsOf<T>, extra: E) => CallToolResult | Promise<CallToolResult>) =>
-  async (raw: Record<string, unknown>, extra: E): Promise<CallToolResult> => {
+  <T extends ToolName>(name: T, handler: Handler<T>) =>
+  async (raw: Record<string, unknown>, extra: unknown): Promise<CallToolResult> => {
     try {
       return await handler(parseOrThrow(TOOLS[name].inputSchema as z.ZodType, raw) as ArgsOf<T>, extra);
     } catch (error) {
@@ -187,7 +187,13 @@ const guarded =
   };
 
 /** Each tool's definition as registered: its input schema published whole, the arguments validated by `guarded`. */
-const REGISTERED = withPublishedInputs(TOOLS);
+const REGISTERED: Record<
+  ToolName,
+  Omit<(typeof TOOLS)[ToolName], 'inputSchema' | 'outputSchema'> & {
+    inputSchema: z.ZodObject;
+    outputSchema: z.ZodObject;
+  }
+> = withPublishedInputs(TOOLS);
 
 function listText(result: SearchResult, baseUrl: string, coverage?: string): string {
   const lines = [`${describeQuery(result.restatement)} — ${result.total} match${result.total === 1 ? '' : 'es'}.`];
@@ -242,40 +248,21 @@ function eventTarget(a: { id?: string | undefined; country?: string | undefined;
 }
 
 type ArgsOf<T extends ToolName> = z.output<(typeof TOOLS)[T]['inputSchema']>;
+type Handler<T extends ToolName> = (args: ArgsOf<T>, extra: unknown) => CallToolResult | Promise<CallToolResult>;
 
 /** Registers the six tools on a server; every tool calls the same use cases as the HTTP routes. */
 export function registerTools(server: McpServer, ctx: ServingContext, callerOf: (extra: unknown) => McpCaller): void {
-  const baseUrl = ctx.config.baseUrl;
-  server.registerTool(
-    'search_events',
-    REGISTERED.search_events,
-    guarded('search_events', async (args) => listResult(ctx, await searchEvents(ctx, args))),
-  );
-  server.registerTool(
-    'find_events',
-    REGISTERED.find_events,
-    guarded('find_events', async (args) => listResult(ctx, await searchEvents(ctx, args))),
-  );
-  server.registerTool(
-    'best_next_event',
-    REGISTERED.best_next_event,
-    guarded('best_next_event', (args) => bestNextEvent(ctx, args)),
-  );
-  server.registerTool(
-    'get_event',
-    REGISTERED.get_event,
-    guarded('get_event', (args) => oneEvent(ctx, args)),
-  );
-  server.registerTool(
-    'subscribe_calendar',
-    REGISTERED.subscribe_calendar,
-    guarded('subscribe_calendar', (args) => subscription(baseUrl, args)),
-  );
-  server.registerTool(
-    'rsvp',
-    REGISTERED.rsvp,
-    guarded('rsvp', (args, extra) => rsvpOf(ctx, callerOf(extra), args)),
-  );
+  const handlers: { [T in ToolName]: Handler<T> } = {
+    search_events: async (args) => listResult(ctx, await searchEvents(ctx, args)),
+    find_events: async (args) => listResult(ctx, await searchEvents(ctx, args)),
+    best_next_event: (args) => bestNextEvent(ctx, args),
+    get_event: (args) => oneEvent(ctx, args),
+    subscribe_calendar: (args) => subscription(ctx.config.baseUrl, args),
+    rsvp: (args, extra) => rsvpOf(ctx, callerOf(extra), args),
+  };
+  for (const name of Object.keys(TOOLS) as ToolName[]) {
+    server.registerTool(name, REGISTERED[name], guarded(name, handlers[name] as Handler<ToolName>));
+  }
 }
 
 async function listResult(ctx: ServingContext, result: SearchPage): Promise<CallToolResult> {

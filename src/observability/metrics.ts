@@ -7,12 +7,14 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []) {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+  readonly requests = this.counter('http_requests_total', 'HTTP requests answered, by method, route and status', [
+    'method',
+    'route',
+    'status',
+  ]);
   readonly latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method and route',
@@ -20,35 +22,29 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
-  readonly writes = new Counter({
-    name: 'catalogue_writes_total',
-    help: 'Events created, updated, cancelled and restored (host writes, imports and syncs)',
-    labelNames: ['action'] as const,
-    registers: [this.registry],
-  });
-  readonly syncRuns = new Counter({
-    name: 'feed_sync_runs_total',
-    help: 'Feed syncs by source and outcome (ok, failed)',
-    labelNames: ['source', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly indexRefreshFailures = new Counter({
-    name: 'read_index_refresh_failures_total',
-    help: 'Refreshes of the read index from the database that failed (each is tried again until it succeeds)',
-    registers: [this.registry],
-  });
-  readonly webhookDeliveries = new Counter({
-    name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts by outcome (delivered, retry, failed: given up, gone: 410 ended the subscription)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly cache = new Counter({
-    name: 'response_cache_lookups_total',
-    help: 'Cacheable reads by whether the response cache answered them (hit) or not (miss)',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
+  readonly writes = this.counter(
+    'catalogue_writes_total',
+    'Events created, updated, cancelled and restored (host writes, imports and syncs)',
+    ['action'],
+  );
+  readonly syncRuns = this.counter('feed_sync_runs_total', 'Feed syncs by source and outcome (ok, failed)', [
+    'source',
+    'outcome',
+  ]);
+  readonly indexRefreshFailures = this.counter(
+    'read_index_refresh_failures_total',
+    'Refreshes of the read index from the database that failed (each is tried again until it succeeds)',
+  );
+  readonly webhookDeliveries = this.counter(
+    'webhook_deliveries_total',
+    'Webhook delivery attempts by outcome (delivered, retry, failed: given up, gone: 410 ended the subscription)',
+    ['outcome'],
+  );
+  readonly cache = this.counter(
+    'response_cache_lookups_total',
+    'Cacheable reads by whether the response cache answered them (hit) or not (miss)',
+    ['result'],
+  );
 
   /**
    * Read at each scrape: `events()`, the events the read index shows per country; `freshness()`, since when (epoch

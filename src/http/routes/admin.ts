@@ -14,15 +14,11 @@ import { bearerToken } from '../authenticate.js';
  * open it then). Enabled only with ADMIN_TOKEN; otherwise these routes do not exist (404).
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  const requireAdmin = adminCheck(ctx.config.adminToken);
+  const admin = adminOnly(ctx.config.adminToken);
 
-  app.get('/api/admin/keys', async (request) => {
-    requireAdmin(request);
-    return { keys: await listKeys(ctx) };
-  });
+  app.get('/api/admin/keys', admin, async () => ({ keys: await listKeys(ctx) }));
 
-  app.post('/api/admin/keys', async (request, reply) => {
-    requireAdmin(request);
+  app.post('/api/admin/keys', admin, async (request, reply) => {
     const { summary, key } = await issueKey(ctx, request.body ?? {});
     reply.status(201);
     return { ...summary, key };
@@ -32,37 +28,38 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: ServingContext): 
    * Starts a sync of every feed of the feeds file and the linked calendars (as the timer does), answering at once
    * with the run (the one under way, if any); GET /api/admin/sync/<id> says how it goes and what each feed changed.
    */
-  app.post('/api/admin/sync', async (request, reply) => {
-    requireAdmin(request);
+  app.post('/api/admin/sync', admin, async (_request, reply) => {
     const { run } = await startSync(ctx);
     const href = `${ctx.config.baseUrl}/api/admin/sync/${run.id}`;
     reply.status(202).header('Location', href);
     return syncRunView(run);
   });
 
-  app.get<{ Params: { id: string } }>('/api/admin/sync/:id', async (request) => {
-    requireAdmin(request);
-    return syncRunView(syncRun(ctx, request.params.id));
-  });
+  app.get<ById>('/api/admin/sync/:id', admin, async (request) => syncRunView(syncRun(ctx, request.params.id)));
 
-  app.post<{ Params: { id: string } }>('/api/admin/keys/:id/revoke', async (request) => {
-    requireAdmin(request);
-    return (await revokeKey(ctx, request.params.id)).summary;
-  });
+  app.post<ById>(
+    '/api/admin/keys/:id/revoke',
+    admin,
+    async (request) => (await revokeKey(ctx, request.params.id)).summary,
+  );
 
   /** A new secret for the same key id (its events stay); the body `{"grace": "2h"}` is optional. */
-  app.post<{ Params: { id: string } }>('/api/admin/keys/:id/rotate', async (request) => {
-    requireAdmin(request);
+  app.post<ById>('/api/admin/keys/:id/rotate', admin, async (request) => {
     const { grace } = parseOrThrow(rotateKeySchema, request.body ?? {});
     const { summary, key } = await rotateKey(ctx, request.params.id, { graceSeconds: grace ?? 0 });
     return { ...summary, key };
   });
 }
 
-/** Refuses a request without the admin token, compared in constant time; every request when none is set. */
-export function adminCheck(adminToken: string | undefined): (request: FastifyRequest) => void {
+type ById = { Params: { id: string } };
+
+/**
+ * Route options that refuse a request without the admin token (compared in constant time) before its handler runs;
+ * every request when none is set.
+ */
+export function adminOnly(adminToken: string | undefined) {
   const expected = adminToken ? Buffer.from(adminToken) : undefined;
-  return (request) => {
+  const preHandler = async (request: FastifyRequest) => {
     if (!expected) throw new ServiceError('admin-disabled');
     const token = bearerToken(request);
     if (token === undefined)
@@ -72,6 +69,7 @@ export function adminCheck(adminToken: string | undefined): (request: FastifyReq
       throw new ServiceError('invalid-key', 'The admin token is not valid.');
     }
   };
+  return { preHandler };
 }
 
 /** A sync run as the admin API answers it: its state, progress, and once done what each feed changed. */

@@ -7,9 +7,9 @@ import { bearerToken } from '../authenticate.js';
 
 /** POST /api/calendars (link), GET /api/calendars (the key's links and their state), DELETE /api/calendars/<id>. */
 export function registerCalendarLinkRoutes(app: FastifyInstance, ctx: ServingContext): void {
+  const host = (request: Parameters<typeof bearerToken>[0]) => requireHost(ctx, bearerToken(request));
   app.post('/api/calendars', async (request, reply) => {
-    const host = await requireHost(ctx, bearerToken(request));
-    const { calendar, created, sync } = await linkCalendar(ctx, host, request.body ?? {});
+    const { calendar, created, sync } = await linkCalendar(ctx, await host(request), request.body ?? {});
     // Linked now: 201 once its first read is done, 202 while it goes on (GET /api/calendars shows how it ends).
     if (created)
       reply.status(sync ? 201 : 202).header('Location', `${ctx.config.baseUrl}/api/calendars/${calendar.id}`);
@@ -21,13 +21,9 @@ export function registerCalendarLinkRoutes(app: FastifyInstance, ctx: ServingCon
     };
   });
 
-  app.get('/api/calendars', async (request) => {
-    const host = await requireHost(ctx, bearerToken(request));
-    return { calendars: await listCalendars(ctx, host) };
-  });
+  app.get('/api/calendars', async (request) => ({ calendars: await listCalendars(ctx, await host(request)) }));
 
-  app.delete<{ Params: { id: string } }>('/api/calendars/:id', async (request) => {
-    const host = await requireHost(ctx, bearerToken(request));
-    return unlinkCalendar(ctx, host, request.params.id);
-  });
+  app.delete<{ Params: { id: string } }>('/api/calendars/:id', async (request) =>
+    unlinkCalendar(ctx, await host(request), request.params.id),
+  );
 }

@@ -2,14 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ServingContext } from '../../context.js';
 import { declared } from '../route-class.js';
 
-/**
- * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
- * loaded, prepared ahead and caught up with the database; a load balancer sends traffic only then) and metrics
- * (`/metrics`, Prometheus text format).
- */
 /** How long /readyz waits for the changes announced before it to be applied before it says the index is behind. */
 const CATCH_UP_WAIT_MS = 1_000;
 
+/**
+ * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and the read index is
+ * loaded, prepared ahead and caught up with the database; a load balancer sends traffic only then) and metrics.
+ */
 export function registerHealthRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const engine = ctx.storage.engine;
   app.get('/healthz', declared('operations'), async () => ({ status: 'ok', engine }));

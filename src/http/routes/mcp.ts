@@ -29,20 +29,9 @@ function jsonRpcError(
  */
 export function originPolicy(baseUrl: string, env: NodeJS.ProcessEnv = process.env) {
   const base = new URL(baseUrl);
-  const hosts = new Set([
-    base.host,
-    ...(env.MCP_ALLOWED_HOSTS ?? '')
-      .split(',')
-      .map((h) => h.trim())
-      .filter(Boolean),
-  ]);
-  const origins = new Set([
-    base.origin,
-    ...(env.MCP_ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
-  ]);
+  const listed = (value = '') => value.split(',').flatMap((item) => (item.trim() ? [item.trim()] : []));
+  const hosts = new Set([base.host, ...listed(env.MCP_ALLOWED_HOSTS)]);
+  const origins = new Set([base.origin, ...listed(env.MCP_ALLOWED_ORIGINS)]);
   const hostOk = (host: string | undefined) => {
     if (!host) return false;
     if (hosts.has(host)) return true;

@@ -135,21 +135,12 @@ async function eventPage(
 export function registerPageRoutes(app: FastifyInstance, ctx: ServingContext): void {
   const baseUrl = ctx.config.baseUrl;
 
-  app.get('/assets/site.css', (_request, reply) =>
-    reply
-      .type('text/css; charset=utf-8')
-      .header('Cache-Control', 'public, max-age=86400')
-      .send(SITE_CSS + COVERAGE_CSS + ADD_CSS + ME_CSS),
-  );
-  app.get('/assets/map.svg', (_request, reply) =>
-    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(MAP_SVG),
-  );
-  app.get('/favicon.ico', (_request, reply) =>
-    reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(FAVICON_ICO),
-  );
-  app.get('/favicon.svg', (_request, reply) =>
-    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG),
-  );
+  const asset = (path: string, type: string, body: string | Buffer) =>
+    app.get(path, (_request, reply) => reply.type(type).header('Cache-Control', 'public, max-age=86400').send(body));
+  asset('/assets/site.css', 'text/css; charset=utf-8', SITE_CSS + COVERAGE_CSS + ADD_CSS + ME_CSS);
+  asset('/assets/map.svg', 'image/svg+xml', MAP_SVG);
+  asset('/favicon.ico', 'image/x-icon', FAVICON_ICO);
+  asset('/favicon.svg', 'image/svg+xml', FAVICON_SVG);
 
   app.get('/', { config: { ...PAGE_CONFIG, class: 'cacheable' } }, (request, reply) =>
     searchPage(ctx, request, reply, 'all'),

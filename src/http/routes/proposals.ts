@@ -12,7 +12,7 @@ import {
   showProposal,
 } from '../../use-cases/proposals.js';
 import { proposalRateLimit } from '../limits.js';
-import { adminCheck } from './admin.js';
+import { adminOnly } from './admin.js';
 
 /** A new proposal: 202 with its status URL as Location; the same calendar proposed before: 200 with that one. */
 function answerProposed(reply: FastifyReply, { proposal, created }: Proposed) {
@@ -43,37 +43,21 @@ export function registerProposalRoutes(app: FastifyInstance, ctx: ServingContext
 
 /** The operator's side over HTTP (ADMIN_TOKEN): the queue, each proposal with its log, and the decisions. */
 export function registerProposalAdminRoutes(app: FastifyInstance, ctx: ServingContext): void {
-  const requireAdmin = adminCheck(ctx.config.adminToken);
+  const admin = adminOnly(ctx.config.adminToken);
+  type Decision = { Params: { id: string }; Body: { reason?: unknown } | undefined };
 
-  app.get<{ Querystring: Record<string, string> }>('/api/admin/proposals', async (request) => {
-    requireAdmin(request);
-    return { proposals: await listProposals(ctx, request.query) };
-  });
-
-  app.get<{ Params: { id: string } }>('/api/admin/proposals/:id', async (request) => {
-    requireAdmin(request);
-    return showProposal(ctx, request.params.id);
-  });
-
-  app.post<{ Params: { id: string } }>('/api/admin/proposals/:id/accept', async (request) => {
-    requireAdmin(request);
-    return acceptProposal(ctx, request.params.id, 'admin-api');
-  });
-
-  app.post<{ Params: { id: string }; Body: { reason?: unknown } | undefined }>(
-    '/api/admin/proposals/:id/reject',
-    async (request) => {
-      requireAdmin(request);
-      return rejectProposal(ctx, request.params.id, request.body?.reason as string, 'admin-api');
-    },
+  app.get<{ Querystring: Record<string, string> }>('/api/admin/proposals', admin, async (request) => ({
+    proposals: await listProposals(ctx, request.query),
+  }));
+  app.get<Decision>('/api/admin/proposals/:id', admin, async (request) => showProposal(ctx, request.params.id));
+  app.post<Decision>('/api/admin/proposals/:id/accept', admin, async (request) =>
+    acceptProposal(ctx, request.params.id, 'admin-api'),
   );
-
-  app.post<{ Params: { id: string }; Body: { reason?: unknown } | undefined }>(
-    '/api/admin/proposals/:id/remove',
-    async (request) => {
-      requireAdmin(request);
-      const reason = request.body?.reason;
-      return removeProposal(ctx, request.params.id, reason === undefined ? undefined : (reason as string), 'admin-api');
-    },
+  // The use case checks the reason, whatever JSON gave.
+  app.post<Decision>('/api/admin/proposals/:id/reject', admin, async (request) =>
+    rejectProposal(ctx, request.params.id, request.body?.reason as string, 'admin-api'),
+  );
+  app.post<Decision>('/api/admin/proposals/:id/remove', admin, async (request) =>
+    removeProposal(ctx, request.params.id, request.body?.reason as string | undefined, 'admin-api'),
   );
 }
