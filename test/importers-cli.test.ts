@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceOwner } from '../src/catalogue/event.js';
 import { InputError, readInput } from '../src/importers/registry.js';
 import type { SyncResult } from '../src/use-cases/sync-feeds.js';
-import { loadFeeds, runSync } from '../src/use-cases/sync-feeds.js';
+import { loadFeeds, syncFeed } from '../src/use-cases/sync-feeds.js';
 import { startFeedSchedule } from '../src/use-cases/sync-schedule.js';
 import { openTestContext, type TestContext } from './helpers/context.js';
 import { createDataDir, ENGINES } from './helpers/engines.js';
@@ -150,10 +150,10 @@ describe.each(ENGINES)('feeds over HTTP on %s', (engine) => {
   });
 
   it('syncs a feed fetched over HTTP; a failing feed changes nothing of its source', async () => {
-    const results = await runSync(t.ctx, [
-      { source: 'zurich-ai', format: 'ical', url: `${base}/calendar.ics`, country: 'ch' },
-      { source: 'dead', format: 'ical', url: `${base}/gone.ics` },
-    ]);
+    const results = [
+      await syncFeed(t.ctx, { source: 'zurich-ai', format: 'ical', url: `${base}/calendar.ics`, country: 'ch' }),
+      await syncFeed(t.ctx, { source: 'dead', format: 'ical', url: `${base}/gone.ics` }),
+    ];
     expect(results[0]!.report).toMatchObject({ created: 12, cancelled: 1, skipped: [{}, {}] });
     expect(results[1]).toMatchObject({ error: expect.stringMatching(/HTTP 404/) });
     expect(results[1]!.report).toBeUndefined();

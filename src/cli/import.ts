@@ -52,11 +52,10 @@ function parseImportCommand(args: string[]): ImportCommand {
 /** `tech-events import`: one file or URL into a source, as a sync would store it. */
 export async function importCommand(args: string[]): Promise<void> {
   const command = parseImportCommand(args);
-  const [{ importerFor, readInput }, { runImport }, { runCounts }, { withContext }, { progressDisplay }] =
+  const [{ importerFor, readInput }, { runImport, runCounts }, { withContext }, { progressDisplay }] =
     await Promise.all([
       import('../importers/registry.js'),
       import('../use-cases/import-records.js'),
-      import('../use-cases/sync-feeds.js'),
       import('./database-or-service.js'),
       import('./progress.js'),
     ]);

@@ -4,7 +4,8 @@ import { type Feed, feedParts, isEnabled } from '../importers/feeds.js';
 import type { HttpReader } from '../importers/http-reader.js';
 import { type ImportedRecord, unusableInput } from '../importers/importer.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
-import { type CalendarTarget, calendarWindow, fullWindowEnd, inParallel } from './sync-calendars.js';
+import { inParallel } from './in-turn.js';
+import { type CalendarTarget, calendarWindow, fullWindowEnd } from './sync-calendars.js';
 import { calendarTarget, readFeedsFile } from './sync-feeds.js';
 
 /** What one read of a calendar found: what an operator pastes into an issue. */

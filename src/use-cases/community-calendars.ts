@@ -5,8 +5,9 @@ import type { ImportedRecord } from '../importers/importer.js';
 import type { Country } from '../places/countries.js';
 import type { ProposalRecord } from '../storage/proposals.repository.js';
 import { calendarTargets, readCalendarOnce } from './check-calendars.js';
+import { inParallel } from './in-turn.js';
 import { COMMUNITY_CALENDARS, COMMUNITY_SOURCE, type Preview } from './proposal-schemas.js';
-import { type CalendarTarget, calendarIdPrefix, inParallel, retireUpcoming } from './sync-calendars.js';
+import { type CalendarTarget, calendarIdPrefix, retireUpcoming } from './sync-calendars.js';
 import { type SyncOptions, type SyncResult, syncCollection } from './sync-feeds.js';
 
 /**

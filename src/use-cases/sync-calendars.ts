@@ -15,6 +15,7 @@ import { readInput, userAgentOf } from '../importers/registry.js';
 import type { Country } from '../places/countries.js';
 import { type PartState, validatorsOf } from '../storage/source-parts.repository.js';
 import { backgroundPacer, emptyReport, type ImportReport, runCounts, storeRecords } from './import-records.js';
+import { inParallel, oneAtATime } from './in-turn.js';
 import { retireByExternalIds } from './store-many.js';
 
 /** One calendar to sync: where it is, whose its events are, and what it does not say of itself. */
@@ -77,30 +78,6 @@ export interface CalendarSyncOptions {
   background?: boolean | undefined;
   /** Runs the storing of a calendar in turn with other calendars' (see oneAtATime); at once by default. */
   inTurn?: <T>(work: () => Promise<T>) => Promise<T>;
-}
-
-/** Work that runs one at a time, in the order asked, whatever else overlaps. */
-export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
-  let last: Promise<unknown> = Promise.resolve();
-  return (work) => {
-    const run = last.then(work, work);
-    last = run.catch(() => {});
-    return run;
-  };
-}
-
-/** Runs `work` for each index below `count`, `width` at a time, in order; none starts once `stopped()`. */
-export async function inParallel(
-  count: number,
-  width: number,
-  work: (i: number) => Promise<void>,
-  stopped: () => boolean = () => false,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count && !stopped()) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
 }
 
 /**

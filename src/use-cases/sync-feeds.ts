@@ -1,15 +1,7 @@
 import { ServiceError } from '../catalogue/errors.js';
 import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import {
-  type Feed,
-  type FeedPart,
-  FeedsFileError,
-  feedParts,
-  isEnabled,
-  loadFeeds,
-  partCountry,
-} from '../importers/feeds.js';
+import { type Feed, type FeedPart, FeedsFileError, feedParts, loadFeeds, partCountry } from '../importers/feeds.js';
 import type { Validators } from '../importers/http-reader.js';
 import {
   type ImportedRecord,
@@ -23,11 +15,11 @@ import { SOURCES_STATE } from '../runtime/remembered.js';
 import { validatorsOf } from '../storage/source-parts.repository.js';
 import type { RunCounts } from '../storage/sources.repository.js';
 import { backgroundPacer, type ImportProgress, type ImportReport, runCounts, storeRecords } from './import-records.js';
+import { inParallel } from './in-turn.js';
 import {
   type CalendarRun,
   type CalendarTarget,
   calendarIdPrefix,
-  inParallel,
   retireOrphans,
   sumReports,
   syncCalendars,
@@ -314,8 +306,6 @@ async function syncCalendarFeed(
   if (runs.every((r) => r.outcome === 'not-modified')) result.notModified = true;
 }
 
-export { runCounts };
-
 /** How a feed's URL is shown: its template(s) as written in the feeds file. */
 export const feedLocation = (feed: Feed) => (Array.isArray(feed.url) ? feed.url.join(' ') : feed.url);
 
@@ -399,11 +389,4 @@ export function readFeedsFile(path: string, optional: boolean): Promise<Feed[]> 
   return loadFeeds(path, { optional }).catch((error: unknown) => {
     throw error instanceof FeedsFileError ? new ServiceError('bad-request', error.message) : error;
   });
-}
-
-/** Syncs each enabled feed in turn; one failing feed does not stop the rest. */
-export async function runSync(ctx: AppContext, feeds: readonly Feed[], options: SyncOptions = {}) {
-  const results: SyncResult[] = [];
-  for (const feed of feeds) if (isEnabled(feed)) results.push(await syncFeed(ctx, feed, options));
-  return results;
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServingContext } from '../../context.js';
 import { linkCalendar, listCalendars, unlinkCalendar } from '../../use-cases/calendars.js';
+import { runCounts } from '../../use-cases/import-records.js';
 import { requireHost } from '../../use-cases/keys.js';
-import { runCounts } from '../../use-cases/sync-feeds.js';
 import { bearerToken } from '../authenticate.js';
 
 /** POST /api/calendars (link), GET /api/calendars (the key's links and their state), DELETE /api/calendars/<id>. */
