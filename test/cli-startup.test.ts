@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +29,10 @@ describe('the CLI loads a command’s modules only when it runs', { timeout: 120
   writeFileSync(hook, HOOK);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const loaded = async (args: string[]) => {
+  const loaded = async (args: string[], dataDir = join(dir, 'data')) => {
     const res = await runNode(
       ['--import', hook, '--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
-      { ...inherited, LOG_LEVEL: 'silent', DATA_DIR: join(dir, 'data'), SYNC_INTERVAL_MINUTES: '0' },
+      { ...inherited, LOG_LEVEL: 'silent', DATA_DIR: dataDir, SYNC_INTERVAL_MINUTES: '0' },
       60_000,
     );
     const modules = [...res.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => relative(ROOT, fileURLToPath(m[1]!)));
@@ -65,5 +65,16 @@ describe('the CLI loads a command’s modules only when it runs', { timeout: 120
     expect(res.modules).toContain('src/use-cases/keys.ts');
     // Not the HTTP stack: only `serve` needs it.
     expect(res.modules.filter((m) => m.startsWith('src/http/'))).toEqual([]);
+  });
+
+  it('a command on an embedded database another process holds asks that process, loading none of the work', async () => {
+    const held = join(dir, 'held');
+    mkdirSync(held);
+    // This test's process is alive and is not the CLI's: it holds the directory, with no control channel to ask.
+    writeFileSync(join(held, 'tech-events.pid'), String(process.pid));
+    const res = await loaded(['rsvps', 'list', 'some-event'], held);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain(`is in use by process ${process.pid}`);
+    expect(res.modules.filter((m) => WORK.test(m))).toEqual([]);
   });
 });

@@ -1,15 +1,15 @@
 import { ServiceError } from '../catalogue/errors.js';
+import { loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { OperatorRequest } from '../control/commands.js';
 import { askService, type ControlRequest, type ControlResults, NoControlChannel } from '../control/protocol.js';
-import { DataDirectoryInUseError } from '../storage/lock.js';
+import { DataDirectoryInUseError, dataDirectoryHolder } from '../storage/lock.js';
 
 /** Opens the database for one command with logs on stderr (stdout carries the report). */
 export async function withContext<T>(run: (ctx: AppContext) => Promise<T>): Promise<T> {
   // Loaded when a command opens the database, not when the CLI starts: a usage error answers at once.
-  const [{ default: pino }, { loadConfig }, { createContext }, { createLogger }, { openStorage }] = await Promise.all([
+  const [{ default: pino }, { createContext }, { createLogger }, { openStorage }] = await Promise.all([
     import('pino'),
-    import('../config.js'),
     import('../context.js'),
     import('../observability/logger.js'),
     import('../storage/database.js'),
@@ -42,8 +42,12 @@ export async function onDatabaseOrService<C extends ControlRequest['command']>(
     return runCommand(ctx, request as OperatorRequest) as Promise<ControlResults[C]>;
   },
 ): Promise<ControlResults[C]> {
+  const { databaseUrl, dataDir } = loadConfig();
+  // A service holding the embedded database is asked at once, without loading what opening it would need.
+  const holder = databaseUrl ? undefined : dataDirectoryHolder(dataDir);
   try {
-    return await withContext(local);
+    if (holder === undefined) return await withContext(local);
+    throw new DataDirectoryInUseError(dataDir, holder);
   } catch (error) {
     if (!(error instanceof DataDirectoryInUseError)) throw error;
     const reply = await askService<C>(error.dataDir, request).catch((failure: unknown) => {

@@ -1,7 +1,6 @@
 import { ServiceError } from '../catalogue/errors.js';
 import { ConfigError } from '../config.js';
-import { FeedsFileError } from '../importers/feeds.js';
-import { InputError } from '../importers/input-error.js';
+import { FeedsFileError, InputError } from '../importers/input-error.js';
 import { DataDirectoryInUseError } from '../storage/lock.js';
 
 /**

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isTopic } from '../catalogue/taxonomy.js';
 import { COUNTRIES, type Country } from '../places/countries.js';
 import { resolveCity } from '../places/gazetteer.js';
+import { FeedsFileError } from './input-error.js';
 import { FORMATS, importerFor, isUrl } from './registry.js';
 import { sourceNameError } from './source-name.js';
 
@@ -107,8 +108,6 @@ const feedsSchema = z.array(feedSchema);
  * (each `each.name`): one feed then reads several files as one source.
  */
 export type Feed = z.output<typeof feedSchema>;
-
-export class FeedsFileError extends Error {}
 
 export interface LoadFeedsOptions {
   /** A missing file means no feeds rather than an error (the shipped file, when an install left it out). */

@@ -13,3 +13,6 @@ export class InputError extends Error {
     this.retryAfterMs = options.retryAfterMs;
   }
 }
+
+/** The feeds file is missing, invalid or names a seed or source twice. */
+export class FeedsFileError extends Error {}

@@ -28,9 +28,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The live process other than this one that holds `dataDir`, if any (a stale pid file names none). */
+export function dataDirectoryHolder(dataDir: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number.parseInt(readFileSync(join(dataDir, PID_FILE), 'utf8'), 10);
+  } catch {
+    return undefined;
+  }
+  return Number.isFinite(pid) && pid !== process.pid && isAlive(pid) ? pid : undefined;
+}
+
+const PID_FILE = 'tech-events.pid';
+
 export function lockDataDirectory(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, 'tech-events.pid');
+  const file = join(dataDir, PID_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, String(process.pid), { flag: 'wx' });

@@ -1,7 +1,7 @@
 import { ServiceError } from '../catalogue/errors.js';
 import { sourceOwner } from '../catalogue/event.js';
 import type { AppContext } from '../context.js';
-import { type Feed, type FeedPart, FeedsFileError, feedParts, loadFeeds, partCountry } from '../importers/feeds.js';
+import { type Feed, type FeedPart, feedParts, loadFeeds, partCountry } from '../importers/feeds.js';
 import type { Validators } from '../importers/http-reader.js';
 import {
   type ImportedRecord,
@@ -10,6 +10,7 @@ import {
   type RecordError,
   unusableInput,
 } from '../importers/importer.js';
+import { FeedsFileError } from '../importers/input-error.js';
 import { importerFor, readInput, userAgentOf } from '../importers/registry.js';
 import { SOURCES_STATE } from '../runtime/remembered.js';
 import { validatorsOf } from '../storage/source-parts.repository.js';
