@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openStorage } from '../../src/storage/database.js';
+import { prepareTestBuild } from './built.js';
 import { createPostgresDatabase } from './postgres.js';
+import { ROOT } from './process.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +21,7 @@ declare module 'vitest' {
  * of PGlite's initdb plus every migration each time a suite opens storage.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  prepareTestBuild(ROOT);
   const pgliteTemplate = mkdtempSync(join(tmpdir(), 'tev-template-'));
   const pglite = await openStorage({ dataDir: pgliteTemplate });
   await pglite.close();

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { TEST_BUILD } from './built.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = ['--import', 'tsx', resolve(ROOT, 'src/cli/main.ts')];
+// The compiled CLI, copied for the suites by the global setup (helpers/built.ts).
+const CLI = [resolve(ROOT, TEST_BUILD, 'cli/main.js')];
 
 /** The parent's environment minus what Vitest sets for Vite (BASE_URL=/) and what would leak between tests. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -11,7 +13,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs the CLI from source to completion. Asynchronously: a synchronous spawn would block the test worker's event
+ * Runs the CLI to completion. Asynchronously: a synchronous spawn would block the test worker's event
  * loop for the whole run, and Vitest's messages between worker and main process time out behind a few such runs.
  */
 export function runCli(
