@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runNode } from './helpers/process.js';
+import { runModuleSource } from './helpers/process.js';
 
 describe('the service log on standard output', () => {
   it('loses no line when the process exits in the same turn it logged them', async () => {
@@ -9,13 +9,7 @@ describe('the service log on standard output', () => {
       for (let i = 0; i < 5000; i++) logger.info({ i }, 'line');
       process.exit(0);
     `;
-    const { status, stdout, stderr } = await runNode(
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      process.env,
-      60_000,
-    );
-    expect(stderr).toBe('');
-    expect(status).toBe(0);
+    const stdout = await runModuleSource(script);
     const lines = stdout
       .trim()
       .split('\n')

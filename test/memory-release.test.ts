@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRelease } from '../src/runtime/memory.js';
-import { runNode } from './helpers/process.js';
+import { runModuleSource } from './helpers/process.js';
 
 describe('giving memory back', () => {
   const memory = new MemoryRelease();
@@ -37,13 +37,7 @@ describe('giving memory back', () => {
       stop();
       console.log(JSON.stringify({ whileBusy, onceIdle: releases.length }));
     `;
-    const { status, stdout, stderr } = await runNode(
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      process.env,
-      60_000,
-    );
-    expect(stderr).toBe('');
-    expect(status).toBe(0);
+    const stdout = await runModuleSource(script);
     const { whileBusy, onceIdle } = JSON.parse(stdout) as { whileBusy: number; onceIdle: number };
     expect(whileBusy).toBe(0);
     expect(onceIdle).toBeGreaterThan(0);

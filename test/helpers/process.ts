@@ -45,6 +45,20 @@ export async function runNode(
   return { status, stdout, stderr };
 }
 
+/**
+ * Runs a module's source (TypeScript, importing from the repository root) in a process of its own, expecting it to
+ * exit 0 with nothing on stderr; returns its stdout.
+ */
+export async function runModuleSource(source: string): Promise<string> {
+  const { status, stdout, stderr } = await runNode(
+    ['--import', 'tsx', '--input-type=module', '-e', source],
+    process.env,
+    60_000,
+  );
+  if (status !== 0 || stderr !== '') throw new Error(`the module exited ${status}: ${stderr}`);
+  return stdout;
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
