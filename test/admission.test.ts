@@ -95,6 +95,31 @@ describe('reads admitted a turn of the loop at a time', () => {
     expect(started.length + refused.length).toBe(100);
     expect(admission.queued).toBe(0);
   });
+  it('lets a read leave the queue when its client goes: it is neither started nor refused, and frees its place', async () => {
+    const admission = new ReadAdmission({ turnMs: 2, queueLength: 1, maxWaitMs: 50 });
+    const calls: string[] = [];
+    // A read starts this turn and spends it: the next one waits.
+    expect(admission.startsNow()).toBe(true);
+    busy(3);
+    expect(admission.startsNow()).toBe(false);
+    const leave = admission.wait(
+      () => calls.push('started'),
+      () => calls.push('refused'),
+    );
+    expect(admission.queued).toBe(1);
+    leave();
+    expect(admission.queued).toBe(0);
+    // Its place is free for the next read; the one that left is never heard of again, even past its longest wait.
+    const next = new Promise<string>((resolve) =>
+      admission.wait(
+        () => resolve('started'),
+        () => resolve('refused'),
+      ),
+    );
+    expect(await next).toBe('started');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('the admission in a Fastify app', () => {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,26 @@ describe('operations endpoints', () => {
     // The first read is kept from the second time its URL is asked for, and answered from the cache the third time.
     expect(value('response_cache_lookups_total{result="hit"}')).toBe(1);
     expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('counts and logs a request whose client left before its answer as 499, as nginx does', async () => {
+    const count = async () => {
+      const text = (await request(`${server.base}/metrics`)).text;
+      return Number(
+        text.match(/^http_requests_total\{method="POST",route="\/api\/events",status="499"\} (\d+)/m)?.[1] ?? 0,
+      );
+    };
+    expect(await count()).toBe(0);
+    // A body announced and never sent in full: the client goes while the service still reads it.
+    const socket = connect(Number(new URL(server.base).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/events HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await expect.poll(count, { timeout: 5_000 }).toBe(1);
   });
 
   it('keeps a body only once its URL is asked for a second time, so one-off prompts push nothing out', async () => {

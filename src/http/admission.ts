@@ -39,21 +39,27 @@ export class ReadAdmission {
 
   /**
    * Queues `start` for a later turn, in arrival order, or calls `refuse` with the seconds after which to come back:
-   * at once when the queue is full, else once `start` waited `maxWaitMs`.
+   * at once when the queue is full, else once `start` waited `maxWaitMs`. Returns how to leave the queue (its
+   * client left): then neither is called.
    */
-  wait(start: () => void, refuse: (retryAfter: number) => void): void {
+  wait(start: () => void, refuse: (retryAfter: number) => void): () => void {
     if (this.waiting.length >= this.limits.queueLength) {
       refuse(1);
-      return;
+      return () => {};
     }
-    const timer = setTimeout(() => {
+    const leave = () => {
+      clearTimeout(waiter.timer);
       const at = this.waiting.indexOf(waiter);
       if (at >= 0) this.waiting.splice(at, 1);
+    };
+    const timer = setTimeout(() => {
+      leave();
       refuse(Math.ceil(this.limits.maxWaitMs / 1000));
     }, this.limits.maxWaitMs);
     const waiter = { start, timer };
     this.waiting.push(waiter);
     if (this.waiting.length === 1) setImmediate(this.turn);
+    return leave;
   }
 
   /** Reads waiting for a turn. */
@@ -110,14 +116,28 @@ function isHeld(request: FastifyRequest): boolean {
  */
 export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): ReadAdmission {
   const admission = new ReadAdmission(limits);
+  /** How each waiting read leaves the queue when its client goes (Fastify's `onRequestAbort`). */
+  const leaving = new WeakMap<FastifyRequest, () => void>();
   app.addHook('preParsing', (request, _reply, _payload, done) => {
     // The common case allocates nothing: a read that may start, or a request that is no read.
     if (!isHeld(request) || admission.startsNow()) return done();
-    admission.wait(
-      // A client that left while its read waited is not answered.
-      () => (request.raw.socket?.destroyed ? undefined : done()),
-      (retryAfter) => done(overloadedReads(retryAfter)),
+    const leave = admission.wait(
+      () => {
+        leaving.delete(request);
+        // A client that left in this turn, before its leaving was heard, is not answered either.
+        if (!request.raw.socket?.destroyed) done();
+      },
+      (retryAfter) => {
+        leaving.delete(request);
+        done(overloadedReads(retryAfter));
+      },
     );
+    leaving.set(request, leave);
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    leaving.get(request)?.();
+    leaving.delete(request);
+    done();
   });
   return admission;
 }

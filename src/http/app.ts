@@ -201,24 +201,28 @@ function registerRequestHooks(app: FastifyInstance, ctx: ServingContext): void {
   // The access line holds method, path (never the query), address, id, status and time: nothing a redaction path
   // could match, so the line written on every request skips redaction.
   const accessLog = ctx.logger.child({}, { redact: [] });
-  app.addHook('onResponse', (request, reply, done) => {
+  const record = (request: FastifyRequest, status: number, elapsedMs?: number) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    ctx.metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
-    ctx.metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    accessLog.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        path: pathOf(request.url),
-        ip: request.ip,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
+    ctx.metrics.requests.inc({ method: request.method, route, status });
+    const line = { reqId: request.id, method: request.method, path: pathOf(request.url), ip: request.ip, status };
+    if (elapsedMs === undefined) return accessLog.info(line, 'request');
+    ctx.metrics.latency.observe({ method: request.method, route }, elapsedMs / 1000);
+    accessLog.info({ ...line, ms: Math.round(elapsedMs * 100) / 100 }, 'request');
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    record(request, reply.statusCode, reply.elapsedTime);
+    done();
+  });
+  // A client that left before its answer gets none and Fastify runs no onResponse: it is counted and logged here, as
+  // 499 (nginx's "client closed request"), with no time, as nothing was answered.
+  app.addHook('onRequestAbort', (request, done) => {
+    record(request, CLIENT_CLOSED);
     done();
   });
 }
+
+/** The status counted and logged for a request whose client closed the connection before its answer. */
+const CLIENT_CLOSED = 499;
 
 /** The methods a path takes, as an Allow header says them, or undefined when it takes none. */
 function allowedAt(app: FastifyInstance, path: string): string | undefined {

@@ -10,11 +10,11 @@ export class Metrics {
   private counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []) {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
-  readonly requests = this.counter('http_requests_total', 'HTTP requests answered, by method, route and status', [
-    'method',
-    'route',
-    'status',
-  ]);
+  readonly requests = this.counter(
+    'http_requests_total',
+    'HTTP requests by method, route and status (499: the client left before its answer)',
+    ['method', 'route', 'status'],
+  );
   readonly latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method and route',

@@ -116,7 +116,7 @@ function reasonsOf(f: Found, params: SearchParams, prompted: boolean): Phrase[] 
   // Each reason once: facets may say the same thing ("Topic: AI" from the topic and from the field it implies).
   const seen = new Set<string>();
   return reasons.filter((r) => {
-    const key = `${Object.values(r.words)[0]}${JSON.stringify(r.values)}`;
+    const key = `${r.words.en}${JSON.stringify(r.values)}`;
     return !seen.has(key) && seen.add(key);
   });
 }
