@@ -43,18 +43,6 @@ export interface Restatement {
   parts: Part[];
 }
 
-/** The constraints said at a place of their own in the sentence; any other is said before the dates. */
-const PLACED: ReadonlySet<ConstraintName> = new Set([
-  'price',
-  'format',
-  'subject',
-  'kind',
-  'audience',
-  'place',
-  'country',
-  'window',
-]);
-
 /**
  * What a query asks: every constraint it states (each as its row in ranking/constraints.ts says it), the parameters'
  * filters, and then what only orders (where the person is, the language wished, words the lexicon does not know).
@@ -72,9 +60,12 @@ export function restatement(
   const parts: Part[] = [];
   const add = (say: PartName, words: Words, values?: Phrase['values']) =>
     parts.push({ say, phrase: { words, values } });
+  // Each constraint once: at its own place in the sentence, or, for one with no place of its own, before the dates.
+  const placed = new Set<ConstraintName>();
   const said = (name: ConstraintName) => {
+    placed.add(name);
     const constraint = asked.constraints.find((c) => c.name === name);
-    if (constraint) parts.push({ say: name, phrase: constraint.restates(q) });
+    if (constraint?.restates) parts.push({ say: name, phrase: constraint.restates(q) });
   };
   said('price');
   said('format');
@@ -96,7 +87,7 @@ export function restatement(
   for (const [field, values] of Object.entries(p.plain) as [PlainFieldName, string[]][])
     parts.push({ say: 'plain', phrase: plainFilterPhrase(field, values) });
   if (p.cfp === 'open' || u.cfp) add('cfp', RESTATE.cfp);
-  for (const c of asked.constraints) if (!PLACED.has(c.name)) said(c.name);
+  for (const c of asked.constraints) if (!placed.has(c.name) && c.name !== 'window') said(c.name);
   said('window');
   if (p.from && p.to)
     add('starts', RESTATE.startsBetween, { from: { isoDay: p.from, zone }, to: { isoDay: p.to, zone } });

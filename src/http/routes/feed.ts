@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../catalogue/errors.js';
-import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
+import { TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { ServingContext } from '../../context.js';
-import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
-import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { toQueryString } from '../../query/params.js';
 import { feedUpdated, renderAtom } from '../../render/atom.js';
 import { filterLabel } from '../../render/labels.js';
@@ -11,6 +9,7 @@ import { describeQuery } from '../../render/restate.js';
 import { feedEvents } from '../../use-cases/feed-events.js';
 import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, inPath, problem } from '../openapi-common.js';
 import { declared } from '../route-class.js';
+import { registerScopedPaths } from './scoped-paths.js';
 
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 
@@ -59,38 +58,18 @@ export function registerFeedRoutes(app: FastifyInstance, ctx: ServingContext): v
     });
     return reply.type(ATOM_TYPE).header('Last-Modified', updated.toUTCString()).send(body);
   };
-  const notFound = (what: string) => new ServiceError('not-found', what);
-
   app.get('/api/feed', declared('cacheable', 'atom'), (request, reply) =>
     send(request, reply, request.query as Record<string, unknown>),
   );
-
-  app.get<{ Params: { country: string } }>('/:country.atom', declared('cacheable', 'atom'), (request, reply) => {
-    const { country } = request.params;
-    if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
-    return send(request, reply, { ...(request.query as object), country });
-  });
-
-  app.get<{ Params: { country: string; slug: string } }>(
-    '/:country/cities/:slug.atom',
-    declared('cacheable', 'atom'),
-    (request, reply) => {
-      const { country, slug } = request.params;
-      if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
-      const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
-      if (!place) throw notFound(`There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
-      return send(request, reply, { ...(request.query as object), country, city: place.name });
+  registerScopedPaths(
+    app,
+    'atom',
+    {
+      answer: send,
+      notFound: (_reply, what) => {
+        throw new ServiceError('not-found', what);
+      },
     },
-  );
-
-  app.get<{ Params: { country: string; slug: string } }>(
-    '/:country/topics/:slug.atom',
-    declared('cacheable', 'atom'),
-    (request, reply) => {
-      const { country, slug } = request.params;
-      if (!isCountry(country)) throw notFound(`There is no country feed “${country}”; countries are ch, de and at.`);
-      if (!isTopic(slug)) throw notFound(`There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
-      return send(request, reply, { ...(request.query as object), country, topic: slug });
-    },
+    'atom',
   );
 }

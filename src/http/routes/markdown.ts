@@ -1,22 +1,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isTopic, TOPIC_SLUGS } from '../../catalogue/taxonomy.js';
 import type { ServingContext } from '../../context.js';
-import { COUNTRY_INFO, isCountry } from '../../places/countries.js';
-import { placeBySlug, resolveCity } from '../../places/gazetteer.js';
 import { filterLabel } from '../../render/labels.js';
 import { renderMarkdown } from '../../render/markdown.js';
 import { answerCoverage } from '../../use-cases/coverage.js';
 import { searchEvents } from '../../use-cases/read-events.js';
 import { COUNTRY_IN_PATH, documented, GRAMMAR_PARAMETERS, problem } from '../openapi-common.js';
 import { declared } from '../route-class.js';
+import { registerScopedPaths } from './scoped-paths.js';
 
 function notFound(reply: FastifyReply, what: string): FastifyReply {
   return reply
     .status(404)
     .type('text/markdown; charset=utf-8')
-    .send(
-      `# Not found\n\n${what}\n\nCountries are \`ch\`, \`de\` and \`at\`; see /api/openapi.json for the query grammar.\n`,
-    );
+    .send(`# Not found\n\n${what}\n\nThe query grammar: /api/openapi.json.\n`);
 }
 
 /** Every markdown shape of the contract (docs/contract.md, What the service is); each renders the same engine result as /api/events. */
@@ -60,35 +56,5 @@ export function registerMarkdownRoutes(app: FastifyInstance, ctx: ServingContext
   };
 
   app.get('/api/md', declared('cacheable'), (request, reply) => send(reply, request.query as Record<string, unknown>));
-
-  app.get<{ Params: { country: string } }>('/:country.md', declared('cacheable'), (request, reply) => {
-    const { country } = request.params;
-    if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-    return send(reply, { ...(request.query as object), country });
-  });
-
-  app.get<{ Params: { country: string; slug: string } }>(
-    '/:country/cities/:slug.md',
-    declared('cacheable'),
-    (request, reply) => {
-      const { country, slug } = request.params;
-      if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-      // The slug of the place (`zurich`), or its name in any spelling the gazetteer knows (`Zürich`, `Zuerich`).
-      const place = placeBySlug(country, slug) ?? resolveCity(slug, country);
-      if (!place) return notFound(reply, `There is no city “${slug}” in ${COUNTRY_INFO[country].name}.`);
-      return send(reply, { ...(request.query as object), country, city: place.name });
-    },
-  );
-
-  app.get<{ Params: { country: string; slug: string } }>(
-    '/:country/topics/:slug.md',
-    declared('cacheable'),
-    (request, reply) => {
-      const { country, slug } = request.params;
-      if (!isCountry(country)) return notFound(reply, `There is no country feed “${country}”.`);
-      if (!isTopic(slug))
-        return notFound(reply, `There is no topic “${slug}”; the topics are ${TOPIC_SLUGS.join(', ')}.`);
-      return send(reply, { ...(request.query as object), country, topic: slug });
-    },
-  );
+  registerScopedPaths(app, 'md', { answer: (_request, reply, query) => send(reply, query), notFound });
 }

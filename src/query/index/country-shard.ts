@@ -72,48 +72,27 @@ export class CountryShard extends SlotColumns {
     super();
     this.#changes = new Changes(clock);
     this.#order = new OrderedSlots((a, b) => compareByStart(this.at(a), this.at(b)));
+    this.order = this.#order;
   }
 
   // Read-only views: the lists are the shard's own, changed only by `add`, `remove` and `load`.
-
   /** Slots sorted by start, then id: listings without a prompt, date windows, tie-breaks. */
-  get order(): ReadonlySlotList {
-    return this.#order;
-  }
-  get byTopic(): ReadonlyPostings<string> {
-    return this.#byTopic;
-  }
-  get byKind(): ReadonlyPostings<string> {
-    return this.#byKind;
-  }
-  get byFormat(): ReadonlyPostings<string> {
-    return this.#byFormat;
-  }
-  get byPrice(): ReadonlyPostings<string> {
-    return this.#byPrice;
-  }
-  get bySeniority(): ReadonlyPostings<string> {
-    return this.#bySeniority;
-  }
-  get byPlace(): ReadonlyPostings<number> {
-    return this.#byPlace;
-  }
-  get byCell(): ReadonlyPostings<number> {
-    return this.#byCell;
-  }
+  readonly order: ReadonlySlotList;
+  readonly byTopic: ReadonlyPostings<string> = this.#byTopic;
+  readonly byKind: ReadonlyPostings<string> = this.#byKind;
+  readonly byFormat: ReadonlyPostings<string> = this.#byFormat;
+  readonly byPrice: ReadonlyPostings<string> = this.#byPrice;
+  readonly bySeniority: ReadonlyPostings<string> = this.#bySeniority;
+  readonly byPlace: ReadonlyPostings<number> = this.#byPlace;
+  readonly byCell: ReadonlyPostings<number> = this.#byCell;
   /** Words of titles and organizers (as `plain` splits them), for phrase matches. */
-  get byNameWord(): ReadonlyPostings<string> {
-    return this.#byNameWord;
-  }
-  get longEvents(): ReadonlySlotList {
-    return this.#longEvents;
-  }
+  readonly byNameWord: ReadonlyPostings<string> = this.#byNameWord;
+  readonly longEvents: ReadonlySlotList = this.#longEvents;
+  readonly text: FullTextReader = this.#text;
+
   /** At least the longest duration among events that are not long (it never shrinks; a window scan bound). */
   get longestShortMs(): number {
     return this.#longestShortMs;
-  }
-  get text(): FullTextReader {
-    return this.#text;
   }
   /** What is shown, as `eventDigest`s XORed: equal on every node that shows the same events (see cursor.ts). */
   get digest(): number {

@@ -27,8 +27,11 @@ export interface Constraint<Name extends string = string> {
   nearest: number;
   /** How an event missing it differs, in plain words. */
   differs: NearMiss['differs'];
-  /** How a query asking it says so (query/restate.ts puts it in the sentence's order). */
-  restates(q: PreparedQuery): Phrase;
+  /**
+   * How a query asking it says so (query/restate.ts puts it in the sentence's order); the country has none, as the
+   * restatement says the country searched, asked or not.
+   */
+  restates?(q: PreparedQuery): Phrase;
 }
 
 /** A near miss's nearness and words, as a constraint gives them. */

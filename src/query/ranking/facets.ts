@@ -382,7 +382,6 @@ export const CONSTRAINTS = [
   })),
   {
     name: 'country' as const,
-    restates: (q: PreparedQuery) => just({ countryIn: q.country! }),
     facets: [],
     asked: (q: PreparedQuery) => q.country !== undefined,
     meets: (shard, _slot, q) => shard.country === q.country,
