@@ -41,7 +41,7 @@ export class CountryShard extends SlotColumns {
   readonly #events: (IndexedEvent | undefined)[] = [];
   readonly #free: number[] = [];
   #capacity = 0;
-  readonly #order: OrderedSlots;
+  readonly #order = new OrderedSlots((a, b) => compareByStart(this.at(a), this.at(b)));
   readonly #byTopic = new Postings<string>(true);
   readonly #byKind = new Postings<string>(true);
   readonly #byFormat = new Postings<string>(true);
@@ -71,13 +71,11 @@ export class CountryShard extends SlotColumns {
   ) {
     super();
     this.#changes = new Changes(clock);
-    this.#order = new OrderedSlots((a, b) => compareByStart(this.at(a), this.at(b)));
-    this.order = this.#order;
   }
 
   // Read-only views: the lists are the shard's own, changed only by `add`, `remove` and `load`.
   /** Slots sorted by start, then id: listings without a prompt, date windows, tie-breaks. */
-  readonly order: ReadonlySlotList;
+  readonly order: ReadonlySlotList = this.#order;
   readonly byTopic: ReadonlyPostings<string> = this.#byTopic;
   readonly byKind: ReadonlyPostings<string> = this.#byKind;
   readonly byFormat: ReadonlyPostings<string> = this.#byFormat;
